@@ -1,0 +1,91 @@
+// The library's public entry point: configure features and models, feed a
+// reference/distorted pair of sources, write or query the scores.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vmaf/picture.hpp"
+#include "vmaf/video_source.hpp"
+
+namespace vmaf {
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+/// Library version as reported in outputs (upstream-compatible "3.x.y").
+const char* version();
+
+struct EngineConfig {
+    unsigned threads = 0;    ///< 0: everything on the calling thread; N: N worker threads
+    unsigned subsample = 1;  ///< compute only frames i with i % subsample == 0
+    unsigned cpumask = 0;    ///< set bits disable ISAs (upstream bit meanings)
+};
+
+/// `--feature NAME[=k=v:k=v...]`
+struct FeatureRequest {
+    std::string name;
+    KeyValues options;
+};
+
+/// `--model version=NAME|path=FILE[:name=N][:disable_clip][:enable_transform][:feat.opt=v...]`
+struct ModelRequest {
+    std::string version;  ///< built-in model name (exclusive with path)
+    std::string path;     ///< model file
+    std::string name;     ///< report key; empty = "vmaf"
+    bool disable_clip = false;
+    bool enable_transform = false;
+    KeyValues overrides;  ///< ("vif.vif_enhn_gain_limit", "1.0") ...
+};
+
+struct RunLimits {
+    std::optional<unsigned> frame_count;  ///< stop after this many pairs
+    unsigned skip_ref = 0, skip_dist = 0;
+};
+
+enum class OutputFormat { Xml, Json, Csv, Sub };
+
+/// Number format of reports: upstream's default (%.6f, %.16f for tiny
+/// values), a fixed %.Ng, or %.17g (round-trip exact).
+struct Precision {
+    enum class Mode { Upstream, Digits } mode = Mode::Upstream;
+    int digits = 17;
+};
+
+class Engine {
+public:
+    explicit Engine(EngineConfig cfg = {});
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    /// Throws vmaf::Error(Usage) for an unknown feature or option.
+    void add_feature(const FeatureRequest& req);
+    /// Throws vmaf::Error(Usage) for an unknown model, Error(Model) for a bad file.
+    void add_model(const ModelRequest& req);
+
+    /// Scores every frame pair; returns the number of frames read. Streams:
+    /// pictures are released as soon as every feature is done with them.
+    unsigned run(VideoSource& ref, VideoSource& dist, const RunLimits& limits = {});
+
+    /// Writes the report atomically (temporary file + rename).
+    void write_report(const std::string& path, OutputFormat fmt, const Precision& prec) const;
+
+    /// Pooled mean of a reported key (e.g. "vmaf"), if present.
+    std::optional<double> pooled_mean(const std::string& key) const;
+    /// Report keys of every model added, in order, with whether it is a bootstrap collection.
+    std::vector<std::pair<std::string, bool>> model_keys() const;
+    /// Frames per second of the last run (wall clock).
+    double fps() const;
+    /// Name of the backend that computed the scores ("cpu", "cuda", ...).
+    std::string backend_used() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vmaf

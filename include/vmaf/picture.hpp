@@ -1,0 +1,69 @@
+// Picture: the planar image handed to feature extractors.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace vmaf {
+
+enum class PixelFormat : std::uint8_t { Yuv400, Yuv420, Yuv422, Yuv444 };
+
+/// Chroma subsampling shifts of a pixel format (0 = full resolution).
+struct ChromaShift {
+    unsigned x = 0, y = 0;
+};
+ChromaShift chroma_shift(PixelFormat fmt);
+/// Number of planes (1 for 4:0:0, 3 otherwise).
+unsigned plane_count(PixelFormat fmt);
+/// "420", "422", "444", "400".
+const char* pixel_format_name(PixelFormat fmt);
+
+/// Geometry every picture of a run shares.
+struct VideoGeometry {
+    PixelFormat format = PixelFormat::Yuv420;
+    unsigned bpc = 8;
+    unsigned width = 0, height = 0;
+    bool operator==(const VideoGeometry&) const = default;
+};
+
+/// One plane of samples. Samples are uint8_t when bpc == 8, else uint16_t
+/// (native endian, value range [0, 2^bpc - 1]). `stride` is in bytes.
+struct Plane {
+    void* data = nullptr;
+    std::ptrdiff_t stride = 0;
+    unsigned width = 0, height = 0;
+
+    template <typename T>
+    T* row(unsigned y) const {
+        return reinterpret_cast<T*>(static_cast<std::uint8_t*>(data) + stride * static_cast<std::ptrdiff_t>(y));
+    }
+};
+
+/// A frame: luma plus (unless 4:0:0) two chroma planes. Chroma planes of
+/// odd-sized frames are ceil(w/2) (x ceil(h/2)) as in the standard raw layout.
+/// Owns its storage; rows start 64-byte aligned and strides are multiples of 64.
+class Picture {
+public:
+    Picture() = default;
+    Picture(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height);
+
+    PixelFormat format() const { return fmt_; }
+    unsigned bpc() const { return bpc_; }
+    unsigned width() const { return planes_[0].width; }
+    unsigned height() const { return planes_[0].height; }
+    unsigned planes() const { return plane_count(fmt_); }
+    /// Bytes per sample: 1 for 8-bit, 2 above.
+    unsigned bytes_per_sample() const { return bpc_ > 8 ? 2 : 1; }
+    const Plane& plane(unsigned i) const { return planes_[i]; }
+    Plane& plane(unsigned i) { return planes_[i]; }
+    bool empty() const { return !storage_; }
+
+private:
+    PixelFormat fmt_ = PixelFormat::Yuv420;
+    unsigned bpc_ = 8;
+    Plane planes_[3];
+    std::shared_ptr<std::uint8_t> storage_;
+};
+
+}  // namespace vmaf
