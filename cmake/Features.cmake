@@ -12,7 +12,8 @@ function(vmaf_add_test name)
   endif()
   cmake_parse_arguments(T "" "" "SOURCES;LABELS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
-  target_link_libraries(${name} PRIVATE vmaf GTest::gtest GTest::gtest_main TBB::tbb nlohmann_json::nlohmann_json)
+  target_link_libraries(${name} PRIVATE vmaf vmaf_testsupport GTest::gtest GTest::gtest_main TBB::tbb
+                        nlohmann_json::nlohmann_json)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${name} PRIVATE
     VMAF_TESTDATA_DIR="${VMAF_TESTDATA_DIR}" VMAF_MODEL_DIR="${VMAF_MODEL_DIR}")

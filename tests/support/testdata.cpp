@@ -1,0 +1,125 @@
+#include "support/testdata.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace vmaf::test {
+
+std::string testdata_dir() {
+    if (const char* env = std::getenv("VMAF_TESTDATA_DIR")) return env;
+    return VMAF_TESTDATA_DIR;
+}
+
+std::string clip_path(const std::string& name) {
+    const char* env = std::getenv("VMAF_TEST_CLIP_CACHE");
+    const fs::path cache = fs::path(env ? env : VMAF_TEST_CLIP_CACHE);
+    fs::create_directories(cache);
+    const fs::path out = cache / name;
+    if (fs::exists(out)) return out.string();
+    const fs::path xz = fs::path(testdata_dir()) / "clips" / (name + ".xz");
+    if (!fs::exists(xz)) throw std::runtime_error("clip not in corpus: " + xz.string());
+    // Serialise decompression across concurrently running test processes.
+    const std::string lock_path = (cache / ".lock").string();
+    const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + lock_path);
+    if (!fs::exists(out)) {
+        const fs::path tmp = out.string() + ".part";
+        const std::string cmd = "xz -dc '" + xz.string() + "' > '" + tmp.string() + "'";
+        if (std::system(cmd.c_str()) != 0) {
+            ::close(fd);
+            throw std::runtime_error("failed: " + cmd);
+        }
+        fs::rename(tmp, out);
+    }
+    ::close(fd);
+    return out.string();
+}
+
+static nlohmann::json load_json(const fs::path& p) {
+    std::ifstream in(p);
+    if (!in) throw std::runtime_error("cannot open " + p.string());
+    return nlohmann::json::parse(in);
+}
+
+nlohmann::json golden_full(const std::string& stem) {
+    return load_json(fs::path(testdata_dir()) / "golden-full" / (stem + ".json"));
+}
+
+const nlohmann::json& manifest() {
+    static const nlohmann::json m = load_json(fs::path(testdata_dir()) / "manifest.json");
+    return m;
+}
+
+static PixelFormat parse_fmt(const std::string& s) {
+    if (s == "420") return PixelFormat::Yuv420;
+    if (s == "422") return PixelFormat::Yuv422;
+    if (s == "444") return PixelFormat::Yuv444;
+    return PixelFormat::Yuv400;
+}
+
+PairInfo pair_info(const std::string& id) {
+    for (const auto& p : manifest()["pairs"]) {
+        if (p["id"] != id) continue;
+        PairInfo info;
+        info.id = id;
+        info.ref = p["ref"];
+        info.dist = p["dist"];
+        info.geom.format = parse_fmt(p["vmaf_pixel_format"]);
+        info.geom.bpc = p["bitdepth"];
+        info.geom.width = p["width"];
+        info.geom.height = p["height"];
+        info.frames = p["frames"];
+        return info;
+    }
+    throw std::runtime_error("unknown pair " + id);
+}
+
+std::vector<std::string> stored_pair_ids() {
+    std::vector<std::string> ids;
+    for (const auto& p : manifest()["pairs"]) {
+        const std::string ref = p["ref"], dist = p["dist"];
+        if (fs::exists(fs::path(testdata_dir()) / "clips" / (ref + ".xz")) &&
+            fs::exists(fs::path(testdata_dir()) / "clips" / (dist + ".xz")))
+            ids.push_back(p["id"]);
+    }
+    return ids;
+}
+
+Picture load_raw_frame(const std::string& path, const VideoGeometry& geom, unsigned index) {
+    Picture pic(geom.format, geom.bpc, geom.width, geom.height);
+    const unsigned bps = pic.bytes_per_sample();
+    std::size_t frame_bytes = 0;
+    for (unsigned p = 0; p < pic.planes(); ++p)
+        frame_bytes += std::size_t{pic.plane(p).width} * pic.plane(p).height * bps;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open " + path);
+    in.seekg(static_cast<std::streamoff>(frame_bytes * index));
+    for (unsigned p = 0; p < pic.planes(); ++p) {
+        const Plane& pl = pic.plane(p);
+        for (unsigned y = 0; y < pl.height; ++y) {
+            in.read(pl.row<char>(y), static_cast<std::streamsize>(std::size_t{pl.width} * bps));
+            if (!in) throw std::runtime_error("short read in " + path);
+        }
+    }
+    return pic;
+}
+
+double golden_value(const nlohmann::json& golden, unsigned frame, const std::string& key) {
+    const auto& m = golden.at("frames").at(frame).at("metrics");
+    if (!m.contains(key)) throw std::runtime_error("golden has no " + key + " at frame " + std::to_string(frame));
+    const auto& v = m.at(key);
+    if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    return v.get<double>();
+}
+
+}  // namespace vmaf::test
