@@ -22,6 +22,7 @@ struct EngineConfig {
     unsigned threads = 0;    ///< 0: everything on the calling thread; N: N worker threads
     unsigned subsample = 1;  ///< compute only frames i with i % subsample == 0
     unsigned cpumask = 0;    ///< set bits disable ISAs (upstream bit meanings)
+    bool no_prediction = false;  ///< models select features but are not evaluated
 };
 
 /// `--feature NAME[=k=v:k=v...]`
@@ -77,6 +78,8 @@ public:
     std::optional<double> pooled_mean(const std::string& key) const;
     /// Report keys of every model added, in order, with whether it is a bootstrap collection.
     std::vector<std::pair<std::string, bool>> model_keys() const;
+    /// Non-fatal conditions of the last run (e.g. one input ended first), one line each.
+    const std::vector<std::string>& warnings() const;
     /// Frames per second of the last run (wall clock).
     double fps() const;
     /// Name of the backend that computed the scores ("cpu", "cuda", ...).

@@ -1,1 +1,351 @@
-// (in progress)
+#include "vmaf/engine.hpp"
+
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <cstdio>
+#include <variant>
+
+#include "core/collector.hpp"
+#include "core/feature_name.hpp"
+#include "core/registry.hpp"
+#include "model/model.hpp"
+#include "output/writers.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf {
+
+const char* version() { return "3.2.0"; }
+
+namespace {
+
+/// One configured extractor: kind + resolved options; the instance itself is
+/// created at run() time, when the geometry is known.
+struct Instance {
+    const ExtractorInfo* info = nullptr;
+    OptionValues opts;
+    std::string identity;
+    std::vector<Slot> slots;  ///< by output index (aggregates: unused)
+    std::unique_ptr<FeatureExtractor> extractor;
+};
+
+struct ModelEntry {
+    std::variant<Model, ModelCollection> model;
+    std::vector<Slot> feature_slots;
+    std::vector<Slot> out_slots;  ///< model: {name}; collection: name, submodels, bagging, stddev, lo, hi
+    unsigned next_frame = 0;
+};
+
+/// Routes an instance's writes to collector slots.
+class InstanceWriter final : public ScoreWriter {
+public:
+    InstanceWriter(FeatureCollector& fc, const Instance& inst) : fc_(fc), inst_(inst) {}
+    void write(unsigned frame, unsigned output, double value) override {
+        fc_.write(inst_.slots.at(output), frame, value);
+    }
+    void write_aggregate(unsigned output, double value) override {
+        fc_.write_aggregate(inst_.info->outputs[output], value);
+    }
+
+private:
+    FeatureCollector& fc_;
+    const Instance& inst_;
+};
+
+std::string geometry_text(const VideoGeometry& g) {
+    return std::to_string(g.width) + "x" + std::to_string(g.height) + " " + pixel_format_name(g.format) + " " +
+           std::to_string(g.bpc) + "-bit";
+}
+
+}  // namespace
+
+struct Engine::Impl {
+    EngineConfig cfg;
+    FeatureCollector fc;
+    std::vector<Instance> instances;
+    std::vector<ModelEntry> models;
+    unsigned frames = 0;
+    double fps = 0;
+    std::vector<std::string> warnings;
+    VideoGeometry geom;
+
+    /// Index of the instance computing (info, opts), adding it if new.
+    std::size_t use_extractor(const ExtractorInfo* info, const OptionDict& dict) {
+        OptionValues ov(info->options, dict, info->name);
+        std::string id = std::string(info->name) + "|" + ov.identity();
+        for (std::size_t i = 0; i < instances.size(); ++i)
+            if (instances[i].identity == id) return i;
+        Instance inst;
+        inst.info = info;
+        inst.identity = std::move(id);
+        for (unsigned o = 0; o < info->outputs.size(); ++o) inst.slots.push_back(fc.slot(feature_key(info->outputs[o], ov)));
+        inst.opts = std::move(ov);
+        instances.push_back(std::move(inst));
+        return instances.size() - 1;
+    }
+
+    template <typename M>
+    void add_model_entry(M&& m) {
+        const std::string name = m.name();
+        for (const auto& e : models) {
+            const std::string& other = std::visit([](const auto& x) -> const std::string& { return x.name(); }, e.model);
+            if (other == name) throw Error(ErrorKind::Usage, "two models are named '" + name + "': give each a distinct name=");
+        }
+        ModelEntry e{std::forward<M>(m), {}, {}, 0};
+        const auto feats = std::visit([](const auto& x) { return x.features(); }, e.model);
+        for (const ModelFeature& f : feats) {
+            unsigned out = 0;
+            const ExtractorInfo* info = find_extractor_by_output(f.name, &out);
+            if (!info) throw Error(ErrorKind::Model, "model '" + name + "' needs feature '" + f.name + "', which no extractor provides");
+            const std::size_t idx = use_extractor(info, f.options);
+            e.feature_slots.push_back(instances[idx].slots[out]);
+        }
+        if constexpr (std::is_same_v<std::decay_t<M>, ModelCollection>) {
+            const auto& c = std::get<ModelCollection>(e.model);
+            e.out_slots.push_back(fc.slot(name));
+            for (std::size_t k = 1; k < c.size(); ++k) {
+                char suffix[16];
+                std::snprintf(suffix, sizeof suffix, "_%04zu", k);
+                e.out_slots.push_back(fc.slot(name + suffix));
+            }
+            for (const char* s : {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"}) e.out_slots.push_back(fc.slot(name + s));
+        } else {
+            e.out_slots.push_back(fc.slot(name));
+        }
+        models.push_back(std::move(e));
+    }
+
+    bool counted(unsigned frame) const { return cfg.subsample <= 1 || frame % cfg.subsample == 0; }
+
+    /// Predicts every model frame whose features are complete, up to `upto` (exclusive).
+    void predict_ready(unsigned upto) {
+        if (cfg.no_prediction) return;
+        std::vector<double> values;
+        for (ModelEntry& e : models) {
+            for (; e.next_frame < upto; ++e.next_frame) {
+                const unsigned f = e.next_frame;
+                if (!counted(f)) continue;
+                values.clear();
+                bool complete = true;
+                for (Slot s : e.feature_slots) {
+                    if (!fc.has(s, f)) {
+                        complete = false;
+                        break;
+                    }
+                    values.push_back(fc.get(s, f));
+                }
+                if (!complete) break;
+                if (auto* m = std::get_if<Model>(&e.model)) {
+                    fc.write(e.out_slots[0], f, m->predict(values));
+                } else {
+                    const CollectionScore cs = std::get<ModelCollection>(e.model).predict(values);
+                    std::size_t k = 0;
+                    fc.write(e.out_slots[k++], f, cs.score);
+                    for (double v : cs.submodels) fc.write(e.out_slots[k++], f, v);
+                    fc.write(e.out_slots[k++], f, cs.bagging);
+                    fc.write(e.out_slots[k++], f, cs.stddev);
+                    fc.write(e.out_slots[k++], f, cs.ci_p95_lo);
+                    fc.write(e.out_slots[k++], f, cs.ci_p95_hi);
+                }
+            }
+        }
+    }
+
+    bool runs_on(const Instance& inst, unsigned frame) const { return inst.info->temporal || counted(frame); }
+
+    struct Token {
+        unsigned index = 0;
+        Picture ref, dist;
+        std::vector<std::unique_ptr<FrameState>> states;
+    };
+
+    void compute(Token& t, bool parallel) {
+        t.states.resize(instances.size());
+        auto one = [&](std::size_t k) {
+            if (runs_on(instances[k], t.index)) t.states[k] = instances[k].extractor->compute(t.index, t.ref, t.dist);
+        };
+        if (parallel && instances.size() > 1)
+            tbb::parallel_for(std::size_t{0}, instances.size(), one);
+        else
+            for (std::size_t k = 0; k < instances.size(); ++k) one(k);
+    }
+
+    void finish(Token& t) {
+        for (std::size_t k = 0; k < instances.size(); ++k) {
+            if (!t.states[k]) continue;
+            InstanceWriter w(fc, instances[k]);
+            instances[k].extractor->finish(t.index, *t.states[k], w);
+        }
+        t.ref = Picture();
+        t.dist = Picture();
+        predict_ready(t.index + 1);
+    }
+};
+
+Engine::Engine(EngineConfig cfg) : impl_(std::make_unique<Impl>()) {
+    if (cfg.subsample == 0) cfg.subsample = 1;
+    impl_->cfg = cfg;
+}
+
+Engine::~Engine() = default;
+
+void Engine::add_feature(const FeatureRequest& req) {
+    const ExtractorInfo* info = find_extractor(req.name);
+    if (!info) throw Error(ErrorKind::Usage, "unknown feature '" + req.name + "' (see --help for the list)");
+    impl_->use_extractor(info, req.options);
+}
+
+void Engine::add_model(const ModelRequest& req) {
+    if (req.version.empty() == req.path.empty())
+        throw Error(ErrorKind::Usage, "--model needs exactly one of version=NAME or path=FILE");
+    auto configure = [&](auto& m) {
+        if (!req.name.empty()) m.set_name(req.name);
+        if (req.disable_clip) m.set_clip_enabled(false);
+        if (req.enable_transform) m.set_transform_enabled(true);
+        for (const auto& [key, value] : req.overrides) {
+            const auto dot = key.find('.');
+            if (dot == std::string::npos || dot == 0 || dot + 1 == key.size())
+                throw Error(ErrorKind::Usage, "bad model option '" + key + "' (expected <feature>.<option>=<value>)");
+            m.override_option(key.substr(0, dot), key.substr(dot + 1), value);
+        }
+    };
+    if (!req.version.empty()) {
+        if (ModelCollection::is_builtin_collection(req.version)) {
+            auto c = ModelCollection::builtin(req.version);
+            configure(c);
+            impl_->add_model_entry(std::move(c));
+        } else {
+            auto m = Model::builtin(req.version);
+            configure(m);
+            impl_->add_model_entry(std::move(m));
+        }
+        return;
+    }
+    std::FILE* f = std::fopen(req.path.c_str(), "rb");
+    if (!f) throw Error(ErrorKind::Usage, "cannot open model file '" + req.path + "'");
+    std::string text;
+    char buf[65536];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+    std::fclose(f);
+    if (ModelCollection::is_collection_json(text)) {
+        auto c = ModelCollection::from_json(text, req.path);
+        configure(c);
+        impl_->add_model_entry(std::move(c));
+    } else {
+        auto m = Model::from_json(text, req.path);
+        configure(m);
+        impl_->add_model_entry(std::move(m));
+    }
+}
+
+unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limits) {
+    Impl& d = *impl_;
+    if (!(ref.geometry() == dist.geometry()))
+        throw Error(ErrorKind::Input, "reference and distorted differ: " + ref.name() + " is " +
+                                          geometry_text(ref.geometry()) + ", " + dist.name() + " is " +
+                                          geometry_text(dist.geometry()));
+    if (d.instances.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
+    d.geom = ref.geometry();
+    d.warnings.clear();
+    for (Instance& inst : d.instances) inst.extractor = inst.info->create(inst.opts, d.geom);
+
+    if (limits.skip_ref) ref.skip(limits.skip_ref);
+    if (limits.skip_dist) dist.skip(limits.skip_dist);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    unsigned next = 0;
+    // Reads the next pair; false at the end of either input or the frame limit.
+    auto read_pair = [&](Impl::Token& t) {
+        if (limits.frame_count && next >= *limits.frame_count) return false;
+        auto r = ref.read();
+        auto s = dist.read();
+        if (!r || !s) {
+            if (r || s)
+                d.warnings.push_back("\"" + (r ? dist : ref).name() + "\" ended before \"" + (r ? ref : dist).name() +
+                                     "\"; scored the first " + std::to_string(next) + " frames");
+            return false;
+        }
+        t.index = next++;
+        t.ref = std::move(*r);
+        t.dist = std::move(*s);
+        return true;
+    };
+
+    if (d.cfg.threads == 0) {
+        Impl::Token t;
+        while (read_pair(t)) {
+            d.compute(t, false);
+            d.finish(t);
+        }
+    } else {
+        tbb::task_arena arena(static_cast<int>(d.cfg.threads));
+        arena.execute([&] {
+            const std::size_t tokens = std::size_t{d.cfg.threads} * 2 + 1;
+            tbb::parallel_pipeline(
+                tokens,
+                tbb::make_filter<void, std::shared_ptr<Impl::Token>>(
+                    tbb::filter_mode::serial_in_order,
+                    [&](tbb::flow_control& fcl) -> std::shared_ptr<Impl::Token> {
+                        auto t = std::make_shared<Impl::Token>();
+                        if (!read_pair(*t)) {
+                            fcl.stop();
+                            return nullptr;
+                        }
+                        return t;
+                    }) &
+                    tbb::make_filter<std::shared_ptr<Impl::Token>, std::shared_ptr<Impl::Token>>(
+                        tbb::filter_mode::parallel,
+                        [&](std::shared_ptr<Impl::Token> t) {
+                            d.compute(*t, true);
+                            return t;
+                        }) &
+                    tbb::make_filter<std::shared_ptr<Impl::Token>, void>(
+                        tbb::filter_mode::serial_in_order, [&](std::shared_ptr<Impl::Token> t) { d.finish(*t); }));
+        });
+    }
+    if (next == 0) throw Error(ErrorKind::Input, "no frames to compare: " + ref.name() + " or " + dist.name() + " is empty");
+
+    for (Instance& inst : d.instances) {
+        InstanceWriter w(d.fc, inst);
+        inst.extractor->flush(w);
+    }
+    d.predict_ready(next);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    d.frames = next;
+    d.fps = secs > 0 ? next / secs : 0;
+    for (const ModelEntry& e : d.models)
+        if (!d.cfg.no_prediction && e.next_frame < next)
+            throw Error(ErrorKind::Internal, "model features incomplete at frame " + std::to_string(e.next_frame));
+    return next;
+}
+
+void Engine::write_report(const std::string& path, OutputFormat fmt, const Precision& prec) const {
+    ReportContext ctx{impl_->fc, impl_->frames, impl_->cfg.subsample, impl_->fps, impl_->geom.width, impl_->geom.height,
+                      backend_used(), prec};
+    write_report_file(path, fmt, ctx);
+}
+
+std::optional<double> Engine::pooled_mean(const std::string& key) const {
+    auto s = impl_->fc.find(key);
+    if (!s) return std::nullopt;
+    return impl_->fc.pool(*s, PoolMethod::Mean, impl_->frames, impl_->cfg.subsample);
+}
+
+std::vector<std::pair<std::string, bool>> Engine::model_keys() const {
+    std::vector<std::pair<std::string, bool>> out;
+    for (const ModelEntry& e : impl_->models)
+        out.emplace_back(std::visit([](const auto& m) { return m.name(); }, e.model),
+                         std::holds_alternative<ModelCollection>(e.model));
+    return out;
+}
+
+const std::vector<std::string>& Engine::warnings() const { return impl_->warnings; }
+
+double Engine::fps() const { return impl_->fps; }
+
+std::string Engine::backend_used() const { return "cpu"; }
+
+}  // namespace vmaf

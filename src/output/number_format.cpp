@@ -1,1 +1,35 @@
-// (in progress)
+#include "output/number_format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace vmaf {
+
+namespace {
+// Leading zero digits of the fractional part of |x| (0.000123 -> 3), the
+// quantity upstream uses to widen tiny values to 16 decimals.
+int fractional_leading_zeros(double x) {
+    x = std::fabs(x);
+    double frac = x - static_cast<int>(x);
+    int zeros = 0;
+    while (frac < 1.0 && frac != 0) {
+        frac *= 10;
+        ++zeros;
+    }
+    return zeros;
+}
+}  // namespace
+
+std::string format_number(double v, const Precision& prec) {
+    char buf[64];
+    if (prec.mode == Precision::Mode::Digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", prec.digits, v);
+    } else if (std::isfinite(v) && fractional_leading_zeros(v) > 6) {
+        std::snprintf(buf, sizeof buf, "%.16f", v);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.6f", v);
+    }
+    return buf;
+}
+
+}  // namespace vmaf

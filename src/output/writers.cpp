@@ -1,1 +1,191 @@
-// (in progress)
+#include "output/writers.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <clocale>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "output/number_format.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf {
+
+namespace {
+
+constexpr struct {
+    PoolMethod method;
+    const char* name;
+} kPools[] = {{PoolMethod::Min, "min"},
+              {PoolMethod::Max, "max"},
+              {PoolMethod::Mean, "mean"},
+              {PoolMethod::HarmonicMean, "harmonic_mean"}};
+
+bool frame_listed(const ReportContext& c, unsigned i) { return c.subsample <= 1 || i % c.subsample == 0; }
+
+/// Slots written at frame i, in report order.
+std::vector<Slot> slots_at(const ReportContext& c, unsigned i) {
+    std::vector<Slot> out;
+    for (Slot s : c.fc.written_order())
+        if (c.fc.has(s, i)) out.push_back(s);
+    return out;
+}
+
+std::string json_number(double v, const Precision& p) { return std::isfinite(v) ? format_number(v, p) : "null"; }
+
+/// Escapes a key for JSON/XML attribute use (keys are plain ASCII identifiers in practice).
+std::string escaped(const std::string& s, bool xml) {
+    std::string out;
+    for (char ch : s) {
+        if (xml && ch == '"') out += "&quot;";
+        else if (xml && ch == '&') out += "&amp;";
+        else if (xml && ch == '<') out += "&lt;";
+        else if (!xml && (ch == '"' || ch == '\\')) (out += '\\') += ch;
+        else out += ch;
+    }
+    return out;
+}
+
+}  // namespace
+
+void write_json(std::FILE* out, const ReportContext& c) {
+    const auto& fc = c.fc;
+    std::fprintf(out, "{\n  \"version\": \"%s\",\n", version());
+    if (std::isfinite(c.fps))
+        std::fprintf(out, "  \"fps\": %.2f,\n", c.fps);
+    else
+        std::fprintf(out, "  \"fps\": null,\n");
+    std::fprintf(out, "  \"frames\": [");
+    for (unsigned i = 0; i < fc.frame_span(); ++i) {
+        if (!frame_listed(c, i)) continue;
+        const auto slots = slots_at(c, i);
+        if (slots.empty()) continue;
+        std::fprintf(out, "%s    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", i > 0 ? ",\n" : "\n", i);
+        for (std::size_t k = 0; k < slots.size(); ++k)
+            std::fprintf(out, "        \"%s\": %s%s\n", escaped(fc.key(slots[k]), false).c_str(),
+                         json_number(fc.get(slots[k], i), c.precision).c_str(), k + 1 < slots.size() ? "," : "");
+        std::fprintf(out, "      }\n    }");
+    }
+    std::fprintf(out, "\n  ],\n  \"pooled_metrics\": {");
+    const auto& order = fc.written_order();
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        std::fprintf(out, "%s    \"%s\": {", k > 0 ? ",\n" : "\n", escaped(fc.key(order[k]), false).c_str());
+        bool first = true;
+        for (const auto& p : kPools) {
+            auto v = fc.pool(order[k], p.method, c.frame_count, c.subsample);
+            if (!v) continue;
+            std::fprintf(out, "%s      \"%s\": %s", first ? "\n" : ",\n", p.name, json_number(*v, c.precision).c_str());
+            first = false;
+        }
+        std::fprintf(out, "\n    }");
+    }
+    std::fprintf(out, "\n  },\n  \"aggregate_metrics\": {");
+    const auto& agg = fc.aggregates();
+    for (std::size_t k = 0; k < agg.size(); ++k)
+        std::fprintf(out, "\n    \"%s\": %s%s", escaped(agg[k].first, false).c_str(),
+                     json_number(agg[k].second, c.precision).c_str(), k + 1 < agg.size() ? "," : "");
+    std::fprintf(out, "\n  },\n  \"backend_used\": \"%s\"\n}\n", c.backend_used.c_str());
+}
+
+void write_xml(std::FILE* out, const ReportContext& c) {
+    const auto& fc = c.fc;
+    std::fprintf(out, "<VMAF version=\"%s\" backend_used=\"%s\">\n", version(), c.backend_used.c_str());
+    std::fprintf(out, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", c.width, c.height);
+    std::fprintf(out, "  <fyi fps=\"%.2f\" />\n", c.fps);
+    std::fprintf(out, "  <frames>\n");
+    for (unsigned i = 0; i < fc.frame_span(); ++i) {
+        if (!frame_listed(c, i)) continue;
+        const auto slots = slots_at(c, i);
+        if (slots.empty()) continue;
+        std::fprintf(out, "    <frame frameNum=\"%u\" ", i);
+        for (Slot s : slots)
+            std::fprintf(out, "%s=\"%s\" ", escaped(fc.key(s), true).c_str(), format_number(fc.get(s, i), c.precision).c_str());
+        std::fprintf(out, "/>\n");
+    }
+    std::fprintf(out, "  </frames>\n  <pooled_metrics>\n");
+    for (Slot s : fc.written_order()) {
+        std::fprintf(out, "    <metric name=\"%s\" ", escaped(fc.key(s), true).c_str());
+        for (const auto& p : kPools)
+            if (auto v = fc.pool(s, p.method, c.frame_count, c.subsample))
+                std::fprintf(out, "%s=\"%s\" ", p.name, format_number(*v, c.precision).c_str());
+        std::fprintf(out, "/>\n");
+    }
+    std::fprintf(out, "  </pooled_metrics>\n  <aggregate_metrics ");
+    for (const auto& [k, v] : fc.aggregates())
+        std::fprintf(out, "%s=\"%s\" ", escaped(k, true).c_str(), format_number(v, c.precision).c_str());
+    std::fprintf(out, "/>\n</VMAF>\n");
+}
+
+void write_csv(std::FILE* out, const ReportContext& c) {
+    const auto& fc = c.fc;
+    std::fprintf(out, "Frame,");
+    for (Slot s : fc.written_order()) std::fprintf(out, "%s,", fc.key(s).c_str());
+    std::fprintf(out, "\n");
+    for (unsigned i = 0; i < fc.frame_span(); ++i) {
+        if (!frame_listed(c, i)) continue;
+        const auto slots = slots_at(c, i);
+        if (slots.empty()) continue;
+        std::fprintf(out, "%u,", i);
+        for (Slot s : slots) std::fprintf(out, "%s,", format_number(fc.get(s, i), c.precision).c_str());
+        std::fprintf(out, "\n");
+    }
+}
+
+void write_sub(std::FILE* out, const ReportContext& c) {
+    const auto& fc = c.fc;
+    for (unsigned i = 0; i < fc.frame_span(); ++i) {
+        if (!frame_listed(c, i)) continue;
+        const auto slots = slots_at(c, i);
+        if (slots.empty()) continue;
+        std::fprintf(out, "{%u}{%u}frame: %u|", i, i + 1, i);
+        for (Slot s : slots) std::fprintf(out, "%s: %s|", fc.key(s).c_str(), format_number(fc.get(s, i), c.precision).c_str());
+        std::fprintf(out, "\n");
+    }
+}
+
+void write_report_file(const std::string& path, OutputFormat fmt, const ReportContext& ctx) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    fs::path dir = target.parent_path();
+    if (dir.empty()) dir = ".";
+    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(errno));
+    std::FILE* f = ::fdopen(fd, "w");
+    if (!f) {
+        ::close(fd);
+        ::unlink(name.data());
+        throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(errno));
+    }
+    // Reports use '.' as the decimal separator whatever the user's locale.
+    const std::string saved_locale = std::setlocale(LC_NUMERIC, nullptr);
+    std::setlocale(LC_NUMERIC, "C");
+    switch (fmt) {
+        case OutputFormat::Json: write_json(f, ctx); break;
+        case OutputFormat::Xml: write_xml(f, ctx); break;
+        case OutputFormat::Csv: write_csv(f, ctx); break;
+        case OutputFormat::Sub: write_sub(f, ctx); break;
+    }
+    std::setlocale(LC_NUMERIC, saved_locale.c_str());
+    const bool ok = std::fflush(f) == 0 && !std::ferror(f) && ::fsync(fd) == 0;
+    const int err = errno;
+    if (std::fclose(f) != 0 || !ok) {
+        ::unlink(name.data());
+        throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(err));
+    }
+    // mkstemp creates 0600; give the report the usual permissions.
+    ::chmod(name.data(), 0644 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+    if (std::rename(name.data(), path.c_str()) != 0) {
+        const int e = errno;
+        ::unlink(name.data());
+        throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(e));
+    }
+}
+
+}  // namespace vmaf

@@ -1,1 +1,123 @@
-int main() { return 0; }
+// vmaf: command-line front end of the library, flag-compatible with upstream's CLI.
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "cli_args.hpp"
+#include "vmaf/engine.hpp"
+#include "vmaf/error.hpp"
+#include "vmaf/video_source.hpp"
+
+namespace {
+
+constexpr int kExitUsage = 1;
+constexpr int kExitFailure = 1;
+constexpr int kExitBackendInitFailed = 100;
+
+/// Where a requested backend cannot start: one stderr line, exit 100, and the
+/// report path (if any) replaced by a one-line JSON error descriptor.
+int backend_failure(const std::string& requested, const std::string& what, const std::string& output) {
+    std::fprintf(stderr, "vmaf: --backend %s requested but %s; refusing to silently fall back to CPU\n",
+                 requested.c_str(), what.c_str());
+    if (!output.empty()) {
+        if (std::FILE* f = std::fopen(output.c_str(), "w")) {
+            std::fprintf(f,
+                         "{\"error\": \"vmaf_%s_state_init failed: %s\", \"backend_requested\": \"%s\", "
+                         "\"errno\": -19, \"adr\": \"ADR-0498\", \"exit_code\": %d}\n",
+                         requested.c_str(), what.c_str(), requested.c_str(), kExitBackendInitFailed);
+            std::fclose(f);
+        }
+    }
+    return kExitBackendInitFailed;
+}
+
+/// Backend name a GPU-pinned feature needs ("psnr_cuda" -> "cuda"), or empty.
+std::string pinned_backend(const std::string& feature) {
+    for (const char* b : {"cuda", "sycl", "hip", "metal"}) {
+        const std::string suffix = std::string("_") + b;
+        if (feature.size() > suffix.size() && feature.compare(feature.size() - suffix.size(), suffix.size(), suffix) == 0)
+            return b;
+    }
+    return {};
+}
+
+int run(const vmaf::cli::Args& args) {
+    // Backend selection. This build has the CPU backend only.
+    if (args.backend != "auto" && args.backend != "cpu")
+        return backend_failure(args.backend, "it is not compiled into this build", args.output);
+    for (const auto& f : args.features)
+        if (const std::string b = pinned_backend(f.name); !b.empty())
+            return backend_failure(b, "feature '" + f.name + "' needs the " + b + " backend, which is not active",
+                                   args.output);
+
+    std::unique_ptr<vmaf::VideoSource> ref, dist;
+    if (args.raw) {
+        ref = vmaf::open_yuv(args.reference, args.geom);
+        dist = vmaf::open_yuv(args.distorted, args.geom);
+    } else {
+        ref = vmaf::open_y4m(args.reference);
+        dist = vmaf::open_y4m(args.distorted);
+    }
+
+    vmaf::EngineConfig cfg = args.engine;
+    cfg.no_prediction = args.no_prediction;
+    vmaf::Engine engine(cfg);
+    // Models first, then extra features: this fixes upstream's report key order.
+    if (args.models.empty() && !args.no_prediction) engine.add_model({.version = "vmaf_v0.6.1"});
+    for (const auto& m : args.models) engine.add_model(m);
+    for (const auto& f : args.features) engine.add_feature(f);
+
+    const bool tty = ::isatty(STDERR_FILENO);
+    if (tty && !args.quiet) std::fprintf(stderr, "VMAF version %s\n", vmaf::version());
+    const unsigned frames = engine.run(*ref, *dist, args.limits);
+    if (!engine.warnings().empty())
+        for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
+    if (!args.output.empty()) engine.write_report(args.output, args.format, args.precision);
+
+    if (tty && (!args.quiet || args.output.empty())) {
+        if (!args.quiet) std::fprintf(stderr, "%u frames %.2f FPS\n", frames, engine.fps());
+        for (const auto& [key, collection] : engine.model_keys()) {
+            const auto mean = engine.pooled_mean(key);
+            if (!mean) continue;
+            std::fprintf(stderr, "%s: %f", key.c_str(), *mean);
+            if (collection) {
+                const auto lo = engine.pooled_mean(key + "_ci_p95_lo"), hi = engine.pooled_mean(key + "_ci_p95_hi"),
+                           sd = engine.pooled_mean(key + "_stddev");
+                if (lo && hi && sd) std::fprintf(stderr, ", ci.p95: [%f, %f], stddev: %f", *lo, *hi, *sd);
+            }
+            std::fprintf(stderr, "\n");
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    vmaf::cli::Args args;
+    try {
+        args = vmaf::cli::parse_args(argc, argv);
+    } catch (const vmaf::cli::UsageError& e) {
+        std::fprintf(stderr, "vmaf: %s (see --help)\n", e.message.c_str());
+        return kExitUsage;
+    }
+    if (args.help) {
+        std::fputs(vmaf::cli::usage_text().c_str(), stdout);
+        return 0;
+    }
+    if (args.version) {
+        std::fprintf(stderr, "%s (vmaf-engine)\n", vmaf::version());
+        return 0;
+    }
+    try {
+        return run(args);
+    } catch (const vmaf::Error& e) {
+        std::fprintf(stderr, "vmaf: %s\n", e.what());
+        return e.kind() == vmaf::ErrorKind::Usage ? kExitUsage : kExitFailure;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vmaf: internal error: %s\n", e.what());
+        return kExitFailure;
+    }
+}

@@ -1,0 +1,211 @@
+#include "cli_args.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace vmaf::cli {
+
+namespace {
+
+/// Splits on ':' (the option separator of --model and --feature values).
+std::vector<std::string> split_colon(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (;;) {
+        const auto pos = s.find(':', start);
+        out.push_back(s.substr(start, pos - start));
+        if (pos == std::string::npos) break;
+        start = pos + 1;
+    }
+    return out;
+}
+
+/// Unsigned integer in C syntax (decimal, 0x hex, 0 octal), as upstream's strtoul(.., 0).
+unsigned parse_unsigned(const std::string& flag, const std::string& text) {
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(text.c_str(), &end, 0);
+    if (text.empty() || *end || errno || text[0] == '-' || v > 0xffffffffUL)
+        throw UsageError{"invalid value for " + flag + ": '" + text + "'"};
+    return static_cast<unsigned>(v);
+}
+
+bool parse_flag_value(const std::string& key, const std::string& v) {
+    if (v.empty() || v == "true" || v == "1") return true;
+    if (v == "false" || v == "0") return false;
+    throw UsageError{"--model: " + key + " expects true or false, got '" + v + "'"};
+}
+
+}  // namespace
+
+ModelRequest parse_model(const std::string& text) {
+    ModelRequest m;
+    for (const std::string& item : split_colon(text)) {
+        if (item.empty()) throw UsageError{"--model: empty item in '" + text + "'"};
+        const auto eq = item.find('=');
+        const std::string key = item.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+        if (key == "version") m.version = value;
+        else if (key == "path") m.path = value;
+        else if (key == "name") m.name = value;
+        else if (key == "disable_clip") m.disable_clip = parse_flag_value(key, value);
+        else if (key == "enable_transform") m.enable_transform = parse_flag_value(key, value);
+        else if (key.find('.') != std::string::npos && eq != std::string::npos) m.overrides.emplace_back(key, value);
+        else throw UsageError{"--model: unknown key '" + key + "' in '" + text + "'"};
+    }
+    if (m.version.empty() == m.path.empty()) throw UsageError{"--model needs exactly one of version= or path=: '" + text + "'"};
+    return m;
+}
+
+FeatureRequest parse_feature(const std::string& text) {
+    FeatureRequest f;
+    const auto eq = text.find('=');
+    f.name = text.substr(0, eq);
+    if (f.name.empty()) throw UsageError{"--feature: missing feature name in '" + text + "'"};
+    if (eq == std::string::npos) return f;
+    for (const std::string& item : split_colon(text.substr(eq + 1))) {
+        const auto e = item.find('=');
+        if (e == std::string::npos || e == 0) throw UsageError{"--feature " + f.name + ": expected key=value, got '" + item + "'"};
+        f.options.emplace_back(item.substr(0, e), item.substr(e + 1));
+    }
+    return f;
+}
+
+std::string usage_text() {
+    return R"(usage: vmaf [options]
+
+Inputs:
+  --reference/-r PATH       reference video (.y4m, or raw .yuv with -w -h -p -b)
+  --distorted/-d PATH       distorted video (same rules)
+  --width/-w N              raw input width
+  --height/-h N             raw input height
+  --pixel_format/-p FMT     raw input pixel format: 420, 422, 444
+  --bitdepth/-b N           raw input bit depth: 8, 10, 12, 16
+  --frame_cnt N             stop after N frame pairs
+  --frame_skip_ref N        skip the first N reference frames
+  --frame_skip_dist N       skip the first N distorted frames
+  --subsample N             score every Nth frame only
+
+Models and features:
+  --model/-m SPEC           version=NAME | path=FILE, then optional
+                            :name=KEY :disable_clip :enable_transform
+                            :<feature>.<option>=VALUE (repeatable)
+  --feature NAME[=k=v:...]  extra feature extractor (repeatable)
+  --no_prediction/-n        extract features only, no model score
+
+Output:
+  --output/-o PATH          write the report to PATH
+  --xml | --json | --csv | --sub   report format (default XML; last wins)
+  --precision N|max|legacy  number format: %.Ng, %.17g, or upstream's (default)
+
+Execution:
+  --threads N               worker threads (0: run on the calling thread)
+  --cpumask/-c MASK         disable ISAs: 1 SSE2, 2 SSSE3, 4 SSE4.1, 8 AVX2,
+                            16 AVX-512, 32 AVX-512ICL
+  --backend NAME            auto | cpu | cuda | sycl | hip | metal
+  --no_cuda                 never use CUDA
+  --quiet/-q                no progress or score lines on stderr
+  --version/-v              print the version and exit
+  --help                    this text
+)";
+}
+
+Args parse_args(int argc, char** argv) {
+    Args a;
+    CLI::App app{"vmaf"};
+    app.set_help_flag();  // -h is --height, as upstream
+    app.allow_extras(false);
+    std::vector<std::string> models, features;
+    std::string w, h, p, b, threads, subsample, cpumask, gpumask, frame_cnt, skip_ref, skip_dist, precision;
+    bool help = false, fmt_flag = false;
+    app.add_option("-r,--reference", a.reference);
+    app.add_option("-d,--distorted", a.distorted);
+    app.add_option("-w,--width", w);
+    app.add_option("-h,--height", h);
+    app.add_option("-p,--pixel_format", p);
+    app.add_option("-b,--bitdepth", b);
+    app.add_option("-m,--model", models)->take_all()->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--feature", features)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("-o,--output", a.output);
+    app.add_flag("--xml,--json,--csv,--sub", fmt_flag);
+    app.add_option("--threads", threads);
+    app.add_option("--subsample", subsample);
+    app.add_option("-c,--cpumask", cpumask);
+    app.add_option("--gpumask", gpumask);
+    app.add_option("--frame_cnt", frame_cnt);
+    app.add_option("--frame_skip_ref", skip_ref);
+    app.add_option("--frame_skip_dist", skip_dist);
+    app.add_option("--precision", precision);
+    app.add_option("--backend", a.backend);
+    app.add_flag("--no_cuda", a.no_cuda);
+    app.add_flag("-n,--no_prediction", a.no_prediction);
+    app.add_flag("-q,--quiet", a.quiet);
+    app.add_flag("-v,--version", a.version);
+    app.add_flag("--help", help);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        throw UsageError{e.what()};
+    }
+    a.help = help;
+    if (a.help || a.version) return a;
+
+    // Report format: the last of --xml/--json/--csv/--sub wins.
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--xml") a.format = OutputFormat::Xml;
+        else if (arg == "--json") a.format = OutputFormat::Json;
+        else if (arg == "--csv") a.format = OutputFormat::Csv;
+        else if (arg == "--sub") a.format = OutputFormat::Sub;
+    }
+
+    if (a.reference.empty()) throw UsageError{"--reference/-r is required"};
+    if (a.distorted.empty()) throw UsageError{"--distorted/-d is required"};
+    a.raw = !w.empty() || !h.empty() || !p.empty() || !b.empty();
+    if (a.raw) {
+        if (w.empty() || h.empty() || p.empty() || b.empty())
+            throw UsageError{"raw YUV input needs all of --width, --height, --pixel_format and --bitdepth"};
+        a.geom.width = parse_unsigned("--width", w);
+        a.geom.height = parse_unsigned("--height", h);
+        if (!a.geom.width || !a.geom.height) throw UsageError{"--width and --height must be positive"};
+        if (p == "420") a.geom.format = PixelFormat::Yuv420;
+        else if (p == "422") a.geom.format = PixelFormat::Yuv422;
+        else if (p == "444") a.geom.format = PixelFormat::Yuv444;
+        else throw UsageError{"invalid --pixel_format '" + p + "' (expected 420, 422 or 444)"};
+        a.geom.bpc = parse_unsigned("--bitdepth", b);
+        if (a.geom.bpc != 8 && a.geom.bpc != 10 && a.geom.bpc != 12 && a.geom.bpc != 16)
+            throw UsageError{"unsupported --bitdepth " + b + " (expected 8, 10, 12 or 16)"};
+    }
+    if (!threads.empty()) a.engine.threads = parse_unsigned("--threads", threads);
+    if (!subsample.empty()) a.engine.subsample = parse_unsigned("--subsample", subsample);
+    if (a.engine.subsample == 0) throw UsageError{"--subsample must be at least 1"};
+    if (!cpumask.empty()) a.engine.cpumask = parse_unsigned("--cpumask", cpumask);
+    if (!gpumask.empty()) parse_unsigned("--gpumask", gpumask);
+    if (!frame_cnt.empty()) a.limits.frame_count = parse_unsigned("--frame_cnt", frame_cnt);
+    if (!skip_ref.empty()) a.limits.skip_ref = parse_unsigned("--frame_skip_ref", skip_ref);
+    if (!skip_dist.empty()) a.limits.skip_dist = parse_unsigned("--frame_skip_dist", skip_dist);
+    if (!precision.empty()) {
+        if (precision == "max" || precision == "full") {
+            a.precision = {Precision::Mode::Digits, 17};
+        } else if (precision == "legacy") {
+            a.precision = {};
+        } else {
+            const unsigned n = parse_unsigned("--precision", precision);
+            if (n < 1 || n > 17) throw UsageError{"--precision must be 1..17, max or legacy"};
+            a.precision = {Precision::Mode::Digits, static_cast<int>(n)};
+        }
+    }
+    for (const auto& m : models) a.models.push_back(parse_model(m));
+    for (const auto& f : features) a.features.push_back(parse_feature(f));
+    if (a.models.size() > 32) throw UsageError{"at most 32 --model options"};
+    if (a.features.size() > 32) throw UsageError{"at most 32 --feature options"};
+    static const char* const kBackends[] = {"auto", "cpu", "cuda", "sycl", "hip", "metal"};
+    bool known = false;
+    for (const char* k : kBackends) known |= a.backend == k;
+    if (!known) throw UsageError{"unsupported backend '" + a.backend + "' (expected auto, cpu, cuda, sycl, hip or metal)"};
+    return a;
+}
+
+}  // namespace vmaf::cli

@@ -1,0 +1,45 @@
+// Parsing of the `vmaf` command line, flag-compatible with upstream's CLI.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vmaf/engine.hpp"
+
+namespace vmaf::cli {
+
+struct Args {
+    std::string reference, distorted;
+    bool raw = false;  ///< any of -w/-h/-p/-b given: raw YUV inputs
+    VideoGeometry geom;
+    std::vector<ModelRequest> models;
+    std::vector<FeatureRequest> features;
+    std::string output;
+    OutputFormat format = OutputFormat::Xml;
+    Precision precision;
+    EngineConfig engine;
+    RunLimits limits;
+    bool no_prediction = false;
+    bool quiet = false;
+    bool version = false;
+    bool help = false;
+    std::string backend = "auto";
+    bool no_cuda = false;
+};
+
+/// Thrown for a usage error; the CLI prints the message and exits 1.
+struct UsageError {
+    std::string message;
+};
+
+/// Parses argv. Throws UsageError.
+Args parse_args(int argc, char** argv);
+/// Parses one `--model` value ("version=x:name=y:disable_clip:vif.opt=v").
+ModelRequest parse_model(const std::string& text);
+/// Parses one `--feature` value ("psnr=enable_chroma=false:min_sse=0.5").
+FeatureRequest parse_feature(const std::string& text);
+/// The --help text.
+std::string usage_text();
+
+}  // namespace vmaf::cli
