@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages vmaf-engine builds and tests with.
+# Only packages that are missing are installed; nothing comes from elsewhere.
+set -euo pipefail
+pkgs=(
+  cmake ninja-build g++ pkg-config python3 xz-utils
+  libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  ffmpeg
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "installing: ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""CLI behaviour tests: bad input gives one stderr line and a non-zero exit
+(never a signal), reports are written atomically, output formats and the
+backend-selection contract.
+
+usage: cli_test.py VMAF_BIN CLIP_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+VMAF, CLIPS = sys.argv[1], sys.argv[2]
+REF = os.path.join(CLIPS, "p01_576x324_yuv420p_ref.yuv")
+DIST = os.path.join(CLIPS, "p01_576x324_yuv420p_crf35.yuv")
+RAW = ["-w", "576", "-h", "324", "-p", "420", "-b", "8"]
+FRAME = 576 * 324 * 3 // 2
+results = []
+
+
+def run(args):
+    return subprocess.run([VMAF] + args, capture_output=True, text=True, timeout=120)
+
+
+def check(name, cond, detail=""):
+    results.append((name, bool(cond)))
+    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"))
+
+
+def expect_error(name, args, needle, rc=None):
+    p = run(args)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    ok = (p.returncode > 0 and p.returncode < 128 and (rc is None or p.returncode == rc)
+          and len(lines) == 1 and needle in lines[0])
+    check(name, ok, f"rc={p.returncode} stderr={p.stderr!r}")
+    return p
+
+
+def y4m(path, w, h, cs, frames, header_extra=""):
+    cw, ch = {"420": ((w + 1) // 2, (h + 1) // 2), "444": (w, h), "422": ((w + 1) // 2, h)}[cs]
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F25:1 Ip A1:1 C{cs}{header_extra}\n".encode())
+        for i in range(frames):
+            f.write(b"FRAME\n")
+            f.write(bytes((x * 7 + i) & 255 for x in range(w * h)))
+            f.write(bytes([128]) * (2 * cw * ch))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    t = lambda n: os.path.join(tmp, n)
+    base = ["-r", REF, "-d", DIST] + RAW + ["--frame_cnt", "3"]
+
+    # --- bad input: each a one-line message and a non-zero exit ---
+    expect_error("missing reference file", ["-r", t("nope.yuv"), "-d", DIST] + RAW, "nope.yuv")
+    expect_error("unsupported bit depth", ["-r", REF, "-d", DIST, "-w", "576", "-h", "324", "-p", "420", "-b", "9"], "bitdepth")
+    expect_error("unsupported pixel format", ["-r", REF, "-d", DIST, "-w", "576", "-h", "324", "-p", "411", "-b", "8"], "pixel_format")
+    expect_error("incomplete raw geometry", ["-r", REF, "-d", DIST, "-w", "576"], "--height")
+    with open(REF, "rb") as f:
+        head = f.read(FRAME * 2 + FRAME // 2)
+    open(t("trunc.yuv"), "wb").write(head)
+    expect_error("truncated final frame", ["-r", t("trunc.yuv"), "-d", DIST] + RAW, "trunc.yuv")
+    y4m(t("a.y4m"), 64, 48, "420", 2)
+    y4m(t("b.y4m"), 80, 48, "420", 2)
+    y4m(t("c.y4m"), 64, 48, "444", 2)
+    expect_error("size mismatch between inputs", ["-r", t("a.y4m"), "-d", t("b.y4m")], "differ")
+    expect_error("format mismatch between inputs", ["-r", t("a.y4m"), "-d", t("c.y4m")], "differ")
+    open(t("bad.y4m"), "wb").write(b"YUV4MPEG2 W64 Hxx C420\nFRAME\n")
+    expect_error("malformed Y4M header", ["-r", t("bad.y4m"), "-d", t("a.y4m")], "bad.y4m")
+    open(t("nomagic.y4m"), "wb").write(b"NOTY4M W64 H48\n")
+    expect_error("not a Y4M file", ["-r", t("nomagic.y4m"), "-d", t("a.y4m")], "nomagic.y4m")
+    expect_error("unknown feature", base + ["--feature", "nosuch"], "nosuch")
+    expect_error("unknown feature option", base + ["--feature", "psnr=nosuch=1"], "nosuch")
+    expect_error("bad feature option value", base + ["--feature", "psnr=enable_chroma=maybe"], "enable_chroma")
+    expect_error("unknown model", base + ["-m", "version=nosuch"], "nosuch")
+    expect_error("unknown model key", base + ["-m", "version=vmaf_v0.6.1:bogus=1"], "bogus")
+    open(t("bad.json"), "w").write("{ this is not json")
+    expect_error("model file not JSON", base + ["-m", "path=" + t("bad.json")], "bad.json")
+    open(t("empty.json"), "w").write("{}")
+    expect_error("model file without a model", base + ["-m", "path=" + t("empty.json")], "empty.json")
+    expect_error("missing model file", base + ["-m", "path=" + t("none.json")], "none.json")
+    expect_error("unknown flag", base + ["--bogus"], "bogus")
+    expect_error("duplicate model names", base + ["-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"], "named")
+
+    # --- a failed run never leaves a half-written or clobbered report ---
+    open(t("keep.json"), "w").write("previous\n")
+    expect_error("failed run keeps old report", ["-r", t("trunc.yuv"), "-d", DIST] + RAW + ["--json", "-o", t("keep.json")], "trunc")
+    check("old report untouched", open(t("keep.json")).read() == "previous\n")
+    check("no temporary files left", sorted(n for n in os.listdir(tmp) if ".tmp-" in n) == [])
+
+    # --- output formats ---
+    for fmt in ["json", "xml", "csv", "sub"]:
+        p = run(base + ["--" + fmt, "-o", t("out." + fmt)])
+        check(f"writes {fmt}", p.returncode == 0 and os.path.getsize(t("out." + fmt)) > 0, p.stderr)
+    rep = json.load(open(t("out.json")))
+    check("json backend_used is cpu", rep.get("backend_used") == "cpu")
+    check("json has 3 frames", len(rep["frames"]) == 3)
+    check("json key order", list(rep) == ["version", "fps", "frames", "pooled_metrics", "aggregate_metrics", "backend_used"])
+    xml = open(t("out.xml")).read()
+    check("xml layout", xml.startswith("<VMAF version=") and "<params qualityWidth=\"576\" qualityHeight=\"324\" />" in xml
+          and "<pooled_metrics>" in xml and "<aggregate_metrics" in xml)
+    csv = open(t("out.csv")).read().splitlines()
+    check("csv header and rows", csv[0].startswith("Frame,") and csv[0].endswith(",") and len(csv) == 4)
+    sub = open(t("out.sub")).read().splitlines()
+    check("sub lines", len(sub) == 3 and sub[0].startswith("{0}{1}frame: 0|"))
+    p = run(base + ["--json", "--xml", "-o", t("last.out")])
+    check("last format flag wins", open(t("last.out")).read().startswith("<VMAF"), p.stderr)
+    p = run(base + ["--json", "--precision", "max", "-o", t("max.json")])
+    check("--precision max is round-trip", p.returncode == 0 and "." in open(t("max.json")).read())
+    p = run(base + ["--subsample", "2", "--json", "-o", t("ss.json")])
+    check("--subsample 2 lists frames 0 and 2", [f["frameNum"] for f in json.load(open(t("ss.json")))["frames"]] == [0, 2], p.stderr)
+    p = run(["-r", REF, "-d", DIST] + RAW + ["--frame_cnt", "2", "--frame_skip_ref", "1", "--frame_skip_dist", "1", "--json", "-o", t("skip.json")])
+    check("--frame_skip_* and --frame_cnt", p.returncode == 0 and len(json.load(open(t("skip.json")))["frames"]) == 2, p.stderr)
+    p = run(["--help"])
+    check("--help", p.returncode == 0 and "--reference" in p.stdout)
+    p = run(["--version"])
+    check("--version", p.returncode == 0 and p.stderr.strip() != "")
+
+    # --- backend selection contract ---
+    p = expect_error("--backend vulkan is unsupported", base + ["--backend", "vulkan"], "vulkan", rc=1)
+    for b in ["cuda", "sycl", "hip", "metal"]:
+        out = t(f"be_{b}.json")
+        p = expect_error(f"--backend {b} not compiled in exits 100", base + ["--backend", b, "--json", "-o", out], b, rc=100)
+        d = json.loads(open(out).read())
+        check(f"--backend {b} error descriptor", d.get("backend_requested") == b and d.get("exit_code") == 100
+              and "error" in d and "errno" in d and open(out).read().count("\n") == 1)
+    expect_error("GPU-pinned feature without its backend exits 100", base + ["--feature", "psnr_cuda"], "psnr_cuda", rc=100)
+    p = run(base + ["--backend", "cpu", "--json", "-o", t("cpu.json")])
+    check("--backend cpu", p.returncode == 0 and json.load(open(t("cpu.json")))["backend_used"] == "cpu", p.stderr)
+
+failed = sum(1 for _, ok in results if not ok)
+print(f"{len(results) - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
