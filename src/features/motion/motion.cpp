@@ -1,0 +1,186 @@
+// Integer motion ("motion"): temporal activity of the reference luma.
+//
+// Per frame i (written in frame order from finish()):
+//   VMAF_integer_feature_motion_sad_score[i] = motion between frame i - d and
+//     frame i (d = 1, or 2 with motion_five_frame_window), 0 for i < d.
+//   VMAF_integer_feature_motion_score[i]     = the same value, only with debug=true.
+// Derived from those (upstream computes them at flush; here each frame is
+// emitted as soon as the frames it depends on are known, same values):
+//   VMAF_integer_feature_motion2_score[i]    = min of adjacent SAD scores.
+//   VMAF_integer_feature_motion3_score[i]    = blended / clipped / averaged motion2.
+#include <cfloat>
+#include <memory>
+#include <vector>
+
+#include "core/feature_extractor.hpp"
+#include "features/motion/motion_kernels.hpp"
+
+namespace vmaf {
+
+extern const ExtractorInfo kMotionInfo;
+
+namespace {
+
+enum Opt : std::size_t {
+    kForceZero,
+    kBlendFactor,
+    kBlendOffset,
+    kFpsWeight,
+    kMaxVal,
+    kFiveFrameWindow,
+    kMovingAverage,
+    kDebug,
+};
+
+// Same names, aliases, defaults, ranges and feature-parameter flags as upstream.
+constexpr OptionSpec kOptions[] = {
+    {"motion_force_zero", "force_0", OptType::Bool, false, 0, 0, true, "forcing motion score to zero"},
+    {"motion_blend_factor", "mbf", OptType::Double, 1.0, 0.0, 1.0, true, "blend motion score given an offset"},
+    {"motion_blend_offset", "mbo", OptType::Double, 40.0, 0.0, 1000.0, true,
+     "blend motion score starting from this offset"},
+    {"motion_fps_weight", "mfw", OptType::Double, 1.0, 0.0, 5.0, true, "fps-aware multiplicative weight/correction"},
+    {"motion_max_val", "mmxv", OptType::Double, 10000.0, 0.0, 10000.0, true,
+     "maximum value allowed; larger values will be clipped to this value"},
+    {"motion_five_frame_window", "mffw", OptType::Bool, false, 0, 0, true, "use five-frame temporal window"},
+    {"motion_moving_average", "mma", OptType::Bool, false, 0, 0, true,
+     "use moving average for motion scores after first frame"},
+    {"debug", "", OptType::Bool, false, 0, 0, false, "debug mode: enable additional output"},
+};
+
+enum Out : unsigned { kSad, kMotion, kMotion2, kMotion3 };
+
+constexpr std::string_view kOutputs[] = {
+    "VMAF_integer_feature_motion_sad_score",
+    "VMAF_integer_feature_motion_score",
+    "VMAF_integer_feature_motion2_score",
+    "VMAF_integer_feature_motion3_score",
+};
+
+/// compute() result: the frame's vertical filter sums (empty under force_zero).
+struct MotionFrame final : FrameState {
+    std::vector<std::uint32_t> vsum;
+};
+
+class MotionExtractor final : public FeatureExtractor {
+public:
+    MotionExtractor(const OptionValues& o, const VideoGeometry& g)
+        : w_(g.width),
+          h_(g.height),
+          bpc_(g.bpc),
+          force_zero_(o.b(kForceZero)),
+          blend_factor_(o.d(kBlendFactor)),
+          blend_offset_(o.d(kBlendOffset)),
+          fps_weight_(o.d(kFpsWeight)),
+          max_val_(o.d(kMaxVal)),
+          five_(o.b(kFiveFrameWindow)),
+          moving_average_(o.b(kMovingAverage)),
+          debug_(o.b(kDebug)),
+          distance_(five_ ? 2u : 1u) {}
+
+    std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& /*dist*/) const override {
+        auto st = std::make_unique<MotionFrame>();
+        if (force_zero_) return st;
+        const Plane& y = ref.plane(0);
+        st->vsum.resize(static_cast<std::size_t>(y.width) * y.height);
+        motion::vertical_sums(y, ref.bpc(), st->vsum.data());
+        return st;
+    }
+
+    void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
+        auto& st = static_cast<MotionFrame&>(state);
+        const unsigned pos = static_cast<unsigned>(sad_.size());  // frames arrive 0, 1, 2, ...
+        double score = 0.;
+        if (!force_zero_) {
+            if (pos >= distance_) {
+                const std::vector<std::uint32_t>& earlier = history_[history_.size() - distance_];
+                row_.resize(static_cast<std::size_t>(w_) + 4);
+                const std::uint64_t sad =
+                    motion::blurred_difference_sad(earlier.data(), st.vsum.data(), w_, h_, bpc_, row_.data());
+                score = motion::sad_to_score(sad, w_, h_, fps_weight_, max_val_);
+            }
+            // Keep the last `distance_` frames' sums.
+            if (history_.size() == distance_) history_.erase(history_.begin());
+            history_.push_back(std::move(st.vsum));
+        }
+        out.write(index, kSad, score);
+        if (debug_) out.write(index, kMotion, score);
+        sad_.push_back(score);
+        emit(false, out);
+    }
+
+    void flush(ScoreWriter& out) override {
+        emit(true, out);
+        history_.clear();
+    }
+
+private:
+    /// Writes motion2/motion3 of every frame whose inputs are known. Upstream,
+    /// with n frames, min index m = distance_ and SAD scores s[]:
+    ///   i < m:  motion2 = 0; motion3 = "stamp" = min(blend(s[m]), max) if n > m, else 0
+    ///   i >= m: lo = i - (distance_ - 1), hi = i + 1
+    ///           motion2 = s[i] if hi >= n; else min(s[lo], s[hi]) if lo >= m; else s[hi]
+    ///           processed = min(blend(motion2), max)
+    ///           motion3 = moving_average ? (processed + previous processed) / 2 : processed
+    /// where "previous processed" is the stamp for frame m.
+    void emit(bool at_end, ScoreWriter& out) {
+        const unsigned n = static_cast<unsigned>(sad_.size());
+        const unsigned m = distance_;
+        while (next_ < n) {
+            const unsigned i = next_;
+            if (!at_end && (i < m ? n <= m : i + 1 >= n)) break;  // frame m / frame i+1 not seen yet
+            double motion2 = 0., motion3 = 0.;
+            if (i < m) {
+                const double stamp = n > m ? clip(motion::blend(sad_[m], blend_factor_, blend_offset_)) : 0.;
+                motion3 = stamp;
+                prev_processed_ = stamp;
+            } else {
+                const int lo = static_cast<int>(i) - static_cast<int>(distance_ - 1);
+                const unsigned hi = i + 1;
+                if (hi >= n)
+                    motion2 = sad_[i];
+                else if (lo >= static_cast<int>(m))
+                    motion2 = sad_[static_cast<unsigned>(lo)] < sad_[hi] ? sad_[static_cast<unsigned>(lo)] : sad_[hi];
+                else
+                    motion2 = sad_[hi];
+                const double processed = clip(motion::blend(motion2, blend_factor_, blend_offset_));
+                motion3 = moving_average_ ? (processed + prev_processed_) / 2.0 : processed;
+                prev_processed_ = processed;
+            }
+            out.write(i, kMotion2, motion2);
+            out.write(i, kMotion3, motion3);
+            ++next_;
+        }
+    }
+
+    double clip(double v) const { return v < max_val_ ? v : max_val_; }
+
+    const unsigned w_, h_, bpc_;
+    const bool force_zero_;
+    const double blend_factor_, blend_offset_, fps_weight_, max_val_;
+    const bool five_, moving_average_, debug_;
+    const unsigned distance_;  ///< frames between the two compared frames
+
+    // Ordered-stage state.
+    std::vector<std::vector<std::uint32_t>> history_;  ///< vertical sums of the last distance_ frames
+    std::vector<std::int32_t> row_;                     ///< scratch row of the horizontal stage
+    std::vector<double> sad_;                           ///< SAD score of every frame so far
+    unsigned next_ = 0;                                 ///< first frame without motion2/motion3
+    double prev_processed_ = 0.;
+};
+
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom) {
+    return std::make_unique<MotionExtractor>(opts, geom);
+}
+
+}  // namespace
+
+const ExtractorInfo kMotionInfo{
+    .name = "motion",
+    .options = kOptions,
+    .outputs = kOutputs,
+    .needs_chroma = false,
+    .temporal = true,
+    .create = &create,
+};
+
+}  // namespace vmaf

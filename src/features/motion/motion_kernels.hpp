@@ -1,0 +1,53 @@
+// Scalar reference kernels of the integer motion feature.
+//
+// Upstream (libvmaf 3.2.0) measures motion between two luma planes A (the
+// earlier frame) and B (the current one) as the sum of absolute values of the
+// 5x5 separable low-pass filter applied to the *difference* A - B:
+//
+//   v(x, y) = sum_k F[k] * (A(x, r_k) - B(x, r_k))      r_k = reflect(y - 2 + k)
+//   t(x, y) = (v(x, y) + 2^(bpc-1)) >> bpc              (floor shift; bpc=8 too)
+//   u(x, y) = (sum_k F[k] * t(c_k, y) + 2^15) >> 16     c_k = reflect(x - 2 + k)
+//   SAD     = sum_y (uint32 sum_x |u(x, y)|)            (per-row uint32 sums)
+//
+// The vertical stage is linear and exact before its rounding, so
+// v = V(A) - V(B) with V(P)(x, y) = sum_k F[k] * P(x, r_k). V(P) depends on one
+// frame only and is computed concurrently per frame (vertical_sums); the rest
+// needs both frames and runs in the ordered stage (blurred_difference_sad).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vmaf/picture.hpp"
+
+namespace vmaf::motion {
+
+/// The 5-tap filter; the taps sum to 65536.
+inline constexpr int kTaps = 5;
+inline constexpr std::uint32_t kFilter[kTaps] = {3571, 16004, 26386, 16004, 3571};
+
+/// Maps an index into [0, size) by mirroring about the edge samples without
+/// repeating them (-1 -> 1, size -> size - 2). Identical to upstream for every
+/// index it uses when size >= 3; smaller planes (where upstream reads out of
+/// bounds) fold repeatedly, and size 1 always maps to 0. Precondition: size >= 1.
+int reflect(int idx, int size);
+
+/// Unrounded vertical filter sums V(P) of a luma plane, row-major, w*h values
+/// (w, h = plane size). Samples are uint8_t when bpc == 8, else uint16_t.
+/// Every sum fits in uint32 (65535 * 65536 < 2^32), for all depths up to 16.
+void vertical_sums(const Plane& luma, unsigned bpc, std::uint32_t* out);
+
+/// SAD of the blurred difference of two frames given their vertical sums
+/// (prev = A, the earlier frame; cur = B). The sign matters: the shifts round
+/// towards -inf. `row` is scratch of at least w + 4 values.
+std::uint64_t blurred_difference_sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
+                                     unsigned bpc, std::int32_t* row);
+
+/// Per-frame motion score from a SAD: min(SAD / 256 / (w*h) * fps_weight, max_val),
+/// evaluated left to right in double as upstream does (w*h in unsigned arithmetic).
+double sad_to_score(std::uint64_t sad, unsigned w, unsigned h, double fps_weight, double max_val);
+
+/// Upstream's motion blend: score * factor + (1 - factor) * min(offset, score).
+double blend(double score, double factor, double offset);
+
+}  // namespace vmaf::motion
