@@ -1,0 +1,289 @@
+#include "features/vif/vif_kernels.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace vmaf::vif {
+
+namespace {
+
+/// Separable Gaussian kernels of the four scales, Q16 (each sums to 65536).
+struct Kernel {
+    unsigned taps;
+    std::array<std::uint16_t, 17> coeff;
+    int half() const { return static_cast<int>(taps / 2); }
+};
+
+constexpr Kernel kKernels[kScales] = {
+    {17, {489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489}},
+    {9, {1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244}},
+    {5, {3571, 16004, 26386, 16004, 3571}},
+    {3, {10904, 43728, 10904}},
+};
+
+/// Noise variance sigma_n^2 in the statistic's units (2.0 in Q16).
+constexpr std::int32_t kSigmaNsq = 65536 << 1;
+
+/// 2048 * log2(v) from v's 16 leading bits (v >= 2^17): v >> k lies in
+/// [32768, 65535], whose logs the table holds.
+inline std::int32_t log2_q11_lut(const std::uint16_t* table, std::uint64_t v) {
+    const int k = static_cast<int>(std::bit_width(v)) - 16;
+    return static_cast<std::int32_t>(table[v >> k]) + 2048 * k;
+}
+
+/// Mirror an index into [0, n) without repeating the edge sample.
+/// Valid for -n < i < 2n - 1, which kMinDimension guarantees for every use.
+inline unsigned mirror(int i, unsigned n) {
+    if (i < 0) return static_cast<unsigned>(-i);
+    if (i >= static_cast<int>(n)) return static_cast<unsigned>(2 * (static_cast<int>(n) - 1) - i);
+    return static_cast<unsigned>(i);
+}
+
+/// Fills the `half` margin entries on each side of a row stored at
+/// row[half .. half + n), mirroring as `mirror` does.
+inline void mirror_margins(std::uint32_t* row, unsigned n, int half) {
+    std::uint32_t* p = row + half;  // p[0] is the first real sample
+    const int last = static_cast<int>(n) - 1;
+    for (int f = 1; f <= half; ++f) {
+        p[-f] = p[f];
+        p[last + f] = p[last - f];
+    }
+}
+
+/// Fixed-point normalisation of the vertical pass: a filtered value is
+/// (sum + round) >> shift. Scale 0 brings samples of any bit depth to the
+/// common 16-bit-range units; decimated scales are already there.
+struct VerticalNorm {
+    unsigned shift_mu;
+    std::uint32_t round_mu;
+    unsigned shift_sq;
+    std::uint64_t round_sq;
+};
+
+inline VerticalNorm vertical_norm(unsigned scale, unsigned bpc) {
+    if (scale == 0) {
+        const unsigned sq = 2 * (bpc - 8);
+        return {bpc, 1u << (bpc - 1), sq, sq == 0 ? 0 : std::uint64_t{1} << (sq - 1)};
+    }
+    return {16, 32768, 16, 32768};
+}
+
+/// Integer sums over one scale, combined into num/den at the end.
+struct StatSums {
+    std::int64_t num_log = 0;      ///< sum of 2048 * log2 numerator terms (sigma1_sq >= sigma_nsq)
+    std::int64_t den_log = 0;      ///< sum of 2048 * log2 denominator terms
+    std::int64_t num_non_log = 0;  ///< sum of sigma2_sq where sigma1_sq < sigma_nsq
+    std::int64_t den_non_log = 0;  ///< number of such pixels
+};
+
+/// One pixel's contribution. Inputs are the horizontally filtered sums:
+/// mu1/mu2 are means in Q16 of the 16-bit-range units, xx/yy/xy are the
+/// second moments before their final >> 16.
+inline void accumulate_pixel(StatSums& s, std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx, std::uint64_t yy,
+                             std::uint64_t xy, double enhn_gain_limit, const std::uint16_t* table) {
+    constexpr std::uint64_t kHalf32 = std::uint64_t{1} << 31;
+    const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + kHalf32) >> 32);
+    const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + kHalf32) >> 32);
+    const auto mu1_mu2 = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu2 + kHalf32) >> 32);
+
+    const auto xx_f = static_cast<std::uint32_t>((xx + 32768) >> 16);
+    const auto yy_f = static_cast<std::uint32_t>((yy + 32768) >> 16);
+    const auto xy_f = static_cast<std::uint32_t>((xy + 32768) >> 16);
+
+    // Differences wrap in 32 bits and are reinterpreted as signed, as upstream does.
+    const auto sigma1_sq = static_cast<std::int32_t>(xx_f - mu1_sq);
+    const auto sigma2_sq = std::max(static_cast<std::int32_t>(yy_f - mu2_sq), std::int32_t{0});
+    const auto sigma12 = static_cast<std::int32_t>(xy_f - mu1_mu2);
+
+    if (sigma1_sq < kSigmaNsq) {
+        s.num_non_log += sigma2_sq;
+        s.den_non_log += 1;
+        return;
+    }
+
+    // log2(1 + sigma1_sq / sigma_nsq) == log2(sigma_nsq + sigma1_sq) - 17, in Q11.
+    s.den_log += log2_q11_lut(table, static_cast<std::uint32_t>(std::int64_t{kSigmaNsq} + sigma1_sq)) - 2048 * 17;
+
+    if (sigma12 > 0 && sigma2_sq > 0) {
+        // Gain and residual noise of the distortion channel; double precision,
+        // same operation order as upstream.
+        const double eps = 65536 * 1.0e-10;
+        double g = sigma12 / (sigma1_sq + eps);
+        auto sv_sq = static_cast<std::int32_t>(sigma2_sq - g * sigma12);
+        sv_sq = std::max(sv_sq, std::int32_t{0});
+        g = (g < enhn_gain_limit) ? g : enhn_gain_limit;
+
+        // log2(1 + g^2 sigma1_sq / (sv_sq + sigma_nsq)) as a difference of logs.
+        const auto denom = static_cast<std::uint32_t>(std::int64_t{sv_sq} + kSigmaNsq);
+        const std::int64_t numer = static_cast<std::int64_t>(g * g * sigma1_sq) + denom;
+        s.num_log += log2_q11_lut(table, static_cast<std::uint64_t>(numer)) - log2_q11_lut(table, denom);
+    }
+}
+
+}  // namespace
+
+const std::array<std::uint16_t, 65536>& log2_table() {
+    static const std::array<std::uint16_t, 65536> table = [] {
+        std::array<std::uint16_t, 65536> t{};
+        for (unsigned i = 32767; i < 65536; ++i) {
+            // Single-precision log2 scaled in float, rounded in double: upstream's recipe.
+            const float scaled = std::log2(static_cast<float>(i)) * 2048;
+            t[i] = static_cast<std::uint16_t>(std::round(static_cast<double>(scaled)));
+        }
+        return t;
+    }();
+    return table;
+}
+
+std::int32_t log2_q11(std::uint64_t v) { return log2_q11_lut(log2_table().data(), v); }
+
+template <typename T>
+ScaleStat scale_statistic(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
+                          double enhn_gain_limit) {
+    const Kernel& kern = kKernels[scale];
+    const int half = kern.half();
+    const unsigned taps = kern.taps;
+    const unsigned w = ref.width, h = ref.height;
+    const VerticalNorm norm = vertical_norm(scale, bpc);
+    const std::uint16_t* table = log2_table().data();
+
+    // Vertically filtered rows, with `half` mirrored margin entries each side.
+    const std::size_t len = w + 2 * static_cast<std::size_t>(half);
+    std::vector<std::uint32_t> mu1(len), mu2(len), xx(len), yy(len), xy(len);
+
+    const T* ref_rows[17];
+    const T* dis_rows[17];
+    StatSums sums;
+
+    for (unsigned i = 0; i < h; ++i) {
+        for (unsigned k = 0; k < taps; ++k) {
+            const unsigned y = mirror(static_cast<int>(i) - half + static_cast<int>(k), h);
+            ref_rows[k] = ref.row(y);
+            dis_rows[k] = dis.row(y);
+        }
+
+        // Vertical pass: first moments in 32 bits, second moments in 64.
+        for (unsigned j = 0; j < w; ++j) {
+            std::uint32_t a_mu1 = 0, a_mu2 = 0;
+            std::uint64_t a_xx = 0, a_yy = 0, a_xy = 0;
+            for (unsigned k = 0; k < taps; ++k) {
+                const std::uint32_t c = kern.coeff[k];
+                const std::uint32_t r = ref_rows[k][j];
+                const std::uint32_t d = dis_rows[k][j];
+                const std::uint32_t cr = c * r;
+                const std::uint32_t cd = c * d;
+                a_mu1 += cr;
+                a_mu2 += cd;
+                a_xx += std::uint64_t{cr} * r;
+                a_yy += std::uint64_t{cd} * d;
+                a_xy += std::uint64_t{cr} * d;
+            }
+            const std::size_t o = static_cast<std::size_t>(half) + j;
+            mu1[o] = static_cast<std::uint16_t>((a_mu1 + norm.round_mu) >> norm.shift_mu);
+            mu2[o] = static_cast<std::uint16_t>((a_mu2 + norm.round_mu) >> norm.shift_mu);
+            xx[o] = static_cast<std::uint32_t>((a_xx + norm.round_sq) >> norm.shift_sq);
+            yy[o] = static_cast<std::uint32_t>((a_yy + norm.round_sq) >> norm.shift_sq);
+            xy[o] = static_cast<std::uint32_t>((a_xy + norm.round_sq) >> norm.shift_sq);
+        }
+        mirror_margins(mu1.data(), w, half);
+        mirror_margins(mu2.data(), w, half);
+        mirror_margins(xx.data(), w, half);
+        mirror_margins(yy.data(), w, half);
+        mirror_margins(xy.data(), w, half);
+
+        // Horizontal pass: output j covers stored entries [j, j + taps).
+        for (unsigned j = 0; j < w; ++j) {
+            std::uint32_t a_mu1 = 0, a_mu2 = 0;
+            std::uint64_t a_xx = 0, a_yy = 0, a_xy = 0;
+            for (unsigned k = 0; k < taps; ++k) {
+                const std::uint32_t c = kern.coeff[k];
+                a_mu1 += c * mu1[j + k];
+                a_mu2 += c * mu2[j + k];
+                a_xx += c * std::uint64_t{xx[j + k]};
+                a_yy += c * std::uint64_t{yy[j + k]};
+                a_xy += c * std::uint64_t{xy[j + k]};
+            }
+            accumulate_pixel(sums, a_mu1, a_mu2, a_xx, a_yy, a_xy, enhn_gain_limit, table);
+        }
+    }
+
+    ScaleStat out;
+    out.num = static_cast<float>(static_cast<double>(sums.num_log) / 2048.0 +
+                                 (static_cast<double>(sums.den_non_log) -
+                                  (static_cast<double>(sums.num_non_log) / 16384.0) / 65025.0));
+    out.den = static_cast<float>(static_cast<double>(sums.den_log) / 2048.0 + static_cast<double>(sums.den_non_log));
+    return out;
+}
+
+template <typename T>
+ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc) {
+    const Kernel& kern = kKernels[scale + 1];
+    const int half = kern.half();
+    const unsigned taps = kern.taps;
+    const unsigned w = src.width, h = src.height;
+    const unsigned shift_v = scale == 0 ? bpc : 16;
+    const std::uint32_t round_v = 1u << (shift_v - 1);
+
+    ScalePlane out;
+    out.width = w / 2;
+    out.height = h / 2;
+    out.samples.resize(static_cast<std::size_t>(out.width) * out.height);
+
+    std::vector<std::uint32_t> row(w + 2 * static_cast<std::size_t>(half));
+    const T* rows[17];
+
+    // Only even rows/columns survive decimation, so only those are filtered.
+    for (unsigned oi = 0; oi < out.height; ++oi) {
+        const unsigned i = 2 * oi;
+        for (unsigned k = 0; k < taps; ++k)
+            rows[k] = src.row(mirror(static_cast<int>(i) - half + static_cast<int>(k), h));
+
+        for (unsigned j = 0; j < w; ++j) {
+            std::uint32_t acc = 0;
+            for (unsigned k = 0; k < taps; ++k) acc += std::uint32_t{kern.coeff[k]} * std::uint32_t{rows[k][j]};
+            row[static_cast<std::size_t>(half) + j] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
+        }
+        mirror_margins(row.data(), w, half);
+
+        std::uint16_t* dst = out.samples.data() + static_cast<std::size_t>(oi) * out.width;
+        for (unsigned oj = 0; oj < out.width; ++oj) {
+            const unsigned j = 2 * oj;
+            std::uint32_t acc = 0;
+            for (unsigned k = 0; k < taps; ++k) acc += std::uint32_t{kern.coeff[k]} * row[j + k];
+            dst[oj] = static_cast<std::uint16_t>((acc + 32768) >> 16);
+        }
+    }
+    return out;
+}
+
+template <typename T>
+std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc,
+                                           double enhn_gain_limit, bool skip_scale0) {
+    std::array<ScaleStat, kScales> stats{};
+    if (!skip_scale0) stats[0] = scale_statistic(ref, dis, 0, bpc, enhn_gain_limit);
+
+    ScalePlane r = subsample(ref, 0, bpc);
+    ScalePlane d = subsample(dis, 0, bpc);
+    for (unsigned scale = 1; scale < kScales; ++scale) {
+        if (scale > 1) {
+            r = subsample(r.view(), scale - 1, bpc);
+            d = subsample(d.view(), scale - 1, bpc);
+        }
+        stats[scale] = scale_statistic(r.view(), d.view(), scale, bpc, enhn_gain_limit);
+    }
+    return stats;
+}
+
+template ScaleStat scale_statistic(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned,
+                                   unsigned, double);
+template ScaleStat scale_statistic(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&, unsigned,
+                                   unsigned, double);
+template ScalePlane subsample(const SampleView<std::uint8_t>&, unsigned, unsigned);
+template ScalePlane subsample(const SampleView<std::uint16_t>&, unsigned, unsigned);
+template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&,
+                                                    unsigned, double, bool);
+template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint16_t>&,
+                                                    const SampleView<std::uint16_t>&, unsigned, double, bool);
+
+}  // namespace vmaf::vif
