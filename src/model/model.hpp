@@ -83,12 +83,14 @@ public:
     void set_clip_enabled(bool on);
     void set_transform_enabled(bool on);
     void override_option(std::string_view extractor, std::string_view option, std::string_view value);
+    /// Number of models, the first one included.
     std::size_t size() const;
 
     CollectionScore predict(std::span<const double> values) const;
 
 private:
-    std::vector<Model> models_;
+    ModelCollection() = default;
+    std::vector<Model> models_;  ///< models_[0] is the collection's own model
     std::string name_ = "vmaf";
 };
 
