@@ -1,1 +1,16 @@
-// (in progress)
+#include "vmaf/video_source.hpp"
+
+#include "vmaf/error.hpp"
+
+namespace vmaf {
+
+// Generic fallback: read and drop frames. The readers override it with seeks.
+void VideoSource::skip(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) {
+        if (!read())
+            throw Error(ErrorKind::Input, "cannot skip " + std::to_string(n) + " frames in " + name() +
+                                              ": it ends after " + std::to_string(i));
+    }
+}
+
+}  // namespace vmaf

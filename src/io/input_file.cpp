@@ -1,0 +1,126 @@
+#include "io/input_file.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+
+#include "vmaf/error.hpp"
+
+namespace vmaf::io {
+
+namespace {
+
+constexpr std::size_t kStdioBuffer = std::size_t{1} << 20;
+
+std::string errno_text(int err) { return err ? std::strerror(err) : "unknown error"; }
+
+void swap_bytes16(void* data, std::size_t count) {
+    auto* p = static_cast<std::uint16_t*>(data);
+    for (std::size_t i = 0; i < count; ++i) p[i] = static_cast<std::uint16_t>((p[i] >> 8) | (p[i] << 8));
+}
+
+}  // namespace
+
+InputFile::InputFile(const std::string& path) : path_(path) {
+    errno = 0;
+    f_ = std::fopen(path.c_str(), "rb");
+    if (!f_) throw Error(ErrorKind::Input, "cannot open " + path + ": " + errno_text(errno));
+    struct stat st {};
+    if (::fstat(::fileno(f_), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            std::fclose(f_);
+            f_ = nullptr;
+            throw Error(ErrorKind::Input, "cannot read " + path + ": is a directory");
+        }
+        if (S_ISREG(st.st_mode)) {
+            regular_ = true;
+            size_ = static_cast<std::uint64_t>(st.st_size);
+        }
+    }
+    // Large reads bypass the stdio buffer; the buffer serves headers and rows.
+    std::setvbuf(f_, nullptr, _IOFBF, kStdioBuffer);
+}
+
+InputFile::~InputFile() {
+    if (f_) std::fclose(f_);
+}
+
+std::size_t InputFile::read(void* dst, std::size_t n) {
+    const std::size_t got = std::fread(dst, 1, n, f_);
+    if (got < n && std::ferror(f_))
+        throw Error(ErrorKind::Input, "read error in " + path_ + ": " + errno_text(errno));
+    return got;
+}
+
+int InputFile::get() {
+    const int c = std::getc(f_);
+    if (c == EOF && std::ferror(f_))
+        throw Error(ErrorKind::Input, "read error in " + path_ + ": " + errno_text(errno));
+    return c;
+}
+
+std::uint64_t InputFile::remaining() const {
+    const off_t pos = ::ftello(f_);
+    if (pos < 0 || static_cast<std::uint64_t>(pos) >= size_) return 0;
+    return size_ - static_cast<std::uint64_t>(pos);
+}
+
+std::uint64_t InputFile::skip(std::uint64_t n) {
+    if (regular_) {
+        const std::uint64_t k = std::min(n, remaining());
+        if (k && ::fseeko(f_, static_cast<off_t>(k), SEEK_CUR) != 0)
+            throw Error(ErrorKind::Input, "seek error in " + path_ + ": " + errno_text(errno));
+        return k;
+    }
+    if (discard_.empty()) discard_.resize(kStdioBuffer);
+    std::uint64_t done = 0;
+    while (done < n) {
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(n - done, discard_.size()));
+        const std::size_t got = read(discard_.data(), want);
+        done += got;
+        if (got < want) break;
+    }
+    return done;
+}
+
+std::uint64_t planar_frame_bytes(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height) {
+    const ChromaShift cs = chroma_shift(fmt);
+    const std::uint64_t luma = std::uint64_t{width} * height;
+    std::uint64_t chroma = 0;
+    if (plane_count(fmt) == 3) {
+        const std::uint64_t cw = (std::uint64_t{width} + (1u << cs.x) - 1) >> cs.x;
+        const std::uint64_t ch = (std::uint64_t{height} + (1u << cs.y) - 1) >> cs.y;
+        chroma = 2 * cw * ch;
+    }
+    return (luma + chroma) * (bpc > 8 ? 2 : 1);
+}
+
+std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample) {
+    const std::size_t row_bytes = std::size_t{pl.width} * bytes_per_sample;
+    std::size_t got = 0;
+    if (static_cast<std::ptrdiff_t>(row_bytes) == pl.stride) {
+        got = in.read(pl.data, row_bytes * pl.height);
+    } else {
+        for (unsigned y = 0; y < pl.height; ++y) {
+            const std::size_t g = in.read(pl.row<std::uint8_t>(y), row_bytes);
+            got += g;
+            if (g < row_bytes) break;
+        }
+    }
+    if constexpr (std::endian::native == std::endian::big) {
+        if (bytes_per_sample == 2) {
+            for (unsigned y = 0; y < pl.height; ++y) swap_bytes16(pl.row<std::uint16_t>(y), pl.width);
+        }
+    }
+    return got;
+}
+
+void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got, std::uint64_t want) {
+    throw Error(ErrorKind::Input, "truncated frame " + std::to_string(frame) + " in " + path + " (got " +
+                                      std::to_string(got) + " of " + std::to_string(want) + " bytes)");
+}
+
+}  // namespace vmaf::io

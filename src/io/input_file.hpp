@@ -1,0 +1,61 @@
+// Buffered, forward-only binary input over a std::FILE, shared by the raw YUV
+// and Y4M readers. Everything that can fail throws vmaf::Error(Input) with a
+// message naming the file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "vmaf/picture.hpp"
+
+namespace vmaf::io {
+
+class InputFile {
+public:
+    /// Opens `path` for reading; throws naming the path when it is missing,
+    /// unreadable or a directory.
+    explicit InputFile(const std::string& path);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    const std::string& path() const { return path_; }
+
+    /// Reads up to `n` bytes; returns how many were read (fewer only at end of
+    /// file). Throws on an I/O error.
+    std::size_t read(void* dst, std::size_t n);
+    /// Next byte, or -1 at end of file. Throws on an I/O error.
+    int get();
+
+    /// Skips `n` bytes; returns how many were skipped (fewer only at end of
+    /// file). Seeks when the file is a regular file, else reads and discards.
+    std::uint64_t skip(std::uint64_t n);
+    /// Bytes left before end of file when that is known (regular files).
+    bool remaining_known() const { return regular_; }
+    std::uint64_t remaining() const;
+
+private:
+    std::string path_;
+    std::FILE* f_ = nullptr;
+    bool regular_ = false;
+    std::uint64_t size_ = 0;
+    std::vector<char> discard_;
+};
+
+/// Bytes one frame of `fmt` at `bpc` occupies in the standard planar layout.
+std::uint64_t planar_frame_bytes(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height);
+
+/// Reads `pl.height` rows of `pl.width` samples into `pl` (whole plane in one
+/// call when the rows are contiguous). 16-bit samples are little-endian in
+/// the file and converted to native order. Returns the bytes read; fewer than
+/// the plane's size only at end of file.
+std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample);
+
+/// Throws the reader's one-line truncation error.
+[[noreturn]] void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got,
+                                  std::uint64_t want);
+
+}  // namespace vmaf::io

@@ -1,0 +1,225 @@
+#include <unistd.h>
+
+#include <cstring>
+#include <tuple>
+
+#include "io/io_test_util.hpp"
+#include "support/testdata.hpp"
+#include "vmaf/video_source.hpp"
+
+namespace vmaf {
+namespace {
+
+using namespace vmaf::iotest;
+
+
+class YuvRoundTrip : public ::testing::TestWithParam<std::tuple<PixelFormat, unsigned, std::pair<unsigned, unsigned>>> {};
+
+TEST_P(YuvRoundTrip, ReadsEveryFrameThenEnds) {
+    const auto [fmt, bpc, size] = GetParam();
+    const auto [w, h] = size;
+    TempDir dir;
+    const std::string path = dir.file("clip.yuv");
+    std::mt19937 rng(w * 131 + h * 7 + bpc);
+    std::vector<std::vector<PlaneData>> frames;
+    std::vector<std::uint8_t> bytes;
+    for (int i = 0; i < 3; ++i) {
+        frames.push_back(random_frame(fmt, bpc, w, h, rng));
+        append_samples(bytes, frames.back(), bpc);
+    }
+    write_file(path, bytes);
+
+    auto src = open_yuv(path, {fmt, bpc, w, h});
+    EXPECT_EQ(src->geometry(), (VideoGeometry{fmt, bpc, w, h}));
+    EXPECT_EQ(src->name(), path);
+    for (const auto& f : frames) {
+        auto pic = src->read();
+        ASSERT_TRUE(pic.has_value());
+        EXPECT_EQ(pic->format(), fmt);
+        EXPECT_EQ(pic->bpc(), bpc);
+        expect_picture(*pic, f);
+    }
+    EXPECT_FALSE(src->read().has_value());
+    EXPECT_FALSE(src->read().has_value());
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFormats, YuvRoundTrip,
+                         ::testing::Combine(::testing::Values(PixelFormat::Yuv400, PixelFormat::Yuv420,
+                                                              PixelFormat::Yuv422, PixelFormat::Yuv444),
+                                            ::testing::Values(8u, 10u, 12u, 16u),
+                                            ::testing::Values(std::pair{5u, 3u}, std::pair{16u, 8u},
+                                                              std::pair{33u, 7u}, std::pair{1u, 1u})));
+
+TEST(YuvReader, OddSizeChromaLayout) {
+    TempDir dir;
+    const std::string path = dir.file("odd.yuv");
+    // 5x3 4:2:0: Y 15 bytes, U and V 3x2 each.
+    std::vector<std::uint8_t> bytes;
+    for (int i = 0; i < 15; ++i) bytes.push_back(static_cast<std::uint8_t>(i));
+    for (int i = 0; i < 6; ++i) bytes.push_back(static_cast<std::uint8_t>(100 + i));
+    for (int i = 0; i < 6; ++i) bytes.push_back(static_cast<std::uint8_t>(200 + i));
+    write_file(path, bytes);
+    auto pic = open_yuv(path, {PixelFormat::Yuv420, 8, 5, 3})->read();
+    ASSERT_TRUE(pic);
+    EXPECT_EQ(pic->plane(1).width, 3u);
+    EXPECT_EQ(pic->plane(1).height, 2u);
+    EXPECT_EQ(sample(*pic, 0, 4, 2), 14u);
+    EXPECT_EQ(sample(*pic, 1, 2, 1), 105u);
+    EXPECT_EQ(sample(*pic, 2, 0, 1), 203u);
+
+    // The same 27 bytes are not a whole 5x3 4:2:2 frame (15 + 2 * 9 = 33).
+    auto e = catch_error([&] { open_yuv(path, {PixelFormat::Yuv422, 8, 5, 3})->read(); });
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_CONTAINS(std::string(e.what()), "truncated frame 0 in " + path + " (got 27 of 33 bytes)");
+}
+
+TEST(YuvReader, SixteenBitLittleEndian) {
+    TempDir dir;
+    const std::string path = dir.file("le.yuv");
+    // 2x1 4:4:4: every plane holds two words.
+    write_file(path, {0x34, 0x12, 0xff, 0xff, 0x01, 0x00, 0x00, 0x80, 0xcd, 0xab, 0x00, 0x01});
+    auto pic = open_yuv(path, {PixelFormat::Yuv444, 16, 2, 1})->read();
+    ASSERT_TRUE(pic);
+    EXPECT_EQ(sample(*pic, 0, 0, 0), 0x1234u);
+    EXPECT_EQ(sample(*pic, 0, 1, 0), 0xffffu);
+    EXPECT_EQ(sample(*pic, 1, 0, 0), 0x0001u);
+    EXPECT_EQ(sample(*pic, 1, 1, 0), 0x8000u);
+    EXPECT_EQ(sample(*pic, 2, 0, 0), 0xabcdu);
+    EXPECT_EQ(sample(*pic, 2, 1, 0), 0x0100u);
+}
+
+TEST(YuvReader, OutOfRangeHighBitDepthSamplesPassThrough) {
+    TempDir dir;
+    const std::string path = dir.file("oor.yuv");
+    write_file(path, {0xff, 0xff, 0x00, 0x04, 0xff, 0x03});  // 4:0:0 3x1 at 10 bits
+    auto pic = open_yuv(path, {PixelFormat::Yuv400, 10, 3, 1})->read();
+    ASSERT_TRUE(pic);
+    EXPECT_EQ(pic->planes(), 1u);
+    EXPECT_EQ(sample(*pic, 0, 0, 0), 0xffffu);
+    EXPECT_EQ(sample(*pic, 0, 1, 0), 0x0400u);
+    EXPECT_EQ(sample(*pic, 0, 2, 0), 0x03ffu);
+}
+
+TEST(YuvReader, TruncatedFinalFrameIsAnError) {
+    TempDir dir;
+    const std::string path = dir.file("trunc.yuv");
+    const unsigned frame = 8 * 4 + 2 * 4 * 2;  // 8x4 4:2:0
+    std::vector<std::uint8_t> bytes(2 * frame + 20, 7);
+    write_file(path, bytes);
+    auto src = open_yuv(path, {PixelFormat::Yuv420, 8, 8, 4});
+    ASSERT_TRUE(src->read());
+    ASSERT_TRUE(src->read());
+    auto e = catch_error([&] { src->read(); });
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_EQ(std::string(e.what()), "truncated frame 2 in " + path + " (got 20 of 48 bytes)");
+
+    // Truncated inside a chroma plane at 10 bits.
+    std::vector<std::uint8_t> b10((8 * 4 + 3) * 2, 0);
+    write_file(path, b10);
+    auto e10 = catch_error([&] { open_yuv(path, {PixelFormat::Yuv420, 10, 8, 4})->read(); });
+    EXPECT_EQ(std::string(e10.what()), "truncated frame 0 in " + path + " (got 70 of 96 bytes)");
+}
+
+TEST(YuvReader, EmptyFileHasNoFrames) {
+    TempDir dir;
+    const std::string path = dir.file("empty.yuv");
+    write_file(path, {});
+    EXPECT_FALSE(open_yuv(path, {PixelFormat::Yuv420, 8, 4, 4})->read());
+}
+
+TEST(YuvReader, MissingFileNamesThePath) {
+    TempDir dir;
+    const std::string path = dir.file("does_not_exist.yuv");
+    auto e = catch_error([&] { open_yuv(path, {PixelFormat::Yuv420, 8, 4, 4}); });
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_CONTAINS(std::string(e.what()), path);
+    EXPECT_CONTAINS(std::string(e.what()), "No such file");
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+}
+
+TEST(YuvReader, DirectoryIsRejected) {
+    TempDir dir;
+    auto e = catch_error([&] { open_yuv(dir.file(""), {PixelFormat::Yuv420, 8, 4, 4}); });
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_CONTAINS(std::string(e.what()), "directory");
+}
+
+TEST(YuvReader, BadGeometryIsAUsageError) {
+    TempDir dir;
+    const std::string path = dir.file("g.yuv");
+    write_file(path, std::vector<std::uint8_t>(64, 0));
+    const VideoGeometry bad[] = {
+        {PixelFormat::Yuv420, 8, 0, 4},     {PixelFormat::Yuv420, 8, 4, 0},
+        {PixelFormat::Yuv420, 9, 4, 4},     {PixelFormat::Yuv420, 0, 4, 4},
+        {PixelFormat::Yuv420, 14, 4, 4},    {PixelFormat::Yuv420, 8, 100000, 4},
+        {PixelFormat::Yuv420, 8, 30000, 30000}, {static_cast<PixelFormat>(9), 8, 4, 4},
+    };
+    for (const auto& g : bad) {
+        auto e = catch_error([&] { open_yuv(path, g); });
+        EXPECT_EQ(e.kind(), ErrorKind::Usage) << g.width << "x" << g.height << " bpc " << g.bpc;
+        EXPECT_CONTAINS(std::string(e.what()), path);
+    }
+}
+
+TEST(YuvReader, SkipSeeksWholeFrames) {
+    TempDir dir;
+    const std::string path = dir.file("skip.yuv");
+    const unsigned w = 6, h = 4, fsz = (w * h + 2 * 3 * 2) * 2;
+    std::vector<std::uint8_t> bytes;
+    for (unsigned f = 0; f < 5; ++f)
+        for (unsigned i = 0; i < fsz; i += 2) {
+            bytes.push_back(static_cast<std::uint8_t>(f));
+            bytes.push_back(0);
+        }
+    write_file(path, bytes);
+    const VideoGeometry g{PixelFormat::Yuv420, 10, w, h};
+
+    auto src = open_yuv(path, g);
+    src->skip(0);
+    src->skip(2);
+    auto pic = src->read();
+    ASSERT_TRUE(pic);
+    EXPECT_EQ(sample(*pic, 0, 0, 0), 2u);
+    src->skip(1);
+    pic = src->read();
+    ASSERT_TRUE(pic);
+    EXPECT_EQ(sample(*pic, 2, 2, 1), 4u);
+    EXPECT_FALSE(src->read());
+
+    auto src2 = open_yuv(path, g);
+    src2->skip(5);
+    EXPECT_FALSE(src2->read());
+
+    auto e = catch_error([&] { open_yuv(path, g)->skip(6); });
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_CONTAINS(std::string(e.what()), "cannot skip 6 frames in " + path);
+
+    // Skipping into a partial final frame reports the truncation.
+    bytes.resize(bytes.size() - 10);
+    write_file(path, bytes);
+    auto et = catch_error([&] { open_yuv(path, g)->skip(5); });
+    EXPECT_CONTAINS(std::string(et.what()), "truncated frame 4 in " + path);
+}
+
+TEST(YuvReader, RealClipFrameMatchesReference) {
+    const std::string path = test::clip_path("p01_576x324_yuv420p_ref.yuv");
+    const VideoGeometry g{PixelFormat::Yuv420, 8, 576, 324};
+    const Picture want = test::load_raw_frame(path, g, 5);
+    auto src = open_yuv(path, g);
+    src->skip(2);
+    for (int i = 2; i < 5; ++i) ASSERT_TRUE(src->read());
+    auto got = src->read();
+    ASSERT_TRUE(got);
+    for (unsigned p = 0; p < 3; ++p) {
+        const Plane& a = got->plane(p);
+        const Plane& b = want.plane(p);
+        ASSERT_EQ(a.width, b.width);
+        ASSERT_EQ(a.height, b.height);
+        for (unsigned y = 0; y < a.height; ++y)
+            ASSERT_EQ(std::memcmp(a.row<std::uint8_t>(y), b.row<std::uint8_t>(y), a.width), 0)
+                << "plane " << p << " row " << y;
+    }
+}
+
+}  // namespace
+}  // namespace vmaf
