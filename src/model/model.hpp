@@ -41,7 +41,9 @@ public:
     const std::string& name() const;
     void set_name(std::string name);
     void set_clip_enabled(bool on);       ///< `disable_clip` turns clipping off
-    void set_transform_enabled(bool on);  ///< `enable_transform` forces the score transform
+    /// `enable_transform` forces the score transform on (when the model has
+    /// one); false leaves it as the model file says.
+    void set_transform_enabled(bool on);
     /// `<feature>.<option>=<value>` override: `feature` is the extractor's CLI
     /// name (vif, adm, motion, ...). Applies to every model feature of that extractor.
     void override_option(std::string_view extractor, std::string_view option, std::string_view value);

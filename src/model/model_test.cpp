@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -32,12 +33,15 @@ std::string g17(double v) {
 /// that is the feature's alias (no options) or the alias plus an option suffix.
 std::string key_for(const ModelFeature& f, const json& metrics) {
     if (const ExtractorInfo* info = find_extractor_by_output(f.name)) {
+        std::string note;
         try {
             const std::string key = feature_key(f.name, OptionValues(info->options, f.options, info->name));
             if (metrics.contains(key)) return key;
-        } catch (const Error&) {
-            // extractor options still incomplete: fall back below
+            note = "registry key '" + key + "' is not in the golden";
+        } catch (const Error& e) {
+            note = e.what();
         }
+        std::printf("note: %s: %s; using the golden's key\n", f.name.c_str(), note.c_str());
     }
     const std::string alias(feature_alias(f.name));
     if (f.options.empty()) return alias;
