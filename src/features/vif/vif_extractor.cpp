@@ -21,8 +21,8 @@ enum : std::size_t { kOptDebug, kOptEnhnGainLimit, kOptSkipScale0 };
 
 const OptionSpec kOptions[] = {
     {"debug", "", OptType::Bool, false, 0, 0, false, "debug mode: enable additional output"},
-    {"vif_enhn_gain_limit", "egl", OptType::Double, vif::kDefaultEnhnGainLimit, 1.0, vif::kDefaultEnhnGainLimit,
-     true, "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is completely disabled"},
+    {"vif_enhn_gain_limit", "egl", OptType::Double, vif::kDefaultEnhnGainLimit, 1.0, vif::kDefaultEnhnGainLimit, true,
+     "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is completely disabled"},
     {"vif_skip_scale0", "ssclz", OptType::Bool, false, 0, 0, true, "when set, skip scale 0 calculations"},
 };
 
@@ -82,9 +82,7 @@ vif::SampleView<T> luma_view(const Picture& pic) {
 class VifExtractor final : public FeatureExtractor {
 public:
     VifExtractor(const OptionValues& opts, const VideoGeometry& geom)
-        : debug_(opts.b(kOptDebug)),
-          enhn_gain_limit_(opts.d(kOptEnhnGainLimit)),
-          skip_scale0_(opts.b(kOptSkipScale0)) {
+        : debug_(opts.b(kOptDebug)), enhn_gain_limit_(opts.d(kOptEnhnGainLimit)), skip_scale0_(opts.b(kOptSkipScale0)) {
         check_geometry(geom.bpc, geom.width, geom.height);
     }
 
@@ -96,8 +94,8 @@ public:
         const std::array<vif::ScaleStat, vif::kScales> stats =
             ref.bpc() == 8 ? vif::compute_vif(luma_view<std::uint8_t>(ref), luma_view<std::uint8_t>(dist), 8,
                                               enhn_gain_limit_, skip_scale0_)
-                           : vif::compute_vif(luma_view<std::uint16_t>(ref), luma_view<std::uint16_t>(dist),
-                                              ref.bpc(), enhn_gain_limit_, skip_scale0_);
+                           : vif::compute_vif(luma_view<std::uint16_t>(ref), luma_view<std::uint16_t>(dist), ref.bpc(),
+                                              enhn_gain_limit_, skip_scale0_);
 
         auto state = std::make_unique<FrameState>();
         write_scores(stats, state->scores);

@@ -26,9 +26,10 @@ constexpr Kernel kKernels[kScales] = {
 constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 /// 2048 * log2(v) from v's 16 leading bits (v >= 2^17): v >> k lies in
-/// [32768, 65535], whose logs the table holds.
+/// [32768, 65535], whose logs the table holds. (Inputs below 2^16 are out of
+/// contract; k is clamped only to keep such a call defined.)
 inline std::int32_t log2_q11_lut(const std::uint16_t* table, std::uint64_t v) {
-    const int k = static_cast<int>(std::bit_width(v)) - 16;
+    const int k = std::max(static_cast<int>(std::bit_width(v)) - 16, 0);
     return static_cast<std::int32_t>(table[v >> k]) + 2048 * k;
 }
 
@@ -136,7 +137,9 @@ const std::array<std::uint16_t, 65536>& log2_table() {
     return table;
 }
 
-std::int32_t log2_q11(std::uint64_t v) { return log2_q11_lut(log2_table().data(), v); }
+std::int32_t log2_q11(std::uint64_t v) {
+    return log2_q11_lut(log2_table().data(), v);
+}
 
 template <typename T>
 ScaleStat scale_statistic(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
@@ -209,9 +212,9 @@ ScaleStat scale_statistic(const SampleView<T>& ref, const SampleView<T>& dis, un
     }
 
     ScaleStat out;
-    out.num = static_cast<float>(static_cast<double>(sums.num_log) / 2048.0 +
-                                 (static_cast<double>(sums.den_non_log) -
-                                  (static_cast<double>(sums.num_non_log) / 16384.0) / 65025.0));
+    out.num = static_cast<float>(
+        static_cast<double>(sums.num_log) / 2048.0 +
+        (static_cast<double>(sums.den_non_log) - (static_cast<double>(sums.num_non_log) / 16384.0) / 65025.0));
     out.den = static_cast<float>(static_cast<double>(sums.den_log) / 2048.0 + static_cast<double>(sums.den_non_log));
     return out;
 }
@@ -275,15 +278,15 @@ std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const Sampl
     return stats;
 }
 
-template ScaleStat scale_statistic(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned,
-                                   unsigned, double);
+template ScaleStat scale_statistic(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned, unsigned,
+                                   double);
 template ScaleStat scale_statistic(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&, unsigned,
                                    unsigned, double);
 template ScalePlane subsample(const SampleView<std::uint8_t>&, unsigned, unsigned);
 template ScalePlane subsample(const SampleView<std::uint16_t>&, unsigned, unsigned);
 template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&,
                                                     unsigned, double, bool);
-template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint16_t>&,
-                                                    const SampleView<std::uint16_t>&, unsigned, double, bool);
+template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&,
+                                                    unsigned, double, bool);
 
 }  // namespace vmaf::vif

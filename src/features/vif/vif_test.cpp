@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/feature_extractor.hpp"
@@ -24,12 +25,12 @@ extern const ExtractorInfo kVifInfo;
 
 namespace {
 
+using vmaf::kVifInfo;
 using vmaf::OptionDict;
 using vmaf::OptionValues;
 using vmaf::Picture;
 using vmaf::PixelFormat;
 using vmaf::VideoGeometry;
-using vmaf::kVifInfo;
 
 /// Collects (output index -> value) of the frames written.
 class MapWriter : public vmaf::ScoreWriter {
@@ -278,13 +279,35 @@ TEST(VifUnit, SkipScale0AndDebugOutputs) {
     EXPECT_EQ(skip.at(8), -1.0);  // integer_vif_den_scale0
     // Scale score = float num / float den.
     for (unsigned k = 0; k < 4; ++k)
-        EXPECT_EQ(full.at(k), static_cast<double>(static_cast<float>(full.at(7 + 2 * k)) /
-                                                  static_cast<float>(full.at(8 + 2 * k))));
+        EXPECT_EQ(full.at(k),
+                  static_cast<double>(static_cast<float>(full.at(7 + 2 * k)) / static_cast<float>(full.at(8 + 2 * k))));
     const double num = full.at(7) + full.at(9) + full.at(11) + full.at(13);
     const double den = full.at(8) + full.at(10) + full.at(12) + full.at(14);
     EXPECT_EQ(full.at(5), num);
     EXPECT_EQ(full.at(6), den);
     EXPECT_EQ(full.at(4), num / den);
+}
+
+// compute() is const and may run for several frames at once.
+TEST(VifUnit, ConcurrentComputeMatchesSequential) {
+    const unsigned w = 96, h = 64, frames = 8;
+    const VideoGeometry geom{PixelFormat::Yuv400, 10, w, h};
+    std::vector<Picture> refs, dists;
+    for (unsigned f = 0; f < frames; ++f) {
+        refs.push_back(make_picture(10, w, h, noise(w, h, 1023, 100 + f)));
+        dists.push_back(make_picture(10, w, h, noise(w, h, 1023, 200 + f)));
+    }
+    Runner seq({}, geom);
+    for (unsigned f = 0; f < frames; ++f) seq.run(f, refs[f], dists[f]);
+
+    Runner par({}, geom);
+    std::vector<std::unique_ptr<vmaf::FrameState>> states(frames);
+    std::vector<std::thread> pool;
+    for (unsigned f = 0; f < frames; ++f)
+        pool.emplace_back([&, f] { states[f] = par.fex->compute(f, refs[f], dists[f]); });
+    for (auto& t : pool) t.join();
+    for (unsigned f = 0; f < frames; ++f) par.fex->finish(f, *states[f], par.out);
+    EXPECT_EQ(par.out.scores, seq.out.scores);
 }
 
 TEST(VifUnit, Log2Table) {
