@@ -107,7 +107,7 @@ struct Engine::Impl {
             const auto& c = std::get<ModelCollection>(e.model);
             e.out_slots.push_back(fc.slot(name));
             for (std::size_t k = 1; k < c.size(); ++k) {
-                char suffix[16];
+                char suffix[32];
                 std::snprintf(suffix, sizeof suffix, "_%04zu", k);
                 e.out_slots.push_back(fc.slot(name + suffix));
             }

@@ -1,0 +1,104 @@
+#include "output/writers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "output/number_format.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf {
+namespace {
+
+std::string capture(void (*fn)(std::FILE*, const ReportContext&), const ReportContext& ctx) {
+    char* buf = nullptr;
+    std::size_t len = 0;
+    std::FILE* f = open_memstream(&buf, &len);
+    fn(f, ctx);
+    std::fclose(f);
+    std::string s(buf, len);
+    std::free(buf);
+    return s;
+}
+
+TEST(NumberFormat, UpstreamDefault) {
+    const Precision up;
+    EXPECT_EQ(format_number(0.957928, up), "0.957928");
+    EXPECT_EQ(format_number(85.29207123, up), "85.292071");
+    EXPECT_EQ(format_number(0.0, up), "0.000000");
+    EXPECT_EQ(format_number(1.5e-8, up), "0.0000000150000000");  // > 6 leading zeros: 16 decimals
+    EXPECT_EQ(format_number(-1.5e-8, up), "-0.0000000150000000");
+    EXPECT_EQ(format_number(0.0000012, up), "0.000001");
+}
+
+TEST(NumberFormat, Digits) {
+    EXPECT_EQ(format_number(0.1, {Precision::Mode::Digits, 17}), "0.10000000000000001");
+    EXPECT_EQ(format_number(85.292071234, {Precision::Mode::Digits, 4}), "85.29");
+}
+
+struct Fixture {
+    FeatureCollector fc;
+    Fixture() {
+        const Slot a = fc.slot("integer_adm2"), v = fc.slot("vmaf");
+        fc.write(a, 0, 0.5);
+        fc.write(a, 1, 0.25);
+        fc.write(v, 0, 90.0);
+        fc.write(v, 1, NAN);
+        fc.write_aggregate("apsnr_y", 40.0);
+    }
+    ReportContext ctx() { return {fc, 2, 1, 12.345, 64, 48, "cpu", {}}; }
+};
+
+TEST(Writers, JsonLayout) {
+    Fixture fx;
+    const std::string s = capture(write_json, fx.ctx());
+    const std::string expect_head =
+        "{\n  \"version\": \"3.2.0\",\n  \"fps\": 12.35,\n  \"frames\": [\n    {\n      \"frameNum\": 0,\n"
+        "      \"metrics\": {\n        \"integer_adm2\": 0.500000,\n        \"vmaf\": 90.000000\n      }\n    },\n";
+    EXPECT_EQ(s.substr(0, expect_head.size()), expect_head);
+    EXPECT_NE(s.find("\"vmaf\": null"), std::string::npos);  // NaN -> null
+    EXPECT_NE(s.find("  \"aggregate_metrics\": {\n    \"apsnr_y\": 40.000000\n  },\n  \"backend_used\": \"cpu\"\n}\n"),
+              std::string::npos);
+    EXPECT_NE(s.find("\"integer_adm2\": {\n      \"min\": 0.250000,\n      \"max\": 0.500000,\n      \"mean\": 0.375000,"),
+              std::string::npos);
+}
+
+TEST(Writers, CsvAndSub) {
+    Fixture fx;
+    EXPECT_EQ(capture(write_csv, fx.ctx()), "Frame,integer_adm2,vmaf,\n0,0.500000,90.000000,\n1,0.250000,nan,\n");
+    EXPECT_EQ(capture(write_sub, fx.ctx()).substr(0, 53), "{0}{1}frame: 0|integer_adm2: 0.500000|vmaf: 90.000000");
+}
+
+TEST(Writers, XmlLayout) {
+    Fixture fx;
+    const std::string s = capture(write_xml, fx.ctx());
+    EXPECT_NE(s.find("<params qualityWidth=\"64\" qualityHeight=\"48\" />"), std::string::npos);
+    EXPECT_NE(s.find("<frame frameNum=\"0\" integer_adm2=\"0.500000\" vmaf=\"90.000000\" />"), std::string::npos);
+    EXPECT_NE(s.find("<aggregate_metrics apsnr_y=\"40.000000\" />"), std::string::npos);
+}
+
+TEST(Writers, AtomicReplaceAndFailure) {
+    Fixture fx;
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "vmaf_writers_test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string path = (dir / "r.json").string();
+    write_report_file(path, OutputFormat::Json, fx.ctx());
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_EQ(ss.str(), capture(write_json, fx.ctx()));
+    EXPECT_THROW(write_report_file((dir / "no/such/dir/r.json").string(), OutputFormat::Json, fx.ctx()), Error);
+    unsigned files = 0;
+    for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+    EXPECT_EQ(files, 1u);
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace vmaf
