@@ -354,11 +354,9 @@ float num_combine(const float f_acc[3], int w, int h, double noise_weight) {
     const Rect reg = score_region(w, h);
     const int area = (reg.bottom - reg.top) * (reg.right - reg.left);
     const float add = ::powf(static_cast<float>(area * noise_weight), 1.0f / 3.0f);
-    float total = 0.0f;
     float n[3];
     for (int t = 0; t < 3; ++t) n[t] = cbrt_f(f_acc[t]) + add;
-    total = n[0] + n[1] + n[2];
-    return total;
+    return n[0] + n[1] + n[2];
 }
 
 /// Scale 0: target = decoupled band (R for DLM, A for AIM); masker = CSF of
