@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake --preset release -DVMAF_BUILD_TESTS=OFF >/dev/null
+cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)" --target vmaf_cli >/dev/null
 out=build/demo
 mkdir -p "$out"
