@@ -250,7 +250,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     if (d.instances.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
     d.geom = ref.geometry();
     d.warnings.clear();
-    for (Instance& inst : d.instances) inst.extractor = inst.info->create(inst.opts, d.geom);
+    for (Instance& inst : d.instances) inst.extractor = inst.info->create(inst.opts, d.geom, ExtractorContext{d.cfg.cpumask});
 
     if (limits.skip_ref) ref.skip(limits.skip_ref);
     if (limits.skip_dist) dist.skip(limits.skip_dist);

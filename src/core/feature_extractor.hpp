@@ -55,6 +55,11 @@ public:
     virtual void flush(ScoreWriter& /*out*/) {}
 };
 
+/// Run-wide settings an extractor may need when it is created.
+struct ExtractorContext {
+    unsigned cpumask = 0;  ///< set bits disable ISAs (upstream bit meanings); selects kernel tables
+};
+
 /// Static description of one extractor kind (one per feature folder).
 struct ExtractorInfo {
     std::string_view name;                      ///< CLI name, e.g. "vif"
@@ -65,7 +70,10 @@ struct ExtractorInfo {
     bool needs_chroma = false;  ///< false: only luma is read
     /// Temporal kinds see every frame even under --subsample (upstream's TEMPORAL flag).
     bool temporal = false;
-    std::unique_ptr<FeatureExtractor> (*create)(const OptionValues& opts, const VideoGeometry& geom) = nullptr;
+    /// Builds an instance for a run; throws vmaf::Error for options or a
+    /// geometry the feature cannot handle.
+    std::unique_ptr<FeatureExtractor> (*create)(const OptionValues& opts, const VideoGeometry& geom,
+                                                const ExtractorContext& ctx) = nullptr;
 };
 
 }  // namespace vmaf

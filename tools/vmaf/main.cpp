@@ -65,7 +65,11 @@ int run(const vmaf::cli::Args& args) {
     cfg.no_prediction = args.no_prediction;
     vmaf::Engine engine(cfg);
     // Models first, then extra features: this fixes upstream's report key order.
-    if (args.models.empty() && !args.no_prediction) engine.add_model({.version = "vmaf_v0.6.1"});
+    if (args.models.empty() && !args.no_prediction) {
+        vmaf::ModelRequest def;
+        def.version = "vmaf_v0.6.1";
+        engine.add_model(def);
+    }
     for (const auto& m : args.models) engine.add_model(m);
     for (const auto& f : args.features) engine.add_feature(f);
 

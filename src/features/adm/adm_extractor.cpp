@@ -144,7 +144,7 @@ private:
     bool debug_ = false;
 };
 
-std::unique_ptr<FeatureExtractor> create_adm(const OptionValues& opts, const VideoGeometry& geom) {
+std::unique_ptr<FeatureExtractor> create_adm(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
     return std::make_unique<AdmExtractor>(opts, geom);
 }
 

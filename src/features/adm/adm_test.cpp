@@ -50,7 +50,7 @@ struct Instance {
 Instance make(const OptionDict& dict, const VideoGeometry& geom) {
     Instance r;
     r.opts = OptionValues(kAdmInfo.options, dict, "adm");
-    r.fex = kAdmInfo.create(r.opts, geom);
+    r.fex = kAdmInfo.create(r.opts, geom, {});
     return r;
 }
 

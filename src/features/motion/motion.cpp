@@ -168,7 +168,7 @@ private:
     double prev_processed_ = 0.;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
     return std::make_unique<MotionExtractor>(opts, geom);
 }
 

@@ -60,7 +60,7 @@ std::string g17(double v) {
 /// reverse order first (it must not depend on order), then finish() in order.
 Recorder run(const OptionDict& dict, const VideoGeometry& geom, const std::vector<Picture>& frames) {
     OptionValues opts(kMotionInfo.options, dict, "motion");
-    auto ex = kMotionInfo.create(opts, geom);
+    auto ex = kMotionInfo.create(opts, geom, {});
     std::vector<std::unique_ptr<FrameState>> states(frames.size());
     for (std::size_t i = frames.size(); i-- > 0;)
         states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), frames[i], frames[i]);
@@ -129,7 +129,7 @@ TEST(Motion, WriteTiming) {
     std::vector<Picture> frames;
     const std::string path = test::clip_path(info.ref);
     for (unsigned i = 0; i < 4; ++i) frames.push_back(test::load_raw_frame(path, info.geom, i));
-    auto ex = kMotionInfo.create(OptionValues(kMotionInfo.options, {}, "motion"), info.geom);
+    auto ex = kMotionInfo.create(OptionValues(kMotionInfo.options, {}, "motion"), info.geom, {});
     Recorder r;
     for (unsigned i = 0; i < 4; ++i) {
         auto st = ex->compute(i, frames[i], frames[i]);

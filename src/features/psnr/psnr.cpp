@@ -96,7 +96,7 @@ private:
     std::uint64_t samples_[3] = {};
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
     return std::make_unique<PsnrExtractor>(opts, geom);
 }
 

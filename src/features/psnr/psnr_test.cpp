@@ -57,7 +57,7 @@ std::string g17(double v) {
 /// compute() for all frames in reverse order (it must not depend on order), then finish() in order, then flush().
 Recorder run(const OptionDict& dict, const VideoGeometry& geom, const std::vector<Picture>& refs,
              const std::vector<Picture>& dists) {
-    auto ex = kPsnrInfo.create(OptionValues(kPsnrInfo.options, dict, "psnr"), geom);
+    auto ex = kPsnrInfo.create(OptionValues(kPsnrInfo.options, dict, "psnr"), geom, {});
     std::vector<std::unique_ptr<FrameState>> states(refs.size());
     for (std::size_t i = refs.size(); i-- > 0;)
         states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), refs[i], dists[i]);

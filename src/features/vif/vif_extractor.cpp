@@ -141,7 +141,7 @@ private:
     bool skip_scale0_;
 };
 
-std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const VideoGeometry& geom) {
+std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
     return std::make_unique<VifExtractor>(opts, geom);
 }
 

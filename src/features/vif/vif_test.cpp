@@ -46,7 +46,7 @@ struct Runner {
     MapWriter out;
 
     Runner(const OptionDict& dict, const VideoGeometry& geom)
-        : opts(kVifInfo.options, dict, "vif"), fex(kVifInfo.create(opts, geom)) {}
+        : opts(kVifInfo.options, dict, "vif"), fex(kVifInfo.create(opts, geom, {})) {}
 
     const std::map<unsigned, double>& run(unsigned index, const Picture& ref, const Picture& dist) {
         auto state = fex->compute(index, ref, dist);
@@ -250,10 +250,10 @@ TEST(VifUnit, TinyAndOddSizes) {
     // Below 16 on either side upstream's mirrored borders leave the picture.
     for (auto [w, h] : {std::pair{15u, 16u}, {16u, 15u}, {1u, 1u}, {8u, 100u}, {0u, 0u}}) {
         const VideoGeometry geom{PixelFormat::Yuv400, 8, w, h};
-        EXPECT_THROW(kVifInfo.create(OptionValues(kVifInfo.options, {}, "vif"), geom), vmaf::Error) << w << "x" << h;
+        EXPECT_THROW(kVifInfo.create(OptionValues(kVifInfo.options, {}, "vif"), geom, {}), vmaf::Error) << w << "x" << h;
     }
     const VideoGeometry bad_depth{PixelFormat::Yuv400, 7, 64, 64};
-    EXPECT_THROW(kVifInfo.create(OptionValues(kVifInfo.options, {}, "vif"), bad_depth), vmaf::Error);
+    EXPECT_THROW(kVifInfo.create(OptionValues(kVifInfo.options, {}, "vif"), bad_depth, {}), vmaf::Error);
 
     for (unsigned bpc : {8u, 10u, 16u})
         for (auto [w, h] : {std::pair{16u, 16u}, {17u, 16u}, {16u, 17u}, {19u, 23u}, {31u, 17u}, {33u, 65u}}) {
