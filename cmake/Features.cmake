@@ -45,3 +45,15 @@ const unsigned kExtractorCount = sizeof(kExtractors) / sizeof(kExtractors[0]) - 
 " @ONLY)
   target_sources(vmaf PRIVATE "${PROJECT_BINARY_DIR}/generated/registry_list.cpp")
 endfunction()
+
+# Adds a Google Benchmark executable `name` from `sources` (not run by ctest).
+function(vmaf_add_benchmark name)
+  if(NOT VMAF_BUILD_TESTS)
+    return()
+  endif()
+  find_package(benchmark REQUIRED)
+  cmake_parse_arguments(B "" "" "SOURCES" ${ARGN})
+  add_executable(${name} ${B_SOURCES})
+  target_link_libraries(${name} PRIVATE vmaf vmaf_testsupport benchmark::benchmark benchmark::benchmark_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+endfunction()
