@@ -147,22 +147,13 @@ void write_sub(std::FILE* out, const ReportContext& c) {
     }
 }
 
-void write_report_file(const std::string& path, OutputFormat fmt, const ReportContext& ctx) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    fs::path dir = target.parent_path();
-    if (dir.empty()) dir = ".";
-    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0) throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(errno));
-    std::FILE* f = ::fdopen(fd, "w");
-    if (!f) {
-        ::close(fd);
-        ::unlink(name.data());
-        throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(errno));
-    }
+namespace {
+
+[[noreturn]] void report_error(const std::string& path, int err) {
+    throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(err));
+}
+
+void write_format(std::FILE* f, OutputFormat fmt, const ReportContext& ctx) {
     // Reports use '.' as the decimal separator whatever the user's locale.
     const std::string saved_locale = std::setlocale(LC_NUMERIC, nullptr);
     std::setlocale(LC_NUMERIC, "C");
@@ -173,18 +164,54 @@ void write_report_file(const std::string& path, OutputFormat fmt, const ReportCo
         case OutputFormat::Sub: write_sub(f, ctx); break;
     }
     std::setlocale(LC_NUMERIC, saved_locale.c_str());
+}
+
+}  // namespace
+
+void write_report_file(const std::string& path, OutputFormat fmt, const ReportContext& ctx) {
+    // A path that exists and is not a regular file (/dev/stdout, /dev/null, a
+    // FIFO) is written in place: replacing it by rename would destroy it.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        if (!f) report_error(path, errno);
+        write_format(f, fmt, ctx);
+        const bool ok = std::fflush(f) == 0 && !std::ferror(f);
+        const int err = errno;
+        if (std::fclose(f) != 0 || !ok) report_error(path, err);
+        return;
+    }
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    fs::path dir = target.parent_path();
+    if (dir.empty()) dir = ".";
+    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) report_error(path, errno);
+    std::FILE* f = ::fdopen(fd, "w");
+    if (!f) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(name.data());
+        report_error(path, err);
+    }
+    write_format(f, fmt, ctx);
     const bool ok = std::fflush(f) == 0 && !std::ferror(f) && ::fsync(fd) == 0;
     const int err = errno;
     if (std::fclose(f) != 0 || !ok) {
         ::unlink(name.data());
-        throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(err));
+        report_error(path, err);
     }
-    // mkstemp creates 0600; give the report the usual permissions.
-    ::chmod(name.data(), 0644 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+    // mkstemp creates 0600; give the report the permissions a new file gets.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::chmod(name.data(), 0666 & ~mask);
     if (std::rename(name.data(), path.c_str()) != 0) {
         const int e = errno;
         ::unlink(name.data());
-        throw Error(ErrorKind::Input, "cannot write report '" + path + "': " + std::strerror(e));
+        report_error(path, e);
     }
 }
 

@@ -7,6 +7,7 @@ usage: cli_test.py VMAF_BIN CLIP_DIR
 """
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,17 @@ with tempfile.TemporaryDirectory() as tmp:
     expect_error("failed run keeps old report", ["-r", t("trunc.yuv"), "-d", DIST] + RAW + ["--json", "-o", t("keep.json")], "trunc")
     check("old report untouched", open(t("keep.json")).read() == "previous\n")
     check("no temporary files left", sorted(n for n in os.listdir(tmp) if ".tmp-" in n) == [])
+
+    # --- special files are written in place, never replaced ---
+    p = run(base + ["--json", "-o", "/dev/null"])
+    check("-o /dev/null keeps /dev/null a device", p.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode), p.stderr)
+    fifo = t("report.fifo")
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+    p = run(base + ["--json", "-o", fifo])
+    out, _ = reader.communicate(timeout=60)
+    check("-o FIFO streams the report", p.returncode == 0 and json.loads(out)["backend_used"] == "cpu" and
+          stat.S_ISFIFO(os.stat(fifo).st_mode), p.stderr)
 
     # --- output formats ---
     for fmt in ["json", "xml", "csv", "sub"]:
