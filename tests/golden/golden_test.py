@@ -44,6 +44,9 @@ MODELS_NOT_YET = {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h"}
 CHROMA_KEYS = {"psnr_cb", "psnr_cr"}
 
 
+WRAPPER = []
+
+
 def run_cli(binary, cmd, clip_dir, out_path, extra):
     argv = shlex.split(cmd.replace("$CLIPS", clip_dir))[1:]
     i = argv.index("-o")
@@ -58,7 +61,7 @@ def run_cli(binary, cmd, clip_dir, out_path, extra):
             continue
         kept.append(a)
     argv = kept
-    proc = subprocess.run([binary] + argv + extra, capture_output=True, text=True)
+    proc = subprocess.run(WRAPPER + [binary] + argv + extra, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"exit {proc.returncode}: {' '.join(argv)}\n{proc.stderr}")
 
@@ -120,7 +123,9 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--extra-args", default="")
     ap.add_argument("--no-bytes", action="store_true")
+    ap.add_argument("--wrapper", default="", help="command prefix, e.g. an emulator")
     a = ap.parse_args()
+    WRAPPER[:] = shlex.split(a.wrapper)
     manifest = json.load(open(os.path.join(a.testdata, "manifest.json")))
     extra = shlex.split(a.extra_args)
     failures, compared, ran, skipped_runs = [], 0, 0, []
