@@ -39,8 +39,9 @@ struct PsnrFrame final : FrameState {
 
 class PsnrExtractor final : public FeatureExtractor {
 public:
-    PsnrExtractor(const OptionValues& o, const VideoGeometry& g)
-        : bpc_(g.bpc),
+    PsnrExtractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : kernels_(psnr::psnr_registry().select(cpumask)),
+          bpc_(g.bpc),
           planes_(o.b(kEnableChroma) && g.format != PixelFormat::Yuv400 ? 3u : 1u),
           enable_mse_(o.b(kEnableMse)),
           enable_apsnr_(o.b(kEnableApsnr)),
@@ -59,7 +60,7 @@ public:
         auto st = std::make_unique<PsnrFrame>();
         for (unsigned p = 0; p < planes_; ++p) {
             const Plane& a = ref.plane(p);
-            st->sse[p] = psnr::sse(a, dist.plane(p), bpc_);
+            st->sse[p] = psnr::sse(kernels_, a, dist.plane(p), bpc_);
             st->samples[p] = a.width * a.height;
             const double mse = static_cast<double>(st->sse[p]) / static_cast<double>(a.width * a.height);
             st->scores.emplace_back(kPsnr + p, psnr::frame_psnr(mse, peak_, psnr_max_[p]));
@@ -85,6 +86,7 @@ public:
     }
 
 private:
+    const psnr::PsnrKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
     const unsigned planes_;
     const bool enable_mse_, enable_apsnr_;
@@ -96,8 +98,8 @@ private:
     std::uint64_t samples_[3] = {};
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
-    return std::make_unique<PsnrExtractor>(opts, geom);
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<PsnrExtractor>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace

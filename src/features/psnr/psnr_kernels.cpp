@@ -4,30 +4,38 @@
 
 namespace vmaf::psnr {
 
-std::uint64_t sse(const Plane& a, const Plane& b, unsigned bpc) {
+std::uint64_t sse_u8(const Plane& a, const Plane& b) {
     std::uint64_t total = 0;
-    if (bpc == 8) {
-        for (unsigned y = 0; y < a.height; ++y) {
-            const std::uint8_t* ra = a.row<const std::uint8_t>(y);
-            const std::uint8_t* rb = b.row<const std::uint8_t>(y);
-            std::uint32_t row = 0;
-            for (unsigned x = 0; x < a.width; ++x) {
-                const std::int32_t e = static_cast<std::int32_t>(ra[x]) - static_cast<std::int32_t>(rb[x]);
-                row += static_cast<std::uint32_t>(e * e);
-            }
-            total += row;
+    for (unsigned y = 0; y < a.height; ++y) {
+        const std::uint8_t* ra = a.row<const std::uint8_t>(y);
+        const std::uint8_t* rb = b.row<const std::uint8_t>(y);
+        std::uint32_t row = 0;
+        for (unsigned x = 0; x < a.width; ++x) {
+            const std::int32_t e = static_cast<std::int32_t>(ra[x]) - static_cast<std::int32_t>(rb[x]);
+            row += static_cast<std::uint32_t>(e * e);
         }
-    } else {
-        for (unsigned y = 0; y < a.height; ++y) {
-            const std::uint16_t* ra = a.row<const std::uint16_t>(y);
-            const std::uint16_t* rb = b.row<const std::uint16_t>(y);
-            for (unsigned x = 0; x < a.width; ++x) {
-                const std::uint32_t e = ra[x] > rb[x] ? ra[x] - rb[x] : rb[x] - ra[x];
-                total += e * e;
-            }
+        total += row;
+    }
+    return total;
+}
+
+std::uint64_t sse_u16(const Plane& a, const Plane& b) {
+    std::uint64_t total = 0;
+    for (unsigned y = 0; y < a.height; ++y) {
+        const std::uint16_t* ra = a.row<const std::uint16_t>(y);
+        const std::uint16_t* rb = b.row<const std::uint16_t>(y);
+        for (unsigned x = 0; x < a.width; ++x) {
+            const std::uint32_t e = ra[x] > rb[x] ? ra[x] - rb[x] : rb[x] - ra[x];
+            total += e * e;
         }
     }
     return total;
+}
+
+std::uint64_t sse(const Plane& a, const Plane& b, unsigned bpc) { return bpc == 8 ? sse_u8(a, b) : sse_u16(a, b); }
+
+std::uint64_t sse(const PsnrKernels& k, const Plane& a, const Plane& b, unsigned bpc) {
+    return bpc == 8 ? k.sse_u8(a, b) : k.sse_u16(a, b);
 }
 
 std::uint32_t peak(unsigned bpc, bool reduced_hbd_peak) {
