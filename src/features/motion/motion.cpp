@@ -63,8 +63,9 @@ struct MotionFrame final : FrameState {
 
 class MotionExtractor final : public FeatureExtractor {
 public:
-    MotionExtractor(const OptionValues& o, const VideoGeometry& g)
-        : w_(g.width),
+    MotionExtractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : kernels_(motion::motion_registry().select(cpumask)),
+          w_(g.width),
           h_(g.height),
           bpc_(g.bpc),
           force_zero_(o.b(kForceZero)),
@@ -82,7 +83,7 @@ public:
         if (force_zero_) return st;
         const Plane& y = ref.plane(0);
         st->vsum.resize(static_cast<std::size_t>(y.width) * y.height);
-        motion::vertical_sums(y, ref.bpc(), st->vsum.data());
+        kernels_.vertical_sums(y, ref.bpc(), st->vsum.data());
         return st;
     }
 
@@ -93,9 +94,9 @@ public:
         if (!force_zero_) {
             if (pos >= distance_) {
                 const std::vector<std::uint32_t>& earlier = history_[history_.size() - distance_];
-                row_.resize(static_cast<std::size_t>(w_) + 4);
+                row_.resize(motion::sad_scratch_size(w_));
                 const std::uint64_t sad =
-                    motion::blurred_difference_sad(earlier.data(), st.vsum.data(), w_, h_, bpc_, row_.data());
+                    kernels_.blurred_difference_sad(earlier.data(), st.vsum.data(), w_, h_, bpc_, row_.data());
                 score = motion::sad_to_score(sad, w_, h_, fps_weight_, max_val_);
             }
             // Keep the last `distance_` frames' sums.
@@ -154,6 +155,7 @@ private:
 
     double clip(double v) const { return v < max_val_ ? v : max_val_; }
 
+    const motion::MotionKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned w_, h_, bpc_;
     const bool force_zero_;
     const double blend_factor_, blend_offset_, fps_weight_, max_val_;
@@ -162,14 +164,14 @@ private:
 
     // Ordered-stage state.
     std::vector<std::vector<std::uint32_t>> history_;  ///< vertical sums of the last distance_ frames
-    std::vector<std::int32_t> row_;                     ///< scratch row of the horizontal stage
+    std::vector<std::int32_t> row_;                     ///< scratch of the horizontal stage
     std::vector<double> sad_;                           ///< SAD score of every frame so far
     unsigned next_ = 0;                                 ///< first frame without motion2/motion3
     double prev_processed_ = 0.;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
-    return std::make_unique<MotionExtractor>(opts, geom);
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<MotionExtractor>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace

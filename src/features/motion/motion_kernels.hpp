@@ -15,9 +15,11 @@
 // needs both frames and runs in the ordered stage (blurred_difference_sad).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "core/simd.hpp"
 #include "vmaf/picture.hpp"
 
 namespace vmaf::motion {
@@ -39,12 +41,29 @@ void vertical_sums(const Plane& luma, unsigned bpc, std::uint32_t* out);
 
 /// SAD of the blurred difference of two frames given their vertical sums
 /// (prev = A, the earlier frame; cur = B). The sign matters: the shifts round
-/// towards -inf. `row` is scratch of at least w + 4 values.
+/// towards -inf. `row` is scratch of at least w + 4 values (sad_scratch_size(w)
+/// for any kernel of MotionKernels).
 std::uint64_t blurred_difference_sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
                                      unsigned bpc, std::int32_t* row);
 
 /// Per-frame motion score from a SAD: min(SAD / 256 / (w*h) * fps_weight, max_val),
 /// evaluated left to right in double as upstream does (w*h in unsigned arithmetic).
+/// Kernel table: scalar reference by default, overridden per SIMD target
+/// (motion_simd.cpp). Every entry gives bit-identical results for every input.
+struct MotionKernels {
+    using VerticalSumsFn = void (*)(const Plane& luma, unsigned bpc, std::uint32_t* out);
+    using SadFn = std::uint64_t (*)(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
+                                    unsigned bpc, std::int32_t* scratch);
+    VerticalSumsFn vertical_sums = &motion::vertical_sums;
+    SadFn blurred_difference_sad = &motion::blurred_difference_sad;
+};
+
+/// Scratch (int32 elements) every blurred_difference_sad kernel may use for width w.
+inline std::size_t sad_scratch_size(unsigned w) { return 2 * (static_cast<std::size_t>(w) + 4); }
+
+/// The SIMD targets compiled for motion (defined in motion_simd.cpp).
+simd::KernelRegistry<MotionKernels>& motion_registry();
+
 double sad_to_score(std::uint64_t sad, unsigned w, unsigned h, double fps_weight, double max_val);
 
 /// Upstream's motion blend: score * factor + (1 - factor) * min(offset, score).

@@ -1,0 +1,228 @@
+// checkasm-style tests of the motion kernel table: every kernel of every SIMD
+// variant against the scalar reference, bit for bit, plus the whole extractor
+// at several cpumasks on real clips.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/feature_extractor.hpp"
+#include "features/motion/motion_kernels.hpp"
+#include "support/checkasm.hpp"
+#include "support/testdata.hpp"
+
+namespace vmaf {
+extern const ExtractorInfo kMotionInfo;
+}
+
+namespace {
+
+using namespace vmaf;
+using test::GuardedPlane;
+
+constexpr std::uint32_t kPattern = 0xa5a5a5a5u;
+constexpr std::size_t kGuard = 64;
+
+/// A flat buffer of n T with guard zones of a fixed pattern on both sides.
+template <typename T>
+struct GuardedBuf {
+    explicit GuardedBuf(std::size_t n) : n(n), mem(n + 2 * kGuard, static_cast<T>(kPattern)) {}
+    T* data() { return mem.data() + kGuard; }
+    bool intact() const {
+        for (std::size_t i = 0; i < kGuard; ++i)
+            if (mem[i] != static_cast<T>(kPattern) || mem[kGuard + n + i] != static_cast<T>(kPattern)) return false;
+        return true;
+    }
+    std::size_t n;
+    std::vector<T> mem;
+};
+
+template <typename T>
+Plane as_plane(GuardedPlane<T>& g) {
+    Plane p;
+    p.data = g.data();
+    p.stride = g.stride_bytes();
+    p.width = g.width();
+    p.height = g.height();
+    return p;
+}
+
+enum class Fill { Random, Zeros, Max };
+const char* fill_name(Fill f) { return f == Fill::Random ? "random" : f == Fill::Zeros ? "zeros" : "max"; }
+
+template <typename T>
+void fill(GuardedPlane<T>& g, Fill f, unsigned bpc, std::mt19937_64& rng) {
+    const std::uint32_t maxv = (1u << bpc) - 1u;
+    std::uniform_int_distribution<std::uint32_t> dist(0, maxv);
+    switch (f) {
+        case Fill::Random: g.fill([&] { return dist(rng); }); break;
+        case Fill::Zeros: g.fill([] { return 0u; }); break;
+        case Fill::Max: g.fill([&] { return maxv; }); break;
+    }
+}
+
+/// Vertical sums of one plane by the scalar reference.
+template <typename T>
+std::vector<std::uint32_t> ref_vsums(unsigned w, unsigned h, unsigned bpc, Fill f, std::mt19937_64& rng) {
+    GuardedPlane<T> g(w, h, 5);
+    fill(g, f, bpc, rng);
+    std::vector<std::uint32_t> out(std::size_t{w} * h);
+    motion::vertical_sums(as_plane(g), bpc, out.data());
+    return out;
+}
+
+template <typename T>
+void check_vsums(const motion::MotionKernels& k, unsigned bpc, unsigned w, unsigned h, unsigned extra, Fill f,
+                 std::mt19937_64& rng) {
+    GuardedPlane<T> g(w, h, extra);
+    fill(g, f, bpc, rng);
+    const Plane p = as_plane(g);
+    std::vector<std::uint32_t> want(std::size_t{w} * h);
+    motion::vertical_sums(p, bpc, want.data());
+    GuardedBuf<std::uint32_t> got(std::size_t{w} * h);
+    k.vertical_sums(p, bpc, got.data());
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), got.data()))
+        << "vertical_sums bpc " << bpc << " " << w << "x" << h << " extra stride " << extra << " " << fill_name(f);
+    ASSERT_TRUE(got.intact()) << "vertical_sums wrote outside its output, " << w << "x" << h;
+    ASSERT_TRUE(g.intact()) << w << "x" << h;
+}
+
+void check_sad(const motion::MotionKernels& k, const std::vector<std::uint32_t>& prev,
+               const std::vector<std::uint32_t>& cur, unsigned w, unsigned h, unsigned bpc, const char* what) {
+    std::vector<std::int32_t> row(motion::sad_scratch_size(w));
+    const std::uint64_t want = motion::blurred_difference_sad(prev.data(), cur.data(), w, h, bpc, row.data());
+    GuardedBuf<std::int32_t> scratch(motion::sad_scratch_size(w));
+    const std::uint64_t got = k.blurred_difference_sad(prev.data(), cur.data(), w, h, bpc, scratch.data());
+    ASSERT_EQ(want, got) << "blurred_difference_sad bpc " << bpc << " " << w << "x" << h << " " << what;
+    ASSERT_TRUE(scratch.intact()) << "blurred_difference_sad wrote outside its scratch, " << w << "x" << h;
+}
+
+template <typename T>
+void check_sad_planes(const motion::MotionKernels& k, unsigned bpc, unsigned w, unsigned h, std::mt19937_64& rng) {
+    const Fill fills[][2] = {{Fill::Random, Fill::Random}, {Fill::Max, Fill::Zeros}, {Fill::Zeros, Fill::Max},
+                             {Fill::Zeros, Fill::Zeros},   {Fill::Max, Fill::Max},   {Fill::Random, Fill::Zeros}};
+    for (const auto& [fa, fb] : fills) {
+        const auto a = ref_vsums<T>(w, h, bpc, fa, rng);
+        const auto b = ref_vsums<T>(w, h, bpc, fb, rng);
+        std::string what = std::string(fill_name(fa)) + " vs " + fill_name(fb);
+        check_sad(k, a, b, w, h, bpc, what.c_str());
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+    // Arbitrary uint32 inputs (not sums of any plane): the kernels are exact for all.
+    std::vector<std::uint32_t> a(std::size_t{w} * h), b(std::size_t{w} * h);
+    for (auto& v : a) v = static_cast<std::uint32_t>(rng());
+    for (auto& v : b) v = static_cast<std::uint32_t>(rng());
+    check_sad(k, a, b, w, h, bpc, "arbitrary uint32");
+    for (auto& v : b) v = 0;
+    for (auto& v : a) v = ~0u;
+    check_sad(k, a, b, w, h, bpc, "0xffffffff vs 0");
+    check_sad(k, b, a, w, h, bpc, "0 vs 0xffffffff");
+}
+
+TEST(MotionCheckasm, HasVariants) {
+    const auto variants = motion::motion_registry().variants();
+    ASSERT_FALSE(variants.empty());
+    for (const auto& [name, t] : variants) std::printf("  variant %s\n", name.c_str());
+}
+
+TEST(MotionCheckasm, VerticalSumsMatchScalar) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    for (const auto& [name, k] : motion::motion_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (unsigned bpc : {8u, 10u, 12u, 16u})
+            for (unsigned w = 1; w <= 67; ++w)
+                for (unsigned h : {1u, 2u, 3u, 4u, 5u, 7u})
+                    for (unsigned extra : {0u, 9u})
+                        for (Fill f : {Fill::Random, Fill::Zeros, Fill::Max}) {
+                            if (bpc == 8)
+                                check_vsums<std::uint8_t>(k, bpc, w, h, extra, f, rng);
+                            else
+                                check_vsums<std::uint16_t>(k, bpc, w, h, extra, f, rng);
+                            if (HasFatalFailure()) return;
+                        }
+        check_vsums<std::uint8_t>(k, 8, 1920, 9, 64, Fill::Random, rng);
+        check_vsums<std::uint16_t>(k, 16, 1920, 9, 64, Fill::Max, rng);
+    }
+}
+
+TEST(MotionCheckasm, BlurredDifferenceSadMatchesScalar) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed() ^ 0x9e3779b97f4a7c15ull);
+    for (const auto& [name, k] : motion::motion_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (unsigned bpc : {8u, 10u, 12u, 16u})
+            for (unsigned w = 1; w <= 67; ++w)
+                for (unsigned h : {1u, 2u, 3u, 5u, 7u}) {
+                    if (bpc == 8)
+                        check_sad_planes<std::uint8_t>(k, bpc, w, h, rng);
+                    else
+                        check_sad_planes<std::uint16_t>(k, bpc, w, h, rng);
+                    if (HasFatalFailure()) return;
+                }
+        check_sad_planes<std::uint8_t>(k, 8, 1920, 5, rng);
+        check_sad_planes<std::uint16_t>(k, 16, 1920, 5, rng);
+        // Other depths the formulas allow (the scalar reference supports 1..16).
+        for (unsigned bpc = 1; bpc <= 16; ++bpc) {
+            std::vector<std::uint32_t> a(37 * 3), b(37 * 3);
+            for (auto& v : a) v = static_cast<std::uint32_t>(rng());
+            for (auto& v : b) v = static_cast<std::uint32_t>(rng());
+            check_sad(k, a, b, 37, 3, bpc, "arbitrary uint32");
+            if (HasFatalFailure()) return;
+        }
+    }
+}
+
+// ---- the whole extractor at several cpumasks ----------------------------
+
+struct Rec final : ScoreWriter {
+    std::vector<std::uint64_t> bits;  // frame, output, value bits in write order
+    unsigned count = 0;
+    void write(unsigned frame, unsigned output, double value) override {
+        bits.insert(bits.end(), {frame, output, std::bit_cast<std::uint64_t>(value)});
+        ++count;
+    }
+    void write_aggregate(unsigned output, double value) override {
+        bits.insert(bits.end(), {~0ull, output, std::bit_cast<std::uint64_t>(value)});
+        ++count;
+    }
+};
+
+Rec run_at(unsigned cpumask, const OptionDict& dict, const VideoGeometry& geom, const std::vector<Picture>& refs) {
+    auto ex = kMotionInfo.create(OptionValues(kMotionInfo.options, dict, "motion"), geom, ExtractorContext{cpumask});
+    Rec r;
+    for (unsigned i = 0; i < refs.size(); ++i) {
+        auto st = static_cast<const FeatureExtractor&>(*ex).compute(i, refs[i], refs[i]);
+        ex->finish(i, *st, r);
+    }
+    ex->flush(r);
+    return r;
+}
+
+void check_clip(const std::string& pair, unsigned frames) {
+    SCOPED_TRACE(pair);
+    const auto info = test::pair_info(pair);
+    // Motion reads the reference only; run over the reference and the distorted clip.
+    for (const std::string& clip : {info.ref, info.dist}) {
+        SCOPED_TRACE(clip);
+        const std::string path = test::clip_path(clip);
+        std::vector<Picture> pics;
+        for (unsigned i = 0; i < frames && i < info.frames; ++i) pics.push_back(test::load_raw_frame(path, info.geom, i));
+        for (const OptionDict& dict : {OptionDict{{"debug", "true"}}, OptionDict{{"motion_five_frame_window", "true"}}}) {
+            const Rec scalar = run_at(63, dict, info.geom, pics);
+            ASSERT_GT(scalar.count, 0u);
+            for (unsigned mask : {0u, 16u, 48u, 56u}) EXPECT_EQ(run_at(mask, dict, info.geom, pics).bits, scalar.bits)
+                                                          << "cpumask " << mask;
+            std::printf("  %s (%s): %zu frames, %u scores identical at cpumask 0/16/48/56/63\n", clip.c_str(),
+                        dict[0].first.c_str(), pics.size(), scalar.count);
+        }
+    }
+}
+
+TEST(MotionCheckasm, ExtractorCpumasks8bit) { check_clip("p01_crf35", 12); }
+TEST(MotionCheckasm, ExtractorCpumasks10bit) { check_clip("p03_crf28", 6); }
+
+}  // namespace

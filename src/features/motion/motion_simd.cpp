@@ -1,0 +1,230 @@
+// SIMD kernels of the integer motion feature, one Highway source compiled for
+// every target (foreach_target), registered in motion_registry(). Bit-identical
+// to the scalar reference (motion_kernels.cpp) for every input; the integer
+// identities used (all exact):
+//
+// Vertical sums. The taps are symmetric and sum to 2^16 (F2 = 2^16 - 2 F0 - 2 F1), so
+//   V = 2^16 p2 + F0 (p0 + p4 - 2 p2) + F1 (p1 + p3 - 2 p2)      (mod 2^32)
+// Both sides agree mod 2^32 and the scalar sum is a uint32 too: two 32-bit
+// multiplies per 8/16-bit sample instead of five. Border rows are mirrored by
+// choosing row pointers; columns need no mirroring. The last partial vector
+// is recomputed over the last full-width window (same values, rewritten).
+//
+// Difference and rounding. t = (int64(p) - int64(c) + 2^(b-1)) >> b needs 33
+// bits. With p = ph 2^b + pl and c = ch 2^b + cl (0 <= pl, cl < 2^b):
+//   t = (ph - ch) + ((pl - cl + 2^(b-1)) >> b)                    (floor shifts)
+// where ph - ch fits int32 and the second term is -1, 0 or 1. Added in int32
+// (wrapping) this equals the scalar's int64 -> int32 conversion.
+//
+// Horizontal filter. acc = sum F_k t_k needs up to 48 bits. With
+// t = 2^16 th + tl (th = t >> 16 arithmetic, 0 <= tl < 2^16):
+//   acc = 2^16 SH + L,  SH = sum F_k th_k (fits int32),  L = sum F_k tl_k < 2^32 - 2^15
+//   u = (acc + 2^15) >> 16 = SH + ((L + 2^15) >> 16)              (L in uint32)
+// SH and L each use the symmetric form above (exact mod 2^32, and both true
+// values fit). th and tl of a row (with two mirrored columns on each side) are
+// kept in the scratch buffer. |u| is summed per row in uint32 lanes reduced in
+// uint32 (wrapping exactly like the scalar row sum); lanes of the last
+// partial vector that earlier vectors covered are masked off.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "features/motion/motion_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <cstdlib>
+
+#include "features/motion/motion_kernels.hpp"
+
+// HWY_SCALAR (one lane) is not worth a variant: the scalar reference is it.
+#if HWY_TARGET != HWY_SCALAR
+HWY_BEFORE_NAMESPACE();
+namespace vmaf::HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+using motion::kFilter;
+using motion::reflect;
+
+template <typename T>
+void VerticalSumsT(const Plane& luma, std::uint32_t* out) {
+    const hn::ScalableTag<std::uint32_t> d32;
+    const hn::Rebind<T, decltype(d32)> dt;
+    const std::size_t n = hn::Lanes(d32);
+    const auto f0 = hn::Set(d32, kFilter[0]);
+    const auto f1 = hn::Set(d32, kFilter[1]);
+    const int w = static_cast<int>(luma.width);
+    const int h = static_cast<int>(luma.height);
+    for (int y = 0; y < h; ++y) {
+        const T* r[motion::kTaps];
+        for (int k = 0; k < motion::kTaps; ++k)
+            r[k] = luma.row<const T>(static_cast<unsigned>(reflect(y - 2 + k, h)));
+        std::uint32_t* HWY_RESTRICT o = out + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
+        if (static_cast<std::size_t>(w) < n) {
+            for (int x = 0; x < w; ++x) {
+                std::uint32_t acc = 0;
+                for (int k = 0; k < motion::kTaps; ++k) acc += kFilter[k] * static_cast<std::uint32_t>(r[k][x]);
+                o[x] = acc;
+            }
+            continue;
+        }
+        auto column = [&](std::size_t x) HWY_ATTR {
+            const auto p0 = hn::PromoteTo(d32, hn::LoadU(dt, r[0] + x));
+            const auto p1 = hn::PromoteTo(d32, hn::LoadU(dt, r[1] + x));
+            const auto p2 = hn::PromoteTo(d32, hn::LoadU(dt, r[2] + x));
+            const auto p3 = hn::PromoteTo(d32, hn::LoadU(dt, r[3] + x));
+            const auto p4 = hn::PromoteTo(d32, hn::LoadU(dt, r[4] + x));
+            const auto two_p2 = hn::Add(p2, p2);
+            const auto a = hn::Sub(hn::Add(p0, p4), two_p2);
+            const auto b = hn::Sub(hn::Add(p1, p3), two_p2);
+            hn::StoreU(hn::Add(hn::ShiftLeft<16>(p2), hn::Add(hn::Mul(a, f0), hn::Mul(b, f1))), d32, o + x);
+        };
+        std::size_t x = 0;
+        for (; x + n <= static_cast<std::size_t>(w); x += n) column(x);
+        if (x < static_cast<std::size_t>(w)) column(static_cast<std::size_t>(w) - n);
+    }
+}
+
+void VerticalSums(const Plane& luma, unsigned bpc, std::uint32_t* out) {
+    if (bpc == 8)
+        VerticalSumsT<std::uint8_t>(luma, out);
+    else
+        VerticalSumsT<std::uint16_t>(luma, out);
+}
+
+/// Scalar t of one column (the reference formula).
+inline std::int32_t ScalarT(std::uint32_t p, std::uint32_t c, unsigned bpc) {
+    const std::int64_t v = static_cast<std::int64_t>(p) - static_cast<std::int64_t>(c);
+    return static_cast<std::int32_t>((v + (std::int64_t{1} << (bpc - 1))) >> bpc);
+}
+
+std::uint64_t BlurredDifferenceSad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
+                                   unsigned bpc, std::int32_t* scratch) {
+    const hn::ScalableTag<std::int32_t> di;
+    const hn::Repartition<std::uint32_t, decltype(di)> du;
+    const std::size_t n = hn::Lanes(di);
+    const int iw = static_cast<int>(w);
+    const int b = static_cast<int>(bpc);
+
+    // th of column c at th_row[c + 2], tl at tl_row[c + 2]; two mirrored columns each side.
+    std::int32_t* HWY_RESTRICT th_row = scratch;
+    std::int32_t* HWY_RESTRICT tl_row = scratch + (static_cast<std::size_t>(w) + 4);
+
+    const auto low_mask = hn::Set(du, (std::uint32_t{1} << bpc) - 1u);
+    const auto round_b = hn::Set(di, std::int32_t{1} << (bpc - 1));
+    const auto mask16 = hn::Set(di, 0xFFFF);
+    const auto f0u = hn::Set(du, kFilter[0]);
+    const auto f1u = hn::Set(du, kFilter[1]);
+    const auto f0i = hn::Set(di, static_cast<std::int32_t>(kFilter[0]));
+    const auto f1i = hn::Set(di, static_cast<std::int32_t>(kFilter[1]));
+    const auto half = hn::Set(du, 1u << 15);
+
+    // Phase 1 for columns [x, x + n): t, split into th/tl; returns t.
+    auto diff = [&](const std::uint32_t* pr, const std::uint32_t* cr, std::size_t x) HWY_ATTR {
+        const auto p = hn::LoadU(du, pr + x);
+        const auto c = hn::LoadU(du, cr + x);
+        const auto hi = hn::BitCast(di, hn::Sub(hn::ShiftRightSame(p, b), hn::ShiftRightSame(c, b)));
+        const auto lo = hn::Add(hn::BitCast(di, hn::Sub(hn::And(p, low_mask), hn::And(c, low_mask))), round_b);
+        const auto t = hn::Add(hi, hn::ShiftRightSame(lo, b));
+        hn::StoreU(hn::ShiftRight<16>(t), di, th_row + 2 + x);
+        hn::StoreU(hn::And(t, mask16), di, tl_row + 2 + x);
+        return t;
+    };
+
+    // Phase 2 for output columns [x, x + n): |u| as uint32 lanes.
+    auto blur = [&](std::size_t x) HWY_ATTR {
+        const auto h0 = hn::LoadU(di, th_row + x);
+        const auto h1 = hn::LoadU(di, th_row + x + 1);
+        const auto h2 = hn::LoadU(di, th_row + x + 2);
+        const auto h3 = hn::LoadU(di, th_row + x + 3);
+        const auto h4 = hn::LoadU(di, th_row + x + 4);
+        const auto l0 = hn::BitCast(du, hn::LoadU(di, tl_row + x));
+        const auto l1 = hn::BitCast(du, hn::LoadU(di, tl_row + x + 1));
+        const auto l2 = hn::BitCast(du, hn::LoadU(di, tl_row + x + 2));
+        const auto l3 = hn::BitCast(du, hn::LoadU(di, tl_row + x + 3));
+        const auto l4 = hn::BitCast(du, hn::LoadU(di, tl_row + x + 4));
+        const auto two_h2 = hn::Add(h2, h2);
+        const auto sh = hn::Add(hn::ShiftLeft<16>(h2), hn::Add(hn::Mul(hn::Sub(hn::Add(h0, h4), two_h2), f0i),
+                                                              hn::Mul(hn::Sub(hn::Add(h1, h3), two_h2), f1i)));
+        const auto two_l2 = hn::Add(l2, l2);
+        const auto l = hn::Add(hn::ShiftLeft<16>(l2), hn::Add(hn::Mul(hn::Sub(hn::Add(l0, l4), two_l2), f0u),
+                                                             hn::Mul(hn::Sub(hn::Add(l1, l3), two_l2), f1u)));
+        const auto u = hn::Add(sh, hn::BitCast(di, hn::ShiftRight<16>(hn::Add(l, half))));
+        return hn::BitCast(du, hn::Abs(u));
+    };
+
+    std::uint64_t sad = 0;
+    for (unsigned y = 0; y < h; ++y) {
+        const std::uint32_t* pr = prev + static_cast<std::size_t>(y) * w;
+        const std::uint32_t* cr = cur + static_cast<std::size_t>(y) * w;
+        std::int32_t any = 0;
+        if (w >= n) {
+            auto any_v = hn::Zero(di);
+            std::size_t x = 0;
+            for (; x + n <= w; x += n) any_v = hn::Or(any_v, diff(pr, cr, x));
+            if (x < w) any_v = hn::Or(any_v, diff(pr, cr, w - n));
+            any = hn::AllTrue(di, hn::Eq(any_v, hn::Zero(di))) ? 0 : 1;
+        } else {
+            for (unsigned x = 0; x < w; ++x) {
+                const std::int32_t t = ScalarT(pr[x], cr[x], bpc);
+                th_row[x + 2] = t >> 16;
+                tl_row[x + 2] = t & 0xFFFF;
+                any |= t;
+            }
+        }
+        // An all-zero row contributes nothing (the horizontal stage maps 0 to 0).
+        if (!any) continue;
+        for (int k = 1; k <= 2; ++k) {
+            th_row[2 - k] = th_row[2 + reflect(-k, iw)];
+            tl_row[2 - k] = tl_row[2 + reflect(-k, iw)];
+            th_row[2 + iw - 1 + k] = th_row[2 + reflect(iw - 1 + k, iw)];
+            tl_row[2 + iw - 1 + k] = tl_row[2 + reflect(iw - 1 + k, iw)];
+        }
+        std::uint32_t row_sad = 0;  // uint32 per row, as upstream
+        if (w >= n) {
+            auto acc = hn::Zero(du);
+            std::size_t x = 0;
+            for (; x + n <= w; x += n) acc = hn::Add(acc, blur(x));
+            if (x < w) {
+                // Last window [w - n, w): keep only the lanes not summed yet.
+                const std::size_t done = n - (w - x);
+                acc = hn::Add(acc, hn::IfThenZeroElse(hn::FirstN(du, done), blur(w - n)));
+            }
+            row_sad = hn::GetLane(hn::SumOfLanes(du, acc));
+        } else {
+            for (unsigned x = 0; x < w; ++x) {
+                std::int64_t acc = 0;
+                for (int k = 0; k < motion::kTaps; ++k) {
+                    const std::int32_t t = static_cast<std::int32_t>(
+                        (static_cast<std::uint32_t>(th_row[x + k]) << 16) | static_cast<std::uint32_t>(tl_row[x + k]));
+                    acc += static_cast<std::int64_t>(kFilter[k]) * t;
+                }
+                const std::int32_t u = static_cast<std::int32_t>((acc + (std::int64_t{1} << 15)) >> 16);
+                row_sad += static_cast<std::uint32_t>(std::abs(u));
+            }
+        }
+        sad += row_sad;
+    }
+    return sad;
+}
+
+void FillMotionKernels(motion::MotionKernels& k) {
+    k.vertical_sums = &VerticalSums;
+    k.blurred_difference_sad = &BlurredDifferenceSad;
+}
+
+[[maybe_unused]] const bool kRegistered = motion::motion_registry().add(HWY_TARGET, &FillMotionKernels);
+
+}  // namespace
+}  // namespace vmaf::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+#endif  // HWY_TARGET != HWY_SCALAR
+
+#if HWY_ONCE
+namespace vmaf::motion {
+
+simd::KernelRegistry<MotionKernels>& motion_registry() {
+    static simd::KernelRegistry<MotionKernels> registry;
+    return registry;
+}
+
+}  // namespace vmaf::motion
+#endif
