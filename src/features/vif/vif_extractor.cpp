@@ -81,8 +81,8 @@ vif::SampleView<T> luma_view(const Picture& pic) {
 
 class VifExtractor final : public FeatureExtractor {
 public:
-    VifExtractor(const OptionValues& opts, const VideoGeometry& geom)
-        : debug_(opts.b(kOptDebug)), enhn_gain_limit_(opts.d(kOptEnhnGainLimit)), skip_scale0_(opts.b(kOptSkipScale0)) {
+    VifExtractor(const OptionValues& opts, const VideoGeometry& geom, const vif::VifKernels& kernels)
+        : kernels_(kernels), debug_(opts.b(kOptDebug)), enhn_gain_limit_(opts.d(kOptEnhnGainLimit)), skip_scale0_(opts.b(kOptSkipScale0)) {
         check_geometry(geom.bpc, geom.width, geom.height);
     }
 
@@ -93,9 +93,9 @@ public:
 
         const std::array<vif::ScaleStat, vif::kScales> stats =
             ref.bpc() == 8 ? vif::compute_vif(luma_view<std::uint8_t>(ref), luma_view<std::uint8_t>(dist), 8,
-                                              enhn_gain_limit_, skip_scale0_)
+                                              enhn_gain_limit_, skip_scale0_, kernels_)
                            : vif::compute_vif(luma_view<std::uint16_t>(ref), luma_view<std::uint16_t>(dist), ref.bpc(),
-                                              enhn_gain_limit_, skip_scale0_);
+                                              enhn_gain_limit_, skip_scale0_, kernels_);
 
         auto state = std::make_unique<FrameState>();
         write_scores(stats, state->scores);
@@ -136,13 +136,14 @@ private:
         }
     }
 
+    vif::VifKernels kernels_;  ///< selected once, for the run's cpumask
     bool debug_;
     double enhn_gain_limit_;
     bool skip_scale0_;
 };
 
-std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
-    return std::make_unique<VifExtractor>(opts, geom);
+std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<VifExtractor>(opts, geom, vif::select_kernels(ctx.cpumask));
 }
 
 }  // namespace

@@ -1,26 +1,33 @@
 #include "features/vif/vif_kernels.hpp"
 
+#include "core/simd.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
 namespace vmaf::vif {
 
-namespace {
+/// Defined in vif_simd.cpp (its only entry point, so that the linker keeps
+/// the object and its registering static initialisers).
+simd::KernelRegistry<VifKernels>& vif_registry();
 
-/// Separable Gaussian kernels of the four scales, Q16 (each sums to 65536).
-struct Kernel {
-    unsigned taps;
-    std::array<std::uint16_t, 17> coeff;
-    int half() const { return static_cast<int>(taps / 2); }
-};
-
-constexpr Kernel kKernels[kScales] = {
+const Kernel kKernels[kScales] = {
     {17, {489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489}},
     {9, {1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244}},
     {5, {3571, 16004, 26386, 16004, 3571}},
     {3, {10904, 43728, 10904}},
 };
+
+VerticalNorm vertical_norm(unsigned scale, unsigned bpc) {
+    if (scale == 0) {
+        const unsigned sq = 2 * (bpc - 8);
+        return {bpc, 1u << (bpc - 1), sq, sq == 0 ? 0 : std::uint64_t{1} << (sq - 1)};
+    }
+    return {16, 32768, 16, 32768};
+}
+
+namespace {
 
 /// Noise variance sigma_n^2 in the statistic's units (2.0 in Q16).
 constexpr std::int32_t kSigmaNsq = 65536 << 1;
@@ -51,32 +58,6 @@ inline void mirror_margins(std::uint32_t* row, unsigned n, int half) {
         p[last + f] = p[last - f];
     }
 }
-
-/// Fixed-point normalisation of the vertical pass: a filtered value is
-/// (sum + round) >> shift. Scale 0 brings samples of any bit depth to the
-/// common 16-bit-range units; decimated scales are already there.
-struct VerticalNorm {
-    unsigned shift_mu;
-    std::uint32_t round_mu;
-    unsigned shift_sq;
-    std::uint64_t round_sq;
-};
-
-inline VerticalNorm vertical_norm(unsigned scale, unsigned bpc) {
-    if (scale == 0) {
-        const unsigned sq = 2 * (bpc - 8);
-        return {bpc, 1u << (bpc - 1), sq, sq == 0 ? 0 : std::uint64_t{1} << (sq - 1)};
-    }
-    return {16, 32768, 16, 32768};
-}
-
-/// Integer sums over one scale, combined into num/den at the end.
-struct StatSums {
-    std::int64_t num_log = 0;      ///< sum of 2048 * log2 numerator terms (sigma1_sq >= sigma_nsq)
-    std::int64_t den_log = 0;      ///< sum of 2048 * log2 denominator terms
-    std::int64_t num_non_log = 0;  ///< sum of sigma2_sq where sigma1_sq < sigma_nsq
-    std::int64_t den_non_log = 0;  ///< number of such pixels
-};
 
 /// One pixel's contribution. Inputs are the horizontally filtered sums:
 /// mu1/mu2 are means in Q16 of the 16-bit-range units, xx/yy/xy are the
@@ -141,76 +122,90 @@ std::int32_t log2_q11(std::uint64_t v) {
     return log2_q11_lut(log2_table().data(), v);
 }
 
+namespace ref {
+
 template <typename T>
-ScaleStat scale_statistic(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
-                          double enhn_gain_limit) {
-    const Kernel& kern = kKernels[scale];
-    const int half = kern.half();
-    const unsigned taps = kern.taps;
-    const unsigned w = ref.width, h = ref.height;
-    const VerticalNorm norm = vertical_norm(scale, bpc);
-    const std::uint16_t* table = log2_table().data();
-
-    // Vertically filtered rows, with `half` mirrored margin entries each side.
-    const std::size_t len = w + 2 * static_cast<std::size_t>(half);
-    std::vector<std::uint32_t> mu1(len), mu2(len), xx(len), yy(len), xy(len);
-
-    const T* ref_rows[17];
-    const T* dis_rows[17];
-    StatSums sums;
-
-    for (unsigned i = 0; i < h; ++i) {
+void stat_vfilter(const T* const* ref_rows, const T* const* dis_rows, unsigned w, const std::uint16_t* coeff,
+                  unsigned taps, const VerticalNorm& norm, const StatRow& out) {
+    // First moments in 32 bits, second moments in 64.
+    for (unsigned j = 0; j < w; ++j) {
+        std::uint32_t a_mu1 = 0, a_mu2 = 0;
+        std::uint64_t a_xx = 0, a_yy = 0, a_xy = 0;
         for (unsigned k = 0; k < taps; ++k) {
-            const unsigned y = mirror(static_cast<int>(i) - half + static_cast<int>(k), h);
-            ref_rows[k] = ref.row(y);
-            dis_rows[k] = dis.row(y);
+            const std::uint32_t c = coeff[k];
+            const std::uint32_t r = ref_rows[k][j];
+            const std::uint32_t d = dis_rows[k][j];
+            const std::uint32_t cr = c * r;
+            const std::uint32_t cd = c * d;
+            a_mu1 += cr;
+            a_mu2 += cd;
+            a_xx += std::uint64_t{cr} * r;
+            a_yy += std::uint64_t{cd} * d;
+            a_xy += std::uint64_t{cr} * d;
         }
-
-        // Vertical pass: first moments in 32 bits, second moments in 64.
-        for (unsigned j = 0; j < w; ++j) {
-            std::uint32_t a_mu1 = 0, a_mu2 = 0;
-            std::uint64_t a_xx = 0, a_yy = 0, a_xy = 0;
-            for (unsigned k = 0; k < taps; ++k) {
-                const std::uint32_t c = kern.coeff[k];
-                const std::uint32_t r = ref_rows[k][j];
-                const std::uint32_t d = dis_rows[k][j];
-                const std::uint32_t cr = c * r;
-                const std::uint32_t cd = c * d;
-                a_mu1 += cr;
-                a_mu2 += cd;
-                a_xx += std::uint64_t{cr} * r;
-                a_yy += std::uint64_t{cd} * d;
-                a_xy += std::uint64_t{cr} * d;
-            }
-            const std::size_t o = static_cast<std::size_t>(half) + j;
-            mu1[o] = static_cast<std::uint16_t>((a_mu1 + norm.round_mu) >> norm.shift_mu);
-            mu2[o] = static_cast<std::uint16_t>((a_mu2 + norm.round_mu) >> norm.shift_mu);
-            xx[o] = static_cast<std::uint32_t>((a_xx + norm.round_sq) >> norm.shift_sq);
-            yy[o] = static_cast<std::uint32_t>((a_yy + norm.round_sq) >> norm.shift_sq);
-            xy[o] = static_cast<std::uint32_t>((a_xy + norm.round_sq) >> norm.shift_sq);
-        }
-        mirror_margins(mu1.data(), w, half);
-        mirror_margins(mu2.data(), w, half);
-        mirror_margins(xx.data(), w, half);
-        mirror_margins(yy.data(), w, half);
-        mirror_margins(xy.data(), w, half);
-
-        // Horizontal pass: output j covers stored entries [j, j + taps).
-        for (unsigned j = 0; j < w; ++j) {
-            std::uint32_t a_mu1 = 0, a_mu2 = 0;
-            std::uint64_t a_xx = 0, a_yy = 0, a_xy = 0;
-            for (unsigned k = 0; k < taps; ++k) {
-                const std::uint32_t c = kern.coeff[k];
-                a_mu1 += c * mu1[j + k];
-                a_mu2 += c * mu2[j + k];
-                a_xx += c * std::uint64_t{xx[j + k]};
-                a_yy += c * std::uint64_t{yy[j + k]};
-                a_xy += c * std::uint64_t{xy[j + k]};
-            }
-            accumulate_pixel(sums, a_mu1, a_mu2, a_xx, a_yy, a_xy, enhn_gain_limit, table);
-        }
+        out.mu1[j] = static_cast<std::uint16_t>((a_mu1 + norm.round_mu) >> norm.shift_mu);
+        out.mu2[j] = static_cast<std::uint16_t>((a_mu2 + norm.round_mu) >> norm.shift_mu);
+        out.xx[j] = static_cast<std::uint32_t>((a_xx + norm.round_sq) >> norm.shift_sq);
+        out.yy[j] = static_cast<std::uint32_t>((a_yy + norm.round_sq) >> norm.shift_sq);
+        out.xy[j] = static_cast<std::uint32_t>((a_xy + norm.round_sq) >> norm.shift_sq);
     }
+}
 
+void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, double enhn_gain_limit,
+                  const std::uint16_t* table, StatSums& sums) {
+    // Output j covers stored entries [j, j + taps).
+    for (unsigned j = 0; j < w; ++j) {
+        std::uint32_t a_mu1 = 0, a_mu2 = 0;
+        std::uint64_t a_xx = 0, a_yy = 0, a_xy = 0;
+        for (unsigned k = 0; k < taps; ++k) {
+            const std::uint32_t c = coeff[k];
+            a_mu1 += c * in.mu1[j + k];
+            a_mu2 += c * in.mu2[j + k];
+            a_xx += c * std::uint64_t{in.xx[j + k]};
+            a_yy += c * std::uint64_t{in.yy[j + k]};
+            a_xy += c * std::uint64_t{in.xy[j + k]};
+        }
+        accumulate_pixel(sums, a_mu1, a_mu2, a_xx, a_yy, a_xy, enhn_gain_limit, table);
+    }
+}
+
+template <typename T>
+void sub_vfilter(const T* const* rows, unsigned w, const std::uint16_t* coeff, unsigned taps, unsigned shift,
+                 std::uint32_t* out) {
+    const std::uint32_t round = 1u << (shift - 1);
+    for (unsigned j = 0; j < w; ++j) {
+        std::uint32_t acc = 0;
+        for (unsigned k = 0; k < taps; ++k) acc += std::uint32_t{coeff[k]} * std::uint32_t{rows[k][j]};
+        out[j] = static_cast<std::uint16_t>((acc + round) >> shift);
+    }
+}
+
+void sub_hfilter(const std::uint32_t* in, unsigned out_w, const std::uint16_t* coeff, unsigned taps,
+                 std::uint16_t* dst) {
+    for (unsigned oj = 0; oj < out_w; ++oj) {
+        const unsigned j = 2 * oj;
+        std::uint32_t acc = 0;
+        for (unsigned k = 0; k < taps; ++k) acc += std::uint32_t{coeff[k]} * in[j + k];
+        dst[oj] = static_cast<std::uint16_t>((acc + 32768) >> 16);
+    }
+}
+
+template void stat_vfilter(const std::uint8_t* const*, const std::uint8_t* const*, unsigned, const std::uint16_t*,
+                           unsigned, const VerticalNorm&, const StatRow&);
+template void stat_vfilter(const std::uint16_t* const*, const std::uint16_t* const*, unsigned, const std::uint16_t*,
+                           unsigned, const VerticalNorm&, const StatRow&);
+template void sub_vfilter(const std::uint8_t* const*, unsigned, const std::uint16_t*, unsigned, unsigned,
+                          std::uint32_t*);
+template void sub_vfilter(const std::uint16_t* const*, unsigned, const std::uint16_t*, unsigned, unsigned,
+                          std::uint32_t*);
+
+}  // namespace ref
+
+VifKernels select_kernels(unsigned cpumask) { return vif_registry().select(cpumask); }
+
+std::vector<std::pair<std::string, VifKernels>> kernel_variants() { return vif_registry().variants(); }
+
+ScaleStat finish_statistic(const StatSums& sums) {
     ScaleStat out;
     out.num = static_cast<float>(
         static_cast<double>(sums.num_log) / 2048.0 +
@@ -220,13 +215,52 @@ ScaleStat scale_statistic(const SampleView<T>& ref, const SampleView<T>& dis, un
 }
 
 template <typename T>
-ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc) {
-    const Kernel& kern = kKernels[scale + 1];
-    const int half = kern.half();
-    const unsigned taps = kern.taps;
+StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
+                    double enhn_gain_limit, const VifKernels& kern) {
+    const Kernel& filt = kKernels[scale];
+    const unsigned half = filt.half();
+    const unsigned taps = filt.taps;
+    const unsigned w = ref.width, h = ref.height;
+    const VerticalNorm norm = vertical_norm(scale, bpc);
+    const std::uint16_t* table = log2_table().data();
+    const auto vfilter = kern.stat_vfilter(ref.data);
+
+    // Vertically filtered rows, with `half` mirrored margin entries each side.
+    const std::size_t len = w + 2 * static_cast<std::size_t>(half);
+    std::vector<std::uint32_t> buf(5 * len);
+    const StatRow rows{buf.data(), buf.data() + len, buf.data() + 2 * len, buf.data() + 3 * len,
+                       buf.data() + 4 * len};
+    const StatRow inner{rows.mu1 + half, rows.mu2 + half, rows.xx + half, rows.yy + half, rows.xy + half};
+
+    const T* ref_rows[17];
+    const T* dis_rows[17];
+    StatSums sums;
+
+    for (unsigned i = 0; i < h; ++i) {
+        for (unsigned k = 0; k < taps; ++k) {
+            const unsigned y = mirror(static_cast<int>(i) - static_cast<int>(half) + static_cast<int>(k), h);
+            ref_rows[k] = ref.row(y);
+            dis_rows[k] = dis.row(y);
+        }
+        vfilter(ref_rows, dis_rows, w, filt.coeff.data(), taps, norm, inner);
+        mirror_margins(rows.mu1, w, static_cast<int>(half));
+        mirror_margins(rows.mu2, w, static_cast<int>(half));
+        mirror_margins(rows.xx, w, static_cast<int>(half));
+        mirror_margins(rows.yy, w, static_cast<int>(half));
+        mirror_margins(rows.xy, w, static_cast<int>(half));
+        kern.stat_hfilter(rows, w, filt.coeff.data(), taps, enhn_gain_limit, table, sums);
+    }
+    return sums;
+}
+
+template <typename T>
+ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc, const VifKernels& kern) {
+    const Kernel& filt = kKernels[scale + 1];
+    const unsigned half = filt.half();
+    const unsigned taps = filt.taps;
     const unsigned w = src.width, h = src.height;
     const unsigned shift_v = scale == 0 ? bpc : 16;
-    const std::uint32_t round_v = 1u << (shift_v - 1);
+    const auto vfilter = kern.sub_vfilter(src.data);
 
     ScalePlane out;
     out.width = w / 2;
@@ -240,53 +274,42 @@ ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc) {
     for (unsigned oi = 0; oi < out.height; ++oi) {
         const unsigned i = 2 * oi;
         for (unsigned k = 0; k < taps; ++k)
-            rows[k] = src.row(mirror(static_cast<int>(i) - half + static_cast<int>(k), h));
-
-        for (unsigned j = 0; j < w; ++j) {
-            std::uint32_t acc = 0;
-            for (unsigned k = 0; k < taps; ++k) acc += std::uint32_t{kern.coeff[k]} * std::uint32_t{rows[k][j]};
-            row[static_cast<std::size_t>(half) + j] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
-        }
-        mirror_margins(row.data(), w, half);
-
-        std::uint16_t* dst = out.samples.data() + static_cast<std::size_t>(oi) * out.width;
-        for (unsigned oj = 0; oj < out.width; ++oj) {
-            const unsigned j = 2 * oj;
-            std::uint32_t acc = 0;
-            for (unsigned k = 0; k < taps; ++k) acc += std::uint32_t{kern.coeff[k]} * row[j + k];
-            dst[oj] = static_cast<std::uint16_t>((acc + 32768) >> 16);
-        }
+            rows[k] = src.row(mirror(static_cast<int>(i) - static_cast<int>(half) + static_cast<int>(k), h));
+        vfilter(rows, w, filt.coeff.data(), taps, shift_v, row.data() + half);
+        mirror_margins(row.data(), w, static_cast<int>(half));
+        kern.sub_hfilter(row.data(), out.width, filt.coeff.data(), taps,
+                         out.samples.data() + static_cast<std::size_t>(oi) * out.width);
     }
     return out;
 }
 
 template <typename T>
 std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc,
-                                           double enhn_gain_limit, bool skip_scale0) {
+                                           double enhn_gain_limit, bool skip_scale0, const VifKernels& k) {
     std::array<ScaleStat, kScales> stats{};
-    if (!skip_scale0) stats[0] = scale_statistic(ref, dis, 0, bpc, enhn_gain_limit);
+    if (!skip_scale0) stats[0] = scale_statistic(ref, dis, 0, bpc, enhn_gain_limit, k);
 
-    ScalePlane r = subsample(ref, 0, bpc);
-    ScalePlane d = subsample(dis, 0, bpc);
+    ScalePlane r = subsample(ref, 0, bpc, k);
+    ScalePlane d = subsample(dis, 0, bpc, k);
     for (unsigned scale = 1; scale < kScales; ++scale) {
         if (scale > 1) {
-            r = subsample(r.view(), scale - 1, bpc);
-            d = subsample(d.view(), scale - 1, bpc);
+            r = subsample(r.view(), scale - 1, bpc, k);
+            d = subsample(d.view(), scale - 1, bpc, k);
         }
-        stats[scale] = scale_statistic(r.view(), d.view(), scale, bpc, enhn_gain_limit);
+        stats[scale] = scale_statistic(r.view(), d.view(), scale, bpc, enhn_gain_limit, k);
     }
     return stats;
 }
 
-template ScaleStat scale_statistic(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned, unsigned,
-                                   double);
-template ScaleStat scale_statistic(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&, unsigned,
-                                   unsigned, double);
-template ScalePlane subsample(const SampleView<std::uint8_t>&, unsigned, unsigned);
-template ScalePlane subsample(const SampleView<std::uint16_t>&, unsigned, unsigned);
+template StatSums scale_sums(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned, unsigned,
+                             double, const VifKernels&);
+template StatSums scale_sums(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&, unsigned, unsigned,
+                             double, const VifKernels&);
+template ScalePlane subsample(const SampleView<std::uint8_t>&, unsigned, unsigned, const VifKernels&);
+template ScalePlane subsample(const SampleView<std::uint16_t>&, unsigned, unsigned, const VifKernels&);
 template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&,
-                                                    unsigned, double, bool);
+                                                    unsigned, double, bool, const VifKernels&);
 template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&,
-                                                    unsigned, double, bool);
+                                                    unsigned, double, bool, const VifKernels&);
 
 }  // namespace vmaf::vif

@@ -17,6 +17,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace vmaf::vif {
@@ -73,6 +75,104 @@ const std::array<std::uint16_t, 65536>& log2_table();
 /// 2048 * log2(v) approximated from v's 16 leading bits. Requires v >= 2^17.
 std::int32_t log2_q11(std::uint64_t v);
 
+/// Integer sums over one scale, combined into num/den by finish_statistic.
+struct StatSums {
+    std::int64_t num_log = 0;      ///< sum of 2048 * log2 numerator terms (sigma1_sq >= sigma_nsq)
+    std::int64_t den_log = 0;      ///< sum of 2048 * log2 denominator terms
+    std::int64_t num_non_log = 0;  ///< sum of sigma2_sq where sigma1_sq < sigma_nsq
+    std::int64_t den_non_log = 0;  ///< number of such pixels
+
+    bool operator==(const StatSums&) const = default;
+};
+
+/// Separable Gaussian kernels of the four scales, Q16 (each sums to 65536,
+/// every coefficient < 65536). Only the first `taps` entries are used.
+struct Kernel {
+    unsigned taps;
+    std::array<std::uint16_t, 17> coeff;
+    unsigned half() const { return taps / 2; }
+};
+extern const Kernel kKernels[kScales];
+
+/// Fixed-point normalisation of the statistic's vertical pass: a filtered
+/// first moment is (sum + round_mu) >> shift_mu, cut to 16 bits; a second
+/// moment is (sum + round_sq) >> shift_sq, cut to 32 bits.
+struct VerticalNorm {
+    unsigned shift_mu;
+    std::uint32_t round_mu;
+    unsigned shift_sq;
+    std::uint64_t round_sq;
+};
+VerticalNorm vertical_norm(unsigned scale, unsigned bpc);
+
+/// Five rows of vertically filtered statistics (mu1, mu2 hold 16-bit values).
+struct StatRow {
+    std::uint32_t* mu1;
+    std::uint32_t* mu2;
+    std::uint32_t* xx;
+    std::uint32_t* yy;
+    std::uint32_t* xy;
+};
+
+// ---------------------------------------------------------------------------
+// Row kernels: the hot loops, dispatched through VifKernels. The scalar
+// reference below is the definition; SIMD variants must match it bit for bit.
+//
+// stat_vfilter: for j in [0, w): taps-tap vertical filter of ref/dis rows
+//   ref_rows[k][j], dis_rows[k][j] (k < taps) into out.*[j].
+// stat_hfilter: for j in [0, w): taps-tap horizontal filter of in.*[j .. j+taps)
+//   and that pixel's contribution, added to `sums`. `table` is log2_table().
+// sub_vfilter: for j in [0, w): out[j] = (u16)((sum_k coeff[k] rows[k][j] + 2^(shift-1)) >> shift).
+// sub_hfilter: for j in [0, out_w): dst[j] = (u16)((sum_k coeff[k] in[2j + k] + 2^15) >> 16).
+// `coeff` has `taps` entries (an odd number <= 17, symmetric, summing to 65536).
+// ---------------------------------------------------------------------------
+template <typename T>
+using StatVFilterFn = void (*)(const T* const* ref_rows, const T* const* dis_rows, unsigned w,
+                               const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out);
+using StatHFilterFn = void (*)(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps,
+                               double enhn_gain_limit, const std::uint16_t* table, StatSums& sums);
+template <typename T>
+using SubVFilterFn = void (*)(const T* const* rows, unsigned w, const std::uint16_t* coeff, unsigned taps,
+                              unsigned shift, std::uint32_t* out);
+using SubHFilterFn = void (*)(const std::uint32_t* in, unsigned out_w, const std::uint16_t* coeff, unsigned taps,
+                              std::uint16_t* dst);
+
+namespace ref {
+template <typename T>
+void stat_vfilter(const T* const* ref_rows, const T* const* dis_rows, unsigned w, const std::uint16_t* coeff,
+                  unsigned taps, const VerticalNorm& norm, const StatRow& out);
+void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, double enhn_gain_limit,
+                  const std::uint16_t* table, StatSums& sums);
+template <typename T>
+void sub_vfilter(const T* const* rows, unsigned w, const std::uint16_t* coeff, unsigned taps, unsigned shift,
+                 std::uint32_t* out);
+void sub_hfilter(const std::uint32_t* in, unsigned out_w, const std::uint16_t* coeff, unsigned taps,
+                 std::uint16_t* dst);
+}  // namespace ref
+
+/// Kernel table: the scalar reference, overridden per SIMD target.
+struct VifKernels {
+    StatVFilterFn<std::uint8_t> stat_vfilter_8 = &ref::stat_vfilter<std::uint8_t>;
+    StatVFilterFn<std::uint16_t> stat_vfilter_16 = &ref::stat_vfilter<std::uint16_t>;
+    StatHFilterFn stat_hfilter = &ref::stat_hfilter;
+    SubVFilterFn<std::uint8_t> sub_vfilter_8 = &ref::sub_vfilter<std::uint8_t>;
+    SubVFilterFn<std::uint16_t> sub_vfilter_16 = &ref::sub_vfilter<std::uint16_t>;
+    SubHFilterFn sub_hfilter = &ref::sub_hfilter;
+
+    StatVFilterFn<std::uint8_t> stat_vfilter(const std::uint8_t*) const { return stat_vfilter_8; }
+    StatVFilterFn<std::uint16_t> stat_vfilter(const std::uint16_t*) const { return stat_vfilter_16; }
+    SubVFilterFn<std::uint8_t> sub_vfilter(const std::uint8_t*) const { return sub_vfilter_8; }
+    SubVFilterFn<std::uint16_t> sub_vfilter(const std::uint16_t*) const { return sub_vfilter_16; }
+};
+
+/// Best kernels allowed by `cpumask` (upstream bit meanings; 0: best available).
+VifKernels select_kernels(unsigned cpumask);
+/// Every compiled SIMD variant this CPU runs, by Highway target name (tests).
+std::vector<std::pair<std::string, VifKernels>> kernel_variants();
+
+/// num/den of one scale from its integer sums (upstream's float recipe).
+ScaleStat finish_statistic(const StatSums& sums);
+
 /// VIF statistic of one scale.
 ///   scale: 0..3 (selects the filter and the fixed-point normalisation);
 ///   bpc:   bits per sample of the *input* (only used at scale 0; decimated
@@ -80,20 +180,25 @@ std::int32_t log2_q11(std::uint64_t v);
 ///   enhn_gain_limit: upper clamp of the gain g, in [1, 100].
 /// ref and dis must have the same size, each side > the filter half width.
 template <typename T>
+StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
+                    double enhn_gain_limit, const VifKernels& k = {});
+template <typename T>
 ScaleStat scale_statistic(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
-                          double enhn_gain_limit);
+                          double enhn_gain_limit, const VifKernels& k = {}) {
+    return finish_statistic(scale_sums(ref, dis, scale, bpc, enhn_gain_limit, k));
+}
 
 /// Filters `src` with the kernel of scale `scale + 1` and keeps every other
 /// sample of every other row: the result is (width/2) x (height/2), 16-bit
 /// range. `scale` is the scale of `src` (0..2); bpc as in scale_statistic.
 template <typename T>
-ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc);
+ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc, const VifKernels& k = {});
 
 /// Whole-frame VIF: the four scales' statistics of luma planes of the same
 /// size (>= kMinDimension each side, checked by the caller).
 /// With skip_scale0 the scale-0 statistic is not computed (left zero).
 template <typename T>
 std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc,
-                                           double enhn_gain_limit, bool skip_scale0);
+                                           double enhn_gain_limit, bool skip_scale0, const VifKernels& k = {});
 
 }  // namespace vmaf::vif
