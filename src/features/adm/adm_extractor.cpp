@@ -6,6 +6,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "features/adm/adm_kernels.hpp"
+#include "features/adm/adm_simd.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
@@ -90,7 +91,8 @@ constexpr std::string_view kOutputs[] = {
 
 class AdmExtractor final : public FeatureExtractor {
 public:
-    AdmExtractor(const OptionValues& o, const VideoGeometry& geom) {
+    AdmExtractor(const OptionValues& o, const VideoGeometry& geom, const ExtractorContext& ctx)
+        : kernels_(adm::adm_registry().select(ctx.cpumask)) {
         p_.csf_scale = o.d(kCsfScale);
         p_.csf_diag_scale = o.d(kCsfDiagScale);
         p_.enhn_gain_limit = o.d(kEnhnGainLimit);
@@ -115,7 +117,7 @@ public:
     }
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
-        const adm::Result r = adm::compute(ref.plane(0), dist.plane(0), ref.bpc(), p_);
+        const adm::Result r = adm::compute(ref.plane(0), dist.plane(0), ref.bpc(), p_, kernels_);
         auto st = std::make_unique<FrameState>();
         auto& s = st->scores;
         s.reserve(debug_ ? std::size(kOutputs) : kRegularOutputs);
@@ -138,14 +140,15 @@ public:
     }
 
 private:
+    adm::AdmKernels kernels_;  ///< selected once for the run's cpumask
     adm::Params p_;
     double dlm_weight_ = 0.5;
     double min_val_ = 0.0;
     bool debug_ = false;
 };
 
-std::unique_ptr<FeatureExtractor> create_adm(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& /*ctx*/) {
-    return std::make_unique<AdmExtractor>(opts, geom);
+std::unique_ptr<FeatureExtractor> create_adm(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<AdmExtractor>(opts, geom, ctx);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "features/adm/adm_kernels.hpp"
+#include "features/adm/adm_simd.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf::adm {
@@ -50,120 +51,28 @@ inline double pow2_unsigned(u32 e) { return std::pow(2.0, static_cast<double>(e)
 
 inline float cbrt_f(float x) { return ::powf(x, 1.0f / 3.0f); }
 
-/// Reciprocal table: entry (d + 32768) = round-toward-zero(2^30 / d) for
-/// d in [-32768, 32768] \ {0}, 0 for d == 0.
-const std::array<i32, 65537>& div_table() {
-    static const std::array<i32, 65537> table = [] {
-        std::array<i32, 65537> t{};
-        for (int i = 1; i <= 32768; ++i) {
-            const i32 r = static_cast<i32>(1073741824 / i);
-            t[static_cast<std::size_t>(32768 + i)] = r;
-            t[static_cast<std::size_t>(32768 - i)] = -r;
-        }
-        return t;
-    }();
-    return table;
-}
-
-/// cos(1 degree)^2 as a float.
-const float kCos1DegSq = static_cast<float>(std::cos(1.0 * std::numbers::pi / 180.0) *
-                                            std::cos(1.0 * std::numbers::pi / 180.0));
-
-/// True when the (h, v) detail vectors of ref (o) and dis (t) point within
-/// 1 degree of each other. Evaluated in float/double exactly as upstream.
-inline bool angle_within_1deg(i64 ot_dp, i64 o_mag_sq, i64 t_mag_sq) {
-    const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
-    const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
-    const double tm = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
-    return dp >= 0.0 && dp * dp >= static_cast<double>(kCos1DegSq) * om * tm;
-}
-
-/// Enhancement gain: where the restored coefficient has the sign of the
-/// reference and the directions agree, allow it to exceed the distorted one
-/// by at most `egl` (result truncated toward zero like a C cast).
-template <typename T>
-inline T apply_gain(T rst, T t, float rst_f, bool angle, double egl) {
-    if (angle && rst_f > 0.) {
-        const double g = rst * egl;
-        rst = static_cast<T>(g < t ? g : static_cast<double>(t));
-    }
-    if (angle && rst_f < 0.) {
-        const double g = rst * egl;
-        rst = static_cast<T>(g > t ? g : static_cast<double>(t));
-    }
-    return rst;
-}
-
 // ---------------------------------------------------------------------------
-// Decouple. Over the support region: k = clamp(t / o, 0, 1) in Q15 (via the
-// reciprocal table), R = k * o, A = t - R, per orientation.
+// Decouple over the support region (per-pixel work: AdmKernels::decouple*).
 
-void decouple_scale0(const Subbands<i16>& ref, const Subbands<i16>& dis, double egl, Details<i16>& r,
-                     Details<i16>& a) {
+template <typename T, typename Fn>
+void decouple(const Subbands<T>& ref, const Subbands<T>& dis, double egl, Details<T>& r, Details<T>& a, Fn fn) {
     const int w = ref.h.w, h = ref.h.h;
     r.resize(w, h);
     a.resize(w, h);
-    const auto& lut = div_table();
     const Rect reg = support_region(w, h);
+    if (reg.right <= reg.left) return;
     for (int i = reg.top; i < reg.bottom; ++i) {
-        for (int j = reg.left; j < reg.right; ++j) {
-            const i16 oh = ref.h.at(i, j), ov = ref.v.at(i, j);
-            const i16 th = dis.h.at(i, j), tv = dis.v.at(i, j);
-            const bool angle = angle_within_1deg(i64{oh} * th + i64{ov} * tv, i64{oh} * oh + i64{ov} * ov,
-                                                 i64{th} * th + i64{tv} * tv);
-            for (int theta = 0; theta < 3; ++theta) {
-                const i16 o = ref.detail(theta).at(i, j);
-                const i16 t = dis.detail(theta).at(i, j);
-                const i32 tmp_k = o == 0 ? 32768 : static_cast<i32>((i64{lut[o + 32768]} * t + 16384) >> 15);
-                const i32 k = std::clamp(tmp_k, 0, 32768);
-                i16 rst = static_cast<i16>((k * o + 16384) >> 15);
-                const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-                rst = apply_gain<i16>(rst, t, rst_f, angle, egl);
-                r.b[theta].at(i, j) = rst;
-                a.b[theta].at(i, j) = static_cast<i16>(t - rst);
-            }
+        const T* o[3];
+        const T* t[3];
+        T* rr[3];
+        T* aa[3];
+        for (int theta = 0; theta < 3; ++theta) {
+            o[theta] = ref.detail(theta).row(i) + reg.left;
+            t[theta] = dis.detail(theta).row(i) + reg.left;
+            rr[theta] = r.b[theta].row(i) + reg.left;
+            aa[theta] = a.b[theta].row(i) + reg.left;
         }
-    }
-}
-
-/// Scale 1..3 variant: the denominator is first reduced to its 15 most
-/// significant bits (rounded), the quotient shifted back accordingly.
-void decouple_scale123(const Subbands<i32>& ref, const Subbands<i32>& dis, double egl, Details<i32>& r,
-                       Details<i32>& a) {
-    const int w = ref.h.w, h = ref.h.h;
-    r.resize(w, h);
-    a.resize(w, h);
-    const auto& lut = div_table();
-    const Rect reg = support_region(w, h);
-    for (int i = reg.top; i < reg.bottom; ++i) {
-        for (int j = reg.left; j < reg.right; ++j) {
-            const i32 oh = ref.h.at(i, j), ov = ref.v.at(i, j);
-            const i32 th = dis.h.at(i, j), tv = dis.v.at(i, j);
-            const bool angle = angle_within_1deg(i64{oh} * th + i64{ov} * tv, i64{oh} * oh + i64{ov} * ov,
-                                                 i64{th} * th + i64{tv} * tv);
-            for (int theta = 0; theta < 3; ++theta) {
-                const i32 o = ref.detail(theta).at(i, j);
-                const i32 t = dis.detail(theta).at(i, j);
-                i64 tmp_k = 32768;
-                if (o != 0) {
-                    const u32 abs_o = static_cast<u32>(o < 0 ? -i64{o} : i64{o});
-                    const i64 sign = o < 0 ? -1 : 1;
-                    int shift = 0;
-                    u32 msb = abs_o;
-                    if (abs_o >= 32768) {
-                        shift = 17 - std::countl_zero(abs_o);
-                        msb = (abs_o + (u32{1} << (shift - 1))) >> shift;
-                    }
-                    tmp_k = ((i64{lut[msb + 32768]} * t) * sign + (i64{1} << (14 + shift))) >> (15 + shift);
-                }
-                const i64 k = std::clamp<i64>(tmp_k, 0, 32768);
-                i32 rst = static_cast<i32>((k * o + 16384) >> 15);
-                const float rst_f = (static_cast<float>(k) / 32768) * (static_cast<float>(o) / 64);
-                rst = apply_gain<i32>(rst, t, rst_f, angle, egl);
-                r.b[theta].at(i, j) = rst;
-                a.b[theta].at(i, j) = static_cast<i32>(static_cast<u32>(t) - static_cast<u32>(rst));
-            }
-        }
+        fn(o, t, reg.right - reg.left, egl, rr, aa);
     }
 }
 
@@ -191,47 +100,33 @@ std::array<u32, 3> csf_multipliers_scale123(const Params& p, int scale) {
 // CSF: over the support region, out = src * csf (rounded to the band's
 // format) and flt = |out| / 30 (the masker's neighbourhood contribution).
 
-void csf_scale0(const Details<i16>& src, const Params& p, Details<i16>& out, Details<i16>& flt) {
+void csf_scale0(const Details<i16>& src, const Params& p, Details<i16>& out, Details<i16>& flt, const AdmKernels& k) {
     const int w = src.b[0].w, h = src.b[0].h;
     out.resize(w, h);
     flt.resize(w, h);
     const auto rf = csf_multipliers_scale0(p);
     static constexpr int kShift[3] = {15, 15, 17};
     static constexpr i32 kAdd[3] = {16384, 16384, 65535};  // sic: not 2^16 for D
-    constexpr i32 kOneBy30 = 4369;                         // 2^17 / 30
     const Rect reg = support_region(w, h);
-    for (int theta = 0; theta < 3; ++theta) {
-        for (int i = reg.top; i < reg.bottom; ++i) {
-            for (int j = reg.left; j < reg.right; ++j) {
-                const i32 v = i32{rf[theta]} * src.b[theta].at(i, j);
-                const i16 c = static_cast<i16>((v + kAdd[theta]) >> kShift[theta]);
-                out.b[theta].at(i, j) = c;
-                flt.b[theta].at(i, j) = static_cast<i16>((kOneBy30 * std::abs(i32{c}) + 2048) >> 12);
-            }
-        }
-    }
+    if (reg.right <= reg.left) return;
+    for (int theta = 0; theta < 3; ++theta)
+        for (int i = reg.top; i < reg.bottom; ++i)
+            k.csf0(src.b[theta].row(i) + reg.left, reg.right - reg.left, rf[theta], kShift[theta], kAdd[theta],
+                   out.b[theta].row(i) + reg.left, flt.b[theta].row(i) + reg.left);
 }
 
-// Upstream stores the rounding term 2^31 of the Q32 products in an int32,
-// where it becomes -2^31: the "rounding" subtracts half instead of adding.
-constexpr i64 kQ32Round = -2147483648LL;
-
-void csf_scale123(const Details<i32>& src, const Params& p, int scale, Details<i32>& out, Details<i32>& flt) {
+void csf_scale123(const Details<i32>& src, const Params& p, int scale, Details<i32>& out, Details<i32>& flt,
+                  const AdmKernels& k) {
     const int w = src.b[0].w, h = src.b[0].h;
     out.resize(w, h);
     flt.resize(w, h);
     const auto rf = csf_multipliers_scale123(p, scale);
-    constexpr i64 kOneBy30 = 143165577;  // 2^32 / 30
     const Rect reg = support_region(w, h);
-    for (int theta = 0; theta < 3; ++theta) {
-        for (int i = reg.top; i < reg.bottom; ++i) {
-            for (int j = reg.left; j < reg.right; ++j) {
-                const i32 c = static_cast<i32>((i64{rf[theta]} * src.b[theta].at(i, j) + (i64{1} << 27)) >> 28);
-                out.b[theta].at(i, j) = c;
-                flt.b[theta].at(i, j) = static_cast<i32>((kOneBy30 * std::abs(i64{c}) + kQ32Round) >> 32);
-            }
-        }
-    }
+    if (reg.right <= reg.left) return;
+    for (int theta = 0; theta < 3; ++theta)
+        for (int i = reg.top; i < reg.bottom; ++i)
+            k.csf123(src.b[theta].row(i) + reg.left, reg.right - reg.left, rf[theta], out.b[theta].row(i) + reg.left,
+                     flt.b[theta].row(i) + reg.left);
 }
 
 // ---------------------------------------------------------------------------
@@ -247,7 +142,7 @@ float den_combine(const double csf[3], int area, double noise_weight) {
     return dh + dv + dd;
 }
 
-float den_scale0(const Subbands<i16>& ref, const Params& p) {
+float den_scale0(const Subbands<i16>& ref, const Params& p, const AdmKernels& k) {
     const int w = ref.h.w, h = ref.h.h;
     float f[2];
     csf_factors(p, 0, f);
@@ -262,11 +157,7 @@ float den_scale0(const Subbands<i16>& ref, const Params& p) {
         const Band<i16>& b = ref.detail(theta);
         u64 acc = 0;
         for (int i = reg.top; i < reg.bottom; ++i) {
-            u64 inner = 0;
-            for (int j = reg.left; j < reg.right; ++j) {
-                const u64 x = static_cast<u16>(std::abs(i32{b.at(i, j)}));
-                inner += x * x * x;
-            }
+            const u64 inner = k.den0(b.row(i) + reg.left, reg.right - reg.left);
             acc += (inner + add) >> shift;
         }
         // 6 fractional bits pending from the DWT -> 18 after cubing.
@@ -276,7 +167,7 @@ float den_scale0(const Subbands<i16>& ref, const Params& p) {
     return den_combine(csf, area, p.noise_weight);
 }
 
-float den_scale123(const Subbands<i32>& ref, int scale, const Params& p) {
+float den_scale123(const Subbands<i32>& ref, int scale, const Params& p, const AdmKernels& k) {
     const int w = ref.h.w, h = ref.h.h;
     float f[2];
     csf_factors(p, scale, f);
@@ -296,11 +187,8 @@ float den_scale123(const Subbands<i32>& ref, int scale, const Params& p) {
         const Band<i32>& b = ref.detail(theta);
         u64 acc = 0;
         for (int i = reg.top; i < reg.bottom; ++i) {
-            u64 inner = 0;
-            for (int j = reg.left; j < reg.right; ++j) {
-                const u64 x = static_cast<u32>(std::abs(i64{b.at(i, j)}));
-                inner += ((((x * x) + add_sq) >> shift_sq) * x + add_cub) >> shift_cub;
-            }
+            const u64 inner =
+                k.den123(b.row(i) + reg.left, reg.right - reg.left, shift_sq, add_sq, shift_cub, add_cub);
             acc += (inner + add_acc) >> shift_acc;
         }
         const double sc = pow2_unsigned(kFracBits[scale - 1] - shift_acc - shift_cub);
@@ -314,38 +202,29 @@ float den_scale123(const Subbands<i32>& ref, int scale, const Params& p) {
 // threshold is, summed over the three orientations, the 3x3 neighbourhood of
 // the masker's |csf|/30 with the centre replaced by |csf|/15. Neighbours off
 // the band are mirrored: row/col -1 -> 1, row h -> h-1, col w -> w-1.
+// Each row sum (AdmKernels::cm*) is rounded and shifted by `row_shift`
+// before joining the total.
 
-template <typename T, typename CenterFn>
-inline i32 mask_threshold(const Details<T>& masker, const Details<T>& masker_flt, int i, int j, int w, int h,
-                          CenterFn center) {
-    const int up = i == 0 ? 1 : i - 1, down = i == h - 1 ? h - 1 : i + 1;
-    const int lf = j == 0 ? 1 : j - 1, rt = j == w - 1 ? w - 1 : j + 1;
-    // Unsigned accumulation: the same bits as upstream's int32 sum, without
-    // signed-overflow UB.
-    u32 thr = 0;
-    for (int theta = 0; theta < 3; ++theta) {
-        const Band<T>& f = masker_flt.b[theta];
-        const T* ru = f.row(up);
-        const T* rc = f.row(i);
-        const T* rd = f.row(down);
-        u32 s = static_cast<u32>(ru[lf]) + static_cast<u32>(ru[j]) + static_cast<u32>(ru[rt]);
-        s += static_cast<u32>(rc[lf]) + static_cast<u32>(center(masker.b[theta].at(i, j))) + static_cast<u32>(rc[rt]);
-        s += static_cast<u32>(rd[lf]) + static_cast<u32>(rd[j]) + static_cast<u32>(rd[rt]);
-        thr += s;
-    }
-    return static_cast<i32>(thr);
-}
-
-/// Walks the scoring region row by row. `pixel(i, j, acc_inner[3])` adds the
-/// pixel's three orientation terms; each row sum is rounded and shifted by
-/// `row_shift` before joining the total.
-template <typename PixelFn>
-void cm_accumulate(int w, int h, u32 row_shift, i64 acc[3], PixelFn pixel) {
+template <typename T, typename Fn>
+void cm_accumulate(const Details<T>& target, const Details<T>& masker, const Details<T>& masker_flt,
+                   CmRow<T> row, u32 row_shift, i64 acc[3], Fn fn) {
+    const int w = target.b[0].w, h = target.b[0].h;
     const Rect reg = score_region(w, h);
     const i64 add = half_of_shift(row_shift);
+    row.w = w;
+    row.j0 = std::max(reg.left, 0);
+    row.j1 = std::min(reg.right, w);
     for (int i = std::max(reg.top, 0); i < std::min(reg.bottom, h); ++i) {
+        const int up = i == 0 ? 1 : i - 1, down = i == h - 1 ? h - 1 : i + 1;
+        for (int t = 0; t < 3; ++t) {
+            row.flt[t][0] = masker_flt.b[t].row(up);
+            row.flt[t][1] = masker_flt.b[t].row(i);
+            row.flt[t][2] = masker_flt.b[t].row(down);
+            row.masker[t] = masker.b[t].row(i);
+            row.target[t] = target.b[t].row(i);
+        }
         i64 inner[3] = {0, 0, 0};
-        for (int j = std::max(reg.left, 0); j < std::min(reg.right, w); ++j) pixel(i, j, inner);
+        if (row.j1 > row.j0) fn(row, inner);
         for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> row_shift;
     }
 }
@@ -362,29 +241,19 @@ float num_combine(const float f_acc[3], int w, int h, double noise_weight) {
 /// Scale 0: target = decoupled band (R for DLM, A for AIM); masker = CSF of
 /// the other band.
 float cm_scale0(const Details<i16>& target, const Details<i16>& masker, const Details<i16>& masker_flt,
-                const Params& p, double noise_weight) {
+                const Params& p, double noise_weight, const AdmKernels& k) {
     const int w = target.b[0].w, h = target.b[0].h;
     const auto rf = csf_multipliers_scale0(p);
-    static constexpr int kShiftSub[3] = {10, 10, 12};
-    static constexpr int kShiftSq[3] = {29, 29, 30};
-    static constexpr i64 kAddSq[3] = {268435456, 268435456, 536870912};
     const u32 shift_cub[3] = {ceil_log2_minus(w, 4.0), ceil_log2_minus(w, 4.0), ceil_log2_minus(w, 3.0)};
-    const i64 add_cub[3] = {half_of_shift(shift_cub[0]), half_of_shift(shift_cub[1]), half_of_shift(shift_cub[2])};
     const u32 shift_row = ceil_log2_minus(h, 0.0);
-    constexpr i32 kOneBy15 = 8738;  // 2^17 / 15
-
-    auto center = [](i16 c) { return static_cast<i16>((kOneBy15 * std::abs(i32{c}) + 2048) >> 12); };
+    CmRow<i16> row{};
+    for (int t = 0; t < 3; ++t) {
+        row.rf[t] = rf[t];
+        row.shift_cub[t] = shift_cub[t];
+        row.add_cub[t] = half_of_shift(shift_cub[t]);
+    }
     i64 acc[3] = {0, 0, 0};
-    cm_accumulate(w, h, shift_row, acc, [&](int i, int j, i64 inner[3]) {
-        const i32 thr = mask_threshold(masker, masker_flt, i, j, w, h, center);
-        for (int t = 0; t < 3; ++t) {
-            i32 x = i32{target.b[t].at(i, j)} * i32{rf[t]};
-            x = std::abs(x) - static_cast<i32>(static_cast<u32>(thr) << kShiftSub[t]);
-            x = x < 0 ? 0 : x;
-            const i32 x_sq = static_cast<i32>((i64{x} * x + kAddSq[t]) >> kShiftSq[t]);
-            inner[t] += (i64{x_sq} * x + add_cub[t]) >> shift_cub[t];
-        }
-    });
+    cm_accumulate(target, masker, masker_flt, row, shift_row, acc, k.cm0);
     // Pending fractional bits: (6 + 21) * 3 - 29 = 52 for H/V,
     // (6 + 23) * 3 - 30 = 57 for D, minus the shifts done here.
     const u32 frac[3] = {52u - shift_cub[0] - shift_row, 52u - shift_cub[1] - shift_row,
@@ -395,7 +264,7 @@ float cm_scale0(const Details<i16>& target, const Details<i16>& masker, const De
 }
 
 float cm_scale123(const Details<i32>& target, const Details<i32>& masker, const Details<i32>& masker_flt,
-                  const Params& p, int scale, double noise_weight) {
+                  const Params& p, int scale, double noise_weight, const AdmKernels& k) {
     const int w = target.b[0].w, h = target.b[0].h;
     const auto rf = csf_multipliers_scale123(p, scale);
     const u32 shift_cub = ceil_log2_minus(w, 0.0);
@@ -403,20 +272,14 @@ float cm_scale123(const Details<i32>& target, const Details<i32>& masker, const 
     const u32 shift_row = ceil_log2_minus(h, 0.0);
     static constexpr u32 kFrac[3] = {45, 39, 36};
     const float final_scale = static_cast<float>(pow2_unsigned(kFrac[scale - 1] - shift_cub - shift_row));
-    constexpr i64 kOneBy15 = 286331153;  // 2^32 / 15
-
-    auto center = [](i32 c) { return static_cast<i32>((kOneBy15 * std::abs(i64{c}) + kQ32Round) >> 32); };
+    CmRow<i32> row{};
+    for (int t = 0; t < 3; ++t) {
+        row.rf[t] = rf[t];
+        row.shift_cub[t] = shift_cub;
+        row.add_cub[t] = add_cub;
+    }
     i64 acc[3] = {0, 0, 0};
-    cm_accumulate(w, h, shift_row, acc, [&](int i, int j, i64 inner[3]) {
-        const i32 thr = mask_threshold(masker, masker_flt, i, j, w, h, center);
-        for (int t = 0; t < 3; ++t) {
-            i32 x = static_cast<i32>((i64{target.b[t].at(i, j)} * rf[t] + (i64{1} << 27)) >> 28);
-            x = static_cast<i32>(static_cast<u32>(std::abs(x)) - static_cast<u32>(thr));
-            x = x < 0 ? 0 : x;
-            const i32 x_sq = static_cast<i32>((i64{x} * x + 536870912) >> 30);
-            inner[t] += (i64{x_sq} * x + add_cub) >> shift_cub;
-        }
-    });
+    cm_accumulate(target, masker, masker_flt, row, shift_row, acc, k.cm123);
     float f_acc[3];
     // int64 / float: the sum is rounded to float first (C's conversions).
     for (int t = 0; t < 3; ++t) f_acc[t] = static_cast<float>(acc[t]) / final_scale;
@@ -452,6 +315,10 @@ Rect support_region(int w, int h) {
 }
 
 Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p) {
+    return compute(ref, dis, bpc, p, scalar_kernels());
+}
+
+Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, const AdmKernels& k) {
     if (ref.width != dis.width || ref.height != dis.height)
         throw Error(ErrorKind::Input, "adm: reference and distorted pictures differ in size");
     if (ref.width < kMinSize || ref.height < kMinSize)
@@ -460,37 +327,37 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
 
     Result res;
     Subbands<i16> ref0, dis0;
-    dwt_scale0(ref, bpc, ref0, p.skip_scale0);
-    dwt_scale0(dis, bpc, dis0, p.skip_scale0);
+    dwt_scale0(ref, bpc, ref0, p.skip_scale0, k);
+    dwt_scale0(dis, bpc, dis0, p.skip_scale0, k);
 
     if (p.skip_scale0) {
         res.num_scale[0] = 0.0f;
         res.den_scale[0] = static_cast<float>(1e-10);  // avoids 0/0 in the scale score
     } else {
         Details<i16> r, a, csf, flt;
-        decouple_scale0(ref0, dis0, p.enhn_gain_limit, r, a);
-        res.den_scale[0] = den_scale0(ref0, p);
-        csf_scale0(a, p, csf, flt);
-        res.num_scale[0] = cm_scale0(r, csf, flt, p, p.noise_weight);
+        decouple(ref0, dis0, p.enhn_gain_limit, r, a, k.decouple0);
+        res.den_scale[0] = den_scale0(ref0, p, k);
+        csf_scale0(a, p, csf, flt, k);
+        res.num_scale[0] = cm_scale0(r, csf, flt, p, p.noise_weight, k);
         if (!p.skip_aim) {
-            csf_scale0(r, p, csf, flt);
-            res.aim_scale[0] = cm_scale0(a, csf, flt, p, 0.0);
+            csf_scale0(r, p, csf, flt, k);
+            res.aim_scale[0] = cm_scale0(a, csf, flt, p, 0.0, k);
         }
     }
 
     Band<i32> ref_a = widen(ref0.a), dis_a = widen(dis0.a);
     for (int scale = 1; scale < 4; ++scale) {
         Subbands<i32> rs, ds;
-        dwt_scale123(ref_a, scale, rs);
-        dwt_scale123(dis_a, scale, ds);
+        dwt_scale123(ref_a, scale, rs, k);
+        dwt_scale123(dis_a, scale, ds, k);
         Details<i32> r, a, csf, flt;
-        decouple_scale123(rs, ds, p.enhn_gain_limit, r, a);
-        res.den_scale[scale] = den_scale123(rs, scale, p);
-        csf_scale123(a, p, scale, csf, flt);
-        res.num_scale[scale] = cm_scale123(r, csf, flt, p, scale, p.noise_weight);
+        decouple(rs, ds, p.enhn_gain_limit, r, a, k.decouple123);
+        res.den_scale[scale] = den_scale123(rs, scale, p, k);
+        csf_scale123(a, p, scale, csf, flt, k);
+        res.num_scale[scale] = cm_scale123(r, csf, flt, p, scale, p.noise_weight, k);
         if (!p.skip_aim) {
-            csf_scale123(r, p, scale, csf, flt);
-            res.aim_scale[scale] = cm_scale123(a, csf, flt, p, scale, 0.0);
+            csf_scale123(r, p, scale, csf, flt, k);
+            res.aim_scale[scale] = cm_scale123(a, csf, flt, p, scale, 0.0, k);
         }
         ref_a = std::move(rs.a);
         dis_a = std::move(ds.a);

@@ -24,6 +24,8 @@
 
 namespace vmaf::adm {
 
+struct AdmKernels;  // adm_simd.hpp
+
 /// Contrast sensitivity models (values of the adm_csf_mode option).
 enum class CsfMode : int { Watson97 = 0, Barten = 1, BartenWatsonBlend = 2, BartenWatsonBlendMae = 3 };
 
@@ -67,6 +69,8 @@ struct Result {
 /// dimension) with samples of `bpc` bits (8: uint8_t, 9..16: uint16_t).
 /// Thread-safe: all scratch is local to the call.
 Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p);
+/// The same with the hot loops run by `k` (a table of adm_registry()).
+Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, const AdmKernels& k);
 
 // ---------------------------------------------------------------------------
 // Building blocks (exposed for unit tests).
@@ -109,9 +113,11 @@ struct Details {
 /// Scale-0 DWT of a picture plane (samples of `bpc` bits). Outputs int16
 /// bands of ceil(w/2) x ceil(h/2); with `lo_only` only band A is produced.
 void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only);
+void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only, const AdmKernels& k);
 
 /// DWT of level `scale` (1..3) of an int32 approximation band.
 void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out);
+void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out, const AdmKernels& k);
 
 /// Region of a band, [left, right) x [top, bottom).
 struct Rect {

@@ -1,0 +1,388 @@
+// Integer ADM: Highway SIMD versions of the hot-loop kernels of
+// adm_scalar.cpp, compiled once per target (foreach_target) and registered in
+// adm_registry(). Each kernel reproduces the scalar reference bit for bit for
+// every input: integer widths are chosen so that no intermediate overflows
+// (or overflows only where the reference wraps the same way), narrowing
+// stores truncate like C casts, and the few floating-point steps run in the
+// reference's order and precision (no fused multiply-add). Edges (mirrored
+// columns) and tails shorter than a vector fall back to the scalar kernels.
+#include <cstdint>
+#include <cstring>
+
+#include "features/adm/adm_simd.hpp"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "features/adm/adm_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace vmaf::adm::HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+// HWY_SCALAR (the emulation target GCC < 12.3 gets instead of EMU128) lacks
+// several ops used here and is no faster than the scalar reference.
+#if HWY_TARGET != HWY_SCALAR
+
+using i16 = std::int16_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+using u16 = std::uint16_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+// Daubechies-2 taps (see adm_scalar.cpp).
+constexpr i32 kLo0 = 15826, kLo1 = 27411, kLo2 = 7345, kLo3 = -4240;
+constexpr i32 kHi0 = -4240, kHi1 = -7345, kHi2 = 27411, kHi3 = -15826;
+
+/// (int16_t) of each i32 lane, as C's narrowing conversion (low 16 bits).
+template <class D16, class V32>
+HWY_INLINE hn::Vec<D16> TruncToI16(D16 d16, V32 v) {
+    return hn::DemoteTo(d16, hn::ShiftRight<16>(hn::ShiftLeft<16>(v)));
+}
+
+/// The i32 value of the low 16 bits of each lane, sign-extended.
+template <class V32>
+HWY_INLINE V32 SignExtend16(V32 v) {
+    return hn::ShiftRight<16>(hn::ShiftLeft<16>(v));
+}
+
+/// Odd i32 lanes moved into the even positions (for MulEven).
+template <class D32, class V32>
+HWY_INLINE V32 OddToEven(D32 d32, V32 v) {
+    const hn::RepartitionToWide<hn::RebindToUnsigned<D32>> du64;
+    return hn::BitCast(d32, hn::ShiftRight<32>(hn::BitCast(du64, v)));
+}
+
+/// Arithmetic right shift of i64 lanes by a run-time count.
+template <class V64>
+HWY_INLINE V64 SraSame(V64 v, int bits) {
+    return hn::ShiftRightSame(v, bits);
+}
+
+// ---------------------------------------------------------------------------
+// DWT, scale 0.
+
+void Dwt0Vert8(const std::uint8_t* const r[4], int w, i16* lo, i16* hi) {
+    const hn::ScalableTag<i32> d32;
+    const hn::Rebind<std::uint8_t, decltype(d32)> d8;
+    const hn::Rebind<i16, decltype(d32)> d16;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    // All sums of 8-bit samples fit easily in int32; results fit in int16.
+    const auto off_lo = hn::Set(d32, -46342 * 128 + 128);
+    const auto off_hi = hn::Set(d32, 128);
+    int j = 0;
+    for (; j + n <= w; j += n) {
+        const auto s0 = hn::PromoteTo(d32, hn::LoadU(d8, r[0] + j));
+        const auto s1 = hn::PromoteTo(d32, hn::LoadU(d8, r[1] + j));
+        const auto s2 = hn::PromoteTo(d32, hn::LoadU(d8, r[2] + j));
+        const auto s3 = hn::PromoteTo(d32, hn::LoadU(d8, r[3] + j));
+        auto l = hn::Add(hn::Add(hn::Mul(s0, hn::Set(d32, kLo0)), hn::Mul(s1, hn::Set(d32, kLo1))),
+                         hn::Add(hn::Mul(s2, hn::Set(d32, kLo2)), hn::Mul(s3, hn::Set(d32, kLo3))));
+        auto h = hn::Add(hn::Add(hn::Mul(s0, hn::Set(d32, kHi0)), hn::Mul(s1, hn::Set(d32, kHi1))),
+                         hn::Add(hn::Mul(s2, hn::Set(d32, kHi2)), hn::Mul(s3, hn::Set(d32, kHi3))));
+        l = hn::ShiftRight<8>(hn::Add(l, off_lo));
+        h = hn::ShiftRight<8>(hn::Add(h, off_hi));
+        hn::StoreU(hn::DemoteTo(d16, l), d16, lo + j);
+        hn::StoreU(hn::DemoteTo(d16, h), d16, hi + j);
+    }
+    if (j < w) {
+        const std::uint8_t* rt[4] = {r[0] + j, r[1] + j, r[2] + j, r[3] + j};
+        scalar::dwt0_vert8(rt, w - j, lo + j, hi + j);
+    }
+}
+
+// High bit depth: a sum of 16-bit samples times the taps exceeds int32, but
+// its positive part P and negative part N each fit in uint32, so
+// floor((P - N) / 2^bpc) is formed from |P - N| without any 64-bit lanes.
+void Dwt0Vert16(const std::uint16_t* const r[4], int w, unsigned bpc, i16* lo, i16* hi) {
+    const hn::ScalableTag<u32> du;
+    const hn::RebindToSigned<decltype(du)> di;
+    const hn::Rebind<std::uint16_t, decltype(du)> d16u;
+    const hn::Rebind<i16, decltype(du)> d16;
+    const int n = static_cast<int>(hn::Lanes(du));
+    const int shift = static_cast<int>(bpc);
+    const u32 add = u32{1} << (bpc - 1);
+    const auto round_up = hn::Set(du, (u32{1} << bpc) - 1);
+    const auto n_lo_off = hn::Set(du, 46342u * add - add);
+    const auto p_hi_off = hn::Set(du, add);
+    // floor((p - q) / 2^shift) as int32 lanes.
+    auto floor_diff = [&](decltype(hn::Zero(du)) p, decltype(hn::Zero(du)) q) {
+        const auto pos = hn::BitCast(di, hn::ShiftRightSame(hn::Sub(p, q), shift));
+        const auto neg = hn::Neg(hn::BitCast(di, hn::ShiftRightSame(hn::Add(hn::Sub(q, p), round_up), shift)));
+        return hn::IfThenElse(hn::RebindMask(di, hn::Lt(p, q)), neg, pos);
+    };
+    int j = 0;
+    for (; j + n <= w; j += n) {
+        const auto s0 = hn::PromoteTo(du, hn::LoadU(d16u, r[0] + j));
+        const auto s1 = hn::PromoteTo(du, hn::LoadU(d16u, r[1] + j));
+        const auto s2 = hn::PromoteTo(du, hn::LoadU(d16u, r[2] + j));
+        const auto s3 = hn::PromoteTo(du, hn::LoadU(d16u, r[3] + j));
+        const auto p_lo = hn::Add(hn::Add(hn::Mul(s0, hn::Set(du, u32{kLo0})), hn::Mul(s1, hn::Set(du, u32{kLo1}))),
+                                  hn::Mul(s2, hn::Set(du, u32{kLo2})));
+        const auto n_lo = hn::Add(hn::Mul(s3, hn::Set(du, u32{-kLo3})), n_lo_off);
+        const auto p_hi = hn::Add(hn::Mul(s2, hn::Set(du, u32{kHi2})), p_hi_off);
+        const auto n_hi = hn::Add(hn::Add(hn::Mul(s0, hn::Set(du, u32{-kHi0})), hn::Mul(s1, hn::Set(du, u32{-kHi1}))),
+                                  hn::Mul(s3, hn::Set(du, u32{-kHi3})));
+        hn::StoreU(TruncToI16(d16, floor_diff(p_lo, n_lo)), d16, lo + j);
+        hn::StoreU(TruncToI16(d16, floor_diff(p_hi, n_hi)), d16, hi + j);
+    }
+    if (j < w) {
+        const std::uint16_t* rt[4] = {r[0] + j, r[1] + j, r[2] + j, r[3] + j};
+        scalar::dwt0_vert16(rt, w - j, bpc, lo + j, hi + j);
+    }
+}
+
+/// Loads the 2n int16 samples from p as int32 and splits them into the even
+/// (p[0], p[2], ...) and odd (p[1], p[3], ...) ones.
+template <class D32>
+HWY_INLINE void LoadDeinterleave16(D32 d32, const i16* p, hn::Vec<D32>& even, hn::Vec<D32>& odd) {
+    const hn::Rebind<i16, D32> d16;
+    const size_t n = hn::Lanes(d32);
+    const auto a0 = hn::PromoteTo(d32, hn::LoadU(d16, p));
+    const auto a1 = hn::PromoteTo(d32, hn::LoadU(d16, p + n));
+    even = hn::ConcatEven(d32, a1, a0);
+    odd = hn::ConcatOdd(d32, a1, a0);
+}
+
+// Output j reads inputs 2j-1 .. 2j+2; the vector part covers 1 <= j with
+// 2j+2 <= w-1 (no mirroring); |sum| <= 54822 * 32768 + 32768 < 2^31.
+void Dwt0Horz(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* d) {
+    const hn::ScalableTag<i32> d32;
+    const hn::Rebind<i16, decltype(d32)> d16;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    const int ow = (w + 1) / 2;
+    const auto rnd = hn::Set(d32, 32768);
+    auto filt = [&](auto x0, auto x1, auto x2, auto x3, i32 c0, i32 c1, i32 c2, i32 c3) {
+        const auto s = hn::Add(hn::Add(hn::Mul(x0, hn::Set(d32, c0)), hn::Mul(x1, hn::Set(d32, c1))),
+                               hn::Add(hn::Mul(x2, hn::Set(d32, c2)), hn::Mul(x3, hn::Set(d32, c3))));
+        return hn::DemoteTo(d16, hn::ShiftRight<16>(hn::Add(s, rnd)));
+    };
+    const int first = ow > 1 ? 1 : ow;
+    scalar::dwt0_horz_range(lo, hi, w, 0, first, a, v, h, d);
+    int j = first;
+    for (; j + n - 1 <= (w - 3) / 2 && j + n <= ow; j += n) {
+        hn::Vec<decltype(d32)> l0, l1, l2, l3;
+        LoadDeinterleave16(d32, lo + 2 * j - 1, l0, l1);
+        LoadDeinterleave16(d32, lo + 2 * j + 1, l2, l3);
+        hn::StoreU(filt(l0, l1, l2, l3, kLo0, kLo1, kLo2, kLo3), d16, a + j);
+        if (!v) continue;
+        hn::StoreU(filt(l0, l1, l2, l3, kHi0, kHi1, kHi2, kHi3), d16, v + j);
+        hn::Vec<decltype(d32)> h0, h1, h2, h3;
+        LoadDeinterleave16(d32, hi + 2 * j - 1, h0, h1);
+        LoadDeinterleave16(d32, hi + 2 * j + 1, h2, h3);
+        hn::StoreU(filt(h0, h1, h2, h3, kLo0, kLo1, kLo2, kLo3), d16, h + j);
+        hn::StoreU(filt(h0, h1, h2, h3, kHi0, kHi1, kHi2, kHi3), d16, d + j);
+    }
+    scalar::dwt0_horz_range(lo, hi, w, j, ow, a, v, h, d);
+}
+
+// ---------------------------------------------------------------------------
+// CSF, scale 0: |rf * src| < 2^31, then two C narrowing casts.
+
+void Csf0(const i16* src, int n_px, u16 rf, int shift, i32 add, i16* out, i16* flt) {
+    const hn::ScalableTag<i32> d32;
+    const hn::Rebind<i16, decltype(d32)> d16;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    const auto vrf = hn::Set(d32, i32{rf});
+    const auto vadd = hn::Set(d32, add);
+    const auto one_by_30 = hn::Set(d32, 4369);
+    const auto rnd = hn::Set(d32, 2048);
+    int j = 0;
+    for (; j + n <= n_px; j += n) {
+        const auto s = hn::PromoteTo(d32, hn::LoadU(d16, src + j));
+        const auto c = SignExtend16(hn::ShiftRightSame(hn::Add(hn::Mul(vrf, s), vadd), shift));
+        const auto f = hn::ShiftRight<12>(hn::Add(hn::Mul(one_by_30, hn::Abs(c)), rnd));
+        hn::StoreU(hn::DemoteTo(d16, c), d16, out + j);
+        hn::StoreU(TruncToI16(d16, f), d16, flt + j);
+    }
+    if (j < n_px) scalar::csf0(src + j, n_px - j, rf, shift, add, out + j, flt + j);
+}
+
+// ---------------------------------------------------------------------------
+// den, scale 0: sum of |x|^3 with |x| <= 2^15, |x|^2 in uint32, cube in uint64.
+
+u64 Den0(const i16* b, int n_px) {
+    const hn::ScalableTag<u32> du;
+    const hn::RebindToSigned<decltype(du)> di;
+    const hn::Rebind<i16, decltype(du)> d16;
+    const hn::RepartitionToWide<decltype(du)> du64;
+    const int n = static_cast<int>(hn::Lanes(du));
+    auto acc = hn::Zero(du64);
+    int j = 0;
+    for (; j + n <= n_px; j += n) {
+        const auto x = hn::BitCast(du, hn::Abs(hn::PromoteTo(di, hn::LoadU(d16, b + j))));
+        const auto x2 = hn::Mul(x, x);
+        acc = hn::Add(acc, hn::MulEven(x2, x));
+        acc = hn::Add(acc, hn::MulEven(OddToEven(du, x2), OddToEven(du, x)));
+    }
+    u64 inner = hn::GetLane(hn::SumOfLanes(du64, acc));
+    if (j < n_px) inner += scalar::den0(b + j, n_px - j);
+    return inner;
+}
+
+// ---------------------------------------------------------------------------
+// Contrast masking, scale 0.
+
+/// inner += (x_sq * x + add_cub) >> shift_cub with x_sq = (int32)((x*x + add_sq) >> shift_sq),
+/// x >= 0 in int32 lanes; accumulates into the i64 lanes of acc.
+template <int kShiftSq, class D32, class V32, class V64>
+HWY_INLINE void CubeAccumulate(D32 d32, V32 x, V64 add_sq, V64 add_cub, int shift_cub, V64& acc) {
+    const hn::RebindToUnsigned<D32> du32;
+    const hn::RepartitionToWide<D32> d64;
+    const hn::RepartitionToWide<decltype(du32)> du64;
+    const auto xu = hn::BitCast(du32, x);
+    const auto xo = OddToEven(d32, x);
+    const auto xou = hn::BitCast(du32, xo);
+    // x >= 0: the square is < 2^62 and the sum with add_sq < 2^63.
+    const auto sq_e = hn::ShiftRight<kShiftSq>(hn::Add(hn::MulEven(xu, xu), hn::BitCast(du64, add_sq)));
+    const auto sq_o = hn::ShiftRight<kShiftSq>(hn::Add(hn::MulEven(xou, xou), hn::BitCast(du64, add_sq)));
+    // MulEven reads the low 32 bits of each 64-bit lane: the (int32) cast.
+    const auto cu_e = hn::MulEven(hn::BitCast(d32, sq_e), x);
+    const auto cu_o = hn::MulEven(hn::BitCast(d32, sq_o), xo);
+    acc = hn::Add(acc, SraSame(hn::Add(cu_e, add_cub), shift_cub));
+    acc = hn::Add(acc, SraSame(hn::Add(cu_o, add_cub), shift_cub));
+    (void)d64;
+}
+
+void Cm0(const CmRow<i16>& row, i64 inner[3]) {
+    const hn::ScalableTag<i32> d32;
+    const hn::Rebind<i16, decltype(d32)> d16;
+    const hn::RepartitionToWide<decltype(d32)> d64;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    const int vj0 = row.j0 < 1 ? 1 : row.j0;
+    const int vj1 = row.j1 > row.w - 1 ? row.w - 1 : row.j1;
+    if (vj1 - vj0 < n) {
+        scalar::cm0(row, inner);
+        return;
+    }
+    scalar::cm0_range(row, row.j0, vj0, inner);
+    const auto one_by_15 = hn::Set(d32, 8738);
+    const auto rnd = hn::Set(d32, 2048);
+    const auto zero = hn::Zero(d32);
+    auto acc0 = hn::Zero(d64), acc1 = hn::Zero(d64), acc2 = hn::Zero(d64);
+    const auto add_sq29 = hn::Set(d64, i64{268435456}), add_sq30 = hn::Set(d64, i64{536870912});
+    const auto ac0 = hn::Set(d64, row.add_cub[0]), ac1 = hn::Set(d64, row.add_cub[1]),
+               ac2 = hn::Set(d64, row.add_cub[2]);
+    const int sc0 = static_cast<int>(row.shift_cub[0]), sc1 = static_cast<int>(row.shift_cub[1]),
+              sc2 = static_cast<int>(row.shift_cub[2]);
+    const auto rf0 = hn::Set(d32, static_cast<i32>(row.rf[0])), rf1 = hn::Set(d32, static_cast<i32>(row.rf[1])),
+               rf2 = hn::Set(d32, static_cast<i32>(row.rf[2]));
+    auto ld = [&](const i16* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p)); };
+    int j = vj0;
+    for (; j + n <= vj1; j += n) {
+        auto thr = zero;
+        for (int t = 0; t < 3; ++t) {
+            const i16* ru = row.flt[t][0] + j;
+            const i16* rc = row.flt[t][1] + j;
+            const i16* rd = row.flt[t][2] + j;
+            const auto c = SignExtend16(hn::ShiftRight<12>(hn::Add(hn::Mul(one_by_15, hn::Abs(ld(row.masker[t] + j))), rnd)));
+            auto s = hn::Add(hn::Add(ld(ru - 1), ld(ru)), hn::Add(ld(ru + 1), ld(rc - 1)));
+            s = hn::Add(s, hn::Add(hn::Add(c, ld(rc + 1)), hn::Add(ld(rd - 1), ld(rd))));
+            s = hn::Add(s, ld(rd + 1));
+            thr = hn::Add(thr, s);
+        }
+        const auto x0 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[0] + j), rf0)), hn::ShiftLeft<10>(thr)), zero);
+        const auto x1 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[1] + j), rf1)), hn::ShiftLeft<10>(thr)), zero);
+        const auto x2 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[2] + j), rf2)), hn::ShiftLeft<12>(thr)), zero);
+        CubeAccumulate<29>(d32, x0, add_sq29, ac0, sc0, acc0);
+        CubeAccumulate<29>(d32, x1, add_sq29, ac1, sc1, acc1);
+        CubeAccumulate<30>(d32, x2, add_sq30, ac2, sc2, acc2);
+    }
+    // Two's-complement sums: the lane order does not matter.
+    inner[0] = static_cast<i64>(static_cast<u64>(inner[0]) + static_cast<u64>(hn::GetLane(hn::SumOfLanes(d64, acc0))));
+    inner[1] = static_cast<i64>(static_cast<u64>(inner[1]) + static_cast<u64>(hn::GetLane(hn::SumOfLanes(d64, acc1))));
+    inner[2] = static_cast<i64>(static_cast<u64>(inner[2]) + static_cast<u64>(hn::GetLane(hn::SumOfLanes(d64, acc2))));
+    scalar::cm0_range(row, j, row.j1, inner);
+}
+
+// ---------------------------------------------------------------------------
+// Decouple, scale 0, in double lanes. Every integer step of the reference is
+// exact in double here (products of int16 values and of the 2^30 reciprocal
+// table with int16 stay below 2^53, divisions by powers of two are exact,
+// floor() is the arithmetic right shift), and the reciprocal table entry
+// trunc(2^30 / o) equals trunc of the correctly rounded double quotient
+// (the quotient is at least 1/|o| >= 2^-15 away from the next integer).
+void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3],
+               i16* const a[3]) {
+    const hn::ScalableTag<double> df;
+    const hn::Rebind<i32, decltype(df)> d32;
+    const hn::Rebind<i16, decltype(df)> d16;
+    const hn::Rebind<float, decltype(df)> df32;
+    const int n = static_cast<int>(hn::Lanes(df));
+    const auto k4096 = hn::Set(df, 4096.0);
+    const auto cos_sq = hn::Set(df, static_cast<double>(cos1deg_sq()));
+    const auto two30 = hn::Set(df, 1073741824.0);
+    const auto half = hn::Set(df, 16384.0);
+    const auto inv32768 = hn::Set(df, 1.0 / 32768.0);
+    const auto k_one = hn::Set(df, 32768.0);
+    const auto zero = hn::Zero(df);
+    const auto vegl = hn::Set(df, egl);
+    auto ld = [&](const i16* p) { return hn::PromoteTo(df, hn::PromoteTo(d32, hn::LoadU(d16, p))); };
+    // float rounding of an exact integer-valued double, back to double.
+    auto via_float = [&](decltype(zero) x) { return hn::PromoteTo(df, hn::DemoteTo(df32, x)); };
+    int j = 0;
+    for (; j + n <= n_px; j += n) {
+        const auto oh = ld(o[0] + j), ov = ld(o[1] + j);
+        const auto th = ld(t[0] + j), tv = ld(t[1] + j);
+        const auto dp = hn::Div(via_float(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv))), k4096);
+        const auto om = hn::Div(via_float(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov))), k4096);
+        const auto tm = hn::Div(via_float(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv))), k4096);
+        const auto angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
+        for (int theta = 0; theta < 3; ++theta) {
+            const auto oo = theta == 0 ? oh : theta == 1 ? ov : ld(o[2] + j);
+            const auto tt = theta == 0 ? th : theta == 1 ? tv : ld(t[2] + j);
+            const auto o_zero = hn::Eq(oo, zero);
+            const auto lut = hn::Trunc(hn::Div(two30, hn::IfThenElse(o_zero, k_one, oo)));
+            const auto tmp_k = hn::Floor(hn::Mul(hn::Add(hn::Mul(lut, tt), half), inv32768));
+            const auto k = hn::Min(hn::Max(hn::IfThenElse(o_zero, k_one, tmp_k), zero), k_one);
+            auto rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, oo), half), inv32768));
+            const auto kpos = hn::And(angle, hn::Gt(k, zero));
+            const auto g = hn::Mul(rst, vegl);
+            const auto pos = hn::And(kpos, hn::Gt(oo, zero));
+            const auto neg = hn::And(kpos, hn::Lt(oo, zero));
+            rst = hn::IfThenElse(pos, hn::IfThenElse(hn::Lt(g, tt), hn::Trunc(g), tt), rst);
+            rst = hn::IfThenElse(neg, hn::IfThenElse(hn::Gt(g, tt), hn::Trunc(g), tt), rst);
+            const auto ri = hn::DemoteTo(d32, rst);
+            const auto ai = hn::Sub(hn::DemoteTo(d32, tt), ri);
+            hn::StoreU(hn::DemoteTo(d16, ri), d16, r[theta] + j);
+            hn::StoreU(hn::DemoteTo(d16, SignExtend16(ai)), d16, a[theta] + j);
+        }
+    }
+    if (j < n_px) {
+        const i16* ot[3] = {o[0] + j, o[1] + j, o[2] + j};
+        const i16* tt[3] = {t[0] + j, t[1] + j, t[2] + j};
+        i16* rt[3] = {r[0] + j, r[1] + j, r[2] + j};
+        i16* at[3] = {a[0] + j, a[1] + j, a[2] + j};
+        scalar::decouple0(ot, tt, n_px - j, egl, rt, at);
+    }
+}
+
+void FillAdmKernels(AdmKernels& k) {
+    k.dwt0_vert8 = Dwt0Vert8;
+    k.dwt0_vert16 = Dwt0Vert16;
+    k.dwt0_horz = Dwt0Horz;
+    k.csf0 = Csf0;
+    k.den0 = Den0;
+    k.cm0 = Cm0;
+    k.decouple0 = Decouple0;
+}
+
+[[maybe_unused]] const bool kRegistered = adm_registry().add(HWY_TARGET, &FillAdmKernels);
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+}  // namespace
+}  // namespace vmaf::adm::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace vmaf::adm {
+simd::KernelRegistry<AdmKernels>& adm_registry() {
+    static simd::KernelRegistry<AdmKernels> registry;
+    return registry;
+}
+}  // namespace vmaf::adm
+#endif
