@@ -58,7 +58,8 @@ constexpr std::string_view kOutputs[] = {
 
 /// compute() result: the frame's vertical filter sums (empty under force_zero).
 struct MotionFrame final : FrameState {
-    std::vector<std::uint32_t> vsum;
+    /// w*h values; left uninitialised until the kernel writes them (no zero-fill pass).
+    std::unique_ptr<std::uint32_t[]> vsum;
 };
 
 class MotionExtractor final : public FeatureExtractor {
@@ -82,8 +83,8 @@ public:
         auto st = std::make_unique<MotionFrame>();
         if (force_zero_) return st;
         const Plane& y = ref.plane(0);
-        st->vsum.resize(static_cast<std::size_t>(y.width) * y.height);
-        kernels_.vertical_sums(y, ref.bpc(), st->vsum.data());
+        st->vsum.reset(new std::uint32_t[static_cast<std::size_t>(y.width) * y.height]);
+        kernels_.vertical_sums(y, ref.bpc(), st->vsum.get());
         return st;
     }
 
@@ -93,10 +94,10 @@ public:
         double score = 0.;
         if (!force_zero_) {
             if (pos >= distance_) {
-                const std::vector<std::uint32_t>& earlier = history_[history_.size() - distance_];
+                const std::uint32_t* earlier = history_[history_.size() - distance_].get();
                 row_.resize(motion::sad_scratch_size(w_));
                 const std::uint64_t sad =
-                    kernels_.blurred_difference_sad(earlier.data(), st.vsum.data(), w_, h_, bpc_, row_.data());
+                    kernels_.blurred_difference_sad(earlier, st.vsum.get(), w_, h_, bpc_, row_.data());
                 score = motion::sad_to_score(sad, w_, h_, fps_weight_, max_val_);
             }
             // Keep the last `distance_` frames' sums.
@@ -163,7 +164,7 @@ private:
     const unsigned distance_;  ///< frames between the two compared frames
 
     // Ordered-stage state.
-    std::vector<std::vector<std::uint32_t>> history_;  ///< vertical sums of the last distance_ frames
+    std::vector<std::unique_ptr<std::uint32_t[]>> history_;  ///< vertical sums of the last distance_ frames
     std::vector<std::int32_t> row_;                     ///< scratch of the horizontal stage
     std::vector<double> sad_;                           ///< SAD score of every frame so far
     unsigned next_ = 0;                                 ///< first frame without motion2/motion3
