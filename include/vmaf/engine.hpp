@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "vmaf/error.hpp"
 #include "vmaf/picture.hpp"
 #include "vmaf/video_source.hpp"
 
@@ -23,6 +24,38 @@ struct EngineConfig {
     unsigned subsample = 1;  ///< compute only frames i with i % subsample == 0
     unsigned cpumask = 0;    ///< set bits disable ISAs (upstream bit meanings)
     bool no_prediction = false;  ///< models select features but are not evaluated
+    /// Compute backend: "cpu", "auto" (the first GPU backend that starts, else
+    /// the CPU) or a GPU backend name ("cuda", "sycl", "hip", "metal"), which
+    /// must start or the run fails with BackendError. Never read from the environment.
+    std::string backend = "cpu";
+    bool no_cuda = false;  ///< never use CUDA (auto then means the CPU)
+    int device = 0;        ///< GPU device index for a GPU backend
+    /// Caller-created backend state, e.g. from vmaf::cuda::create_state(); the
+    /// backend uses it instead of creating its own. Its type is backend-specific.
+    std::shared_ptr<void> backend_state;
+};
+
+/// A requested backend (or a GPU-pinned feature's backend, e.g. psnr_cuda)
+/// could not be used: not compiled in, no device, or its start failed.
+class BackendError : public Error {
+public:
+    BackendError(std::string backend, int err, const std::string& msg)
+        : Error(ErrorKind::Backend, msg), backend_(std::move(backend)), errno_(err) {}
+    /// The backend that was asked for ("cuda", ...).
+    const std::string& backend() const { return backend_; }
+    /// Negative errno: -ENOSYS not compiled in, -ENODEV no usable device, -EIO other start failures.
+    int error_number() const { return errno_; }
+
+private:
+    std::string backend_;
+    int errno_;
+};
+
+/// Outcome of backend selection.
+struct BackendSelection {
+    std::string used = "cpu";  ///< what runs the features that have a twin on it
+    /// With backend "auto": why no GPU backend was used (empty when one was, or none is compiled in).
+    std::string fallback_reason;
 };
 
 /// `--feature NAME[=k=v:k=v...]`
@@ -62,10 +95,15 @@ public:
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
-    /// Throws vmaf::Error(Usage) for an unknown feature or option.
+    /// Throws vmaf::Error(Usage) for an unknown feature or option. A name
+    /// ending in _cuda/_sycl/_hip/_metal pins the feature to that backend.
     void add_feature(const FeatureRequest& req);
     /// Throws vmaf::Error(Usage) for an unknown model, Error(Model) for a bad file.
     void add_model(const ModelRequest& req);
+
+    /// Starts the configured backend (run() calls it when not called before;
+    /// later calls return the first result). Throws BackendError.
+    const BackendSelection& select_backend();
 
     /// Scores every frame pair; returns the number of frames read. Streams:
     /// pictures are released as soon as every feature is done with them.

@@ -5,10 +5,12 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <variant>
 
+#include "backends/backend.hpp"
 #include "core/collector.hpp"
 #include "core/feature_name.hpp"
 #include "core/registry.hpp"
@@ -30,7 +32,22 @@ struct Instance {
     std::string identity;
     std::vector<Slot> slots;  ///< by output index (aggregates: unused)
     std::unique_ptr<FeatureExtractor> extractor;
+    std::string pinned;      ///< backend a GPU-pinned name asked for ("cuda" for psnr_cuda), or empty
+    bool on_backend = false;  ///< this run's extractor is the backend's twin
 };
+
+/// Splits a GPU-pinned feature name ("vif_cuda") into kind and backend.
+bool split_pinned(const std::string& name, std::string& kind, std::string& backend) {
+    for (std::string_view b : kGpuBackendNames) {
+        const std::string suffix = "_" + std::string(b);
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            kind = name.substr(0, name.size() - suffix.size());
+            backend = b;
+            return true;
+        }
+    }
+    return false;
+}
 
 struct ModelEntry {
     std::variant<Model, ModelCollection> model;
@@ -71,15 +88,21 @@ struct Engine::Impl {
     double fps = 0;
     std::vector<std::string> warnings;
     VideoGeometry geom;
+    std::optional<BackendSelection> selection;
+    std::unique_ptr<BackendSession> session;
 
     /// Index of the instance computing (info, opts), adding it if new.
-    std::size_t use_extractor(const ExtractorInfo* info, const OptionDict& dict) {
+    std::size_t use_extractor(const ExtractorInfo* info, const OptionDict& dict, const std::string& pinned = {}) {
         OptionValues ov(info->options, dict, info->name);
         std::string id = std::string(info->name) + "|" + ov.identity();
         for (std::size_t i = 0; i < instances.size(); ++i)
-            if (instances[i].identity == id) return i;
+            if (instances[i].identity == id) {
+                if (!pinned.empty()) instances[i].pinned = pinned;
+                return i;
+            }
         Instance inst;
         inst.info = info;
+        inst.pinned = pinned;
         inst.identity = std::move(id);
         for (unsigned o = 0; o < info->outputs.size(); ++o) inst.slots.push_back(fc.slot(feature_key(info->outputs[o], ov)));
         inst.opts = std::move(ov);
@@ -163,6 +186,18 @@ struct Engine::Impl {
     };
 
     void compute(Token& t, bool parallel) {
+        bool staged = false;
+        if (session)
+            for (const Instance& inst : instances)
+                if (inst.on_backend && runs_on(inst, t.index)) staged = true;
+        if (staged) session->frame_begin(t.index, t.ref, t.dist);
+        struct Release {
+            BackendSession* s;
+            unsigned i;
+            ~Release() {
+                if (s) s->frame_end(i);
+            }
+        } release{staged ? session.get() : nullptr, t.index};
         t.states.resize(instances.size());
         auto one = [&](std::size_t k) {
             if (runs_on(instances[k], t.index)) t.states[k] = instances[k].extractor->compute(t.index, t.ref, t.dist);
@@ -194,8 +229,59 @@ Engine::~Engine() = default;
 
 void Engine::add_feature(const FeatureRequest& req) {
     const ExtractorInfo* info = find_extractor(req.name);
+    std::string kind, pinned;
+    if (!info && split_pinned(req.name, kind, pinned)) info = find_extractor(kind);
     if (!info) throw Error(ErrorKind::Usage, "unknown feature '" + req.name + "' (see --help for the list)");
-    impl_->use_extractor(info, req.options);
+    impl_->use_extractor(info, req.options, pinned);
+}
+
+const BackendSelection& Engine::select_backend() {
+    Impl& d = *impl_;
+    if (d.selection) return *d.selection;
+    const EngineConfig& c = d.cfg;
+    BackendSelection sel;
+    auto start = [&](const std::string& name) -> std::unique_ptr<BackendSession> {
+        if (name == "cuda" && c.no_cuda)
+            throw BackendError(name, -ENODEV, "CUDA is disabled (--no_cuda)");
+        const BackendDescriptor* b = find_backend(name);
+        if (!b) throw BackendError(name, -ENOSYS, "the " + name + " backend is not compiled into this build");
+        BackendStartOptions o;
+        o.device = c.device;
+        o.external = c.backend_state;
+        return b->start(o);
+    };
+    if (c.backend == "auto") {
+        for (const BackendDescriptor* b : backend_registry()) {
+            if (b->name == "cuda" && c.no_cuda) continue;
+            try {
+                d.session = start(std::string(b->name));
+                break;
+            } catch (const BackendError& e) {
+                if (sel.fallback_reason.empty()) sel.fallback_reason = e.what();
+            }
+        }
+    } else if (c.backend != "cpu") {
+        bool known = false;
+        for (std::string_view n : kGpuBackendNames) known |= n == c.backend;
+        if (!known) throw Error(ErrorKind::Usage, "unsupported backend '" + c.backend + "'");
+        d.session = start(c.backend);
+    }
+    if (d.session) {
+        sel.used = std::string(d.session->name());
+        sel.fallback_reason.clear();
+    }
+    for (const Instance& inst : d.instances) {
+        if (inst.pinned.empty()) continue;
+        const std::string fname = std::string(inst.info->name) + "_" + inst.pinned;
+        if (sel.used != inst.pinned)
+            throw BackendError(inst.pinned, -ENODEV,
+                               "feature '" + fname + "' needs the " + inst.pinned + " backend, which is not active" +
+                                   (sel.fallback_reason.empty() ? "" : " (" + sel.fallback_reason + ")"));
+        if (!d.session->has_twin(inst.info->name))
+            throw BackendError(inst.pinned, -ENOSYS, "feature '" + fname + "' is not implemented on " + inst.pinned);
+    }
+    d.selection = std::move(sel);
+    return *d.selection;
 }
 
 void Engine::add_model(const ModelRequest& req) {
@@ -250,7 +336,26 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     if (d.instances.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
     d.geom = ref.geometry();
     d.warnings.clear();
-    for (Instance& inst : d.instances) inst.extractor = inst.info->create(inst.opts, d.geom, ExtractorContext{d.cfg.cpumask});
+    select_backend();
+    const ExtractorContext ctx{d.cfg.cpumask};
+    bool backend_chroma = false;
+    for (Instance& inst : d.instances) {
+        inst.extractor.reset();
+        inst.on_backend = d.session && d.session->has_twin(inst.info->name);
+        if (inst.on_backend) {
+            inst.extractor = d.session->create_extractor(*inst.info, inst.opts, d.geom, ctx);
+            backend_chroma |= inst.info->needs_chroma;
+        } else {
+            inst.extractor = inst.info->create(inst.opts, d.geom, ctx);
+        }
+    }
+    if (d.session) d.session->run_begin(d.geom, backend_chroma);
+    struct RunEnd {
+        BackendSession* s;
+        ~RunEnd() {
+            if (s) s->run_end();
+        }
+    } run_end{d.session.get()};
 
     if (limits.skip_ref) ref.skip(limits.skip_ref);
     if (limits.skip_dist) dist.skip(limits.skip_dist);
@@ -346,6 +451,6 @@ const std::vector<std::string>& Engine::warnings() const { return impl_->warning
 
 double Engine::fps() const { return impl_->fps; }
 
-std::string Engine::backend_used() const { return "cpu"; }
+std::string Engine::backend_used() const { return impl_->session ? std::string(impl_->session->name()) : "cpu"; }
 
 }  // namespace vmaf

@@ -18,40 +18,28 @@ constexpr int kExitBackendInitFailed = 100;
 
 /// Where a requested backend cannot start: one stderr line, exit 100, and the
 /// report path (if any) replaced by a one-line JSON error descriptor.
-int backend_failure(const std::string& requested, const std::string& what, const std::string& output) {
-    std::fprintf(stderr, "vmaf: --backend %s requested but %s; refusing to silently fall back to CPU\n",
-                 requested.c_str(), what.c_str());
+int backend_failure(const vmaf::BackendError& e, const std::string& output) {
+    const std::string& requested = e.backend();
+    std::fprintf(stderr, "vmaf: --backend %s requested but init failed: %s; refusing to silently fall back to CPU\n",
+                 requested.c_str(), e.what());
     if (!output.empty()) {
         if (std::FILE* f = std::fopen(output.c_str(), "w")) {
+            std::string msg;
+            for (char c : std::string(e.what())) {
+                if (c == '"' || c == '\\') msg += '\\';
+                if (static_cast<unsigned char>(c) >= 0x20) msg += c;
+            }
             std::fprintf(f,
                          "{\"error\": \"vmaf_%s_state_init failed: %s\", \"backend_requested\": \"%s\", "
-                         "\"errno\": -19, \"adr\": \"ADR-0498\", \"exit_code\": %d}\n",
-                         requested.c_str(), what.c_str(), requested.c_str(), kExitBackendInitFailed);
+                         "\"errno\": %d, \"adr\": \"ADR-0498\", \"exit_code\": %d}\n",
+                         requested.c_str(), msg.c_str(), requested.c_str(), e.error_number(), kExitBackendInitFailed);
             std::fclose(f);
         }
     }
     return kExitBackendInitFailed;
 }
 
-/// Backend name a GPU-pinned feature needs ("psnr_cuda" -> "cuda"), or empty.
-std::string pinned_backend(const std::string& feature) {
-    for (const char* b : {"cuda", "sycl", "hip", "metal"}) {
-        const std::string suffix = std::string("_") + b;
-        if (feature.size() > suffix.size() && feature.compare(feature.size() - suffix.size(), suffix.size(), suffix) == 0)
-            return b;
-    }
-    return {};
-}
-
 int run(const vmaf::cli::Args& args) {
-    // Backend selection. This build has the CPU backend only.
-    if (args.backend != "auto" && args.backend != "cpu")
-        return backend_failure(args.backend, "it is not compiled into this build", args.output);
-    for (const auto& f : args.features)
-        if (const std::string b = pinned_backend(f.name); !b.empty())
-            return backend_failure(b, "feature '" + f.name + "' needs the " + b + " backend, which is not active",
-                                   args.output);
-
     std::unique_ptr<vmaf::VideoSource> ref, dist;
     if (args.raw) {
         ref = vmaf::open_yuv(args.reference, args.geom);
@@ -63,6 +51,8 @@ int run(const vmaf::cli::Args& args) {
 
     vmaf::EngineConfig cfg = args.engine;
     cfg.no_prediction = args.no_prediction;
+    cfg.backend = args.backend;
+    cfg.no_cuda = args.no_cuda;
     vmaf::Engine engine(cfg);
     // Models first, then extra features: this fixes upstream's report key order.
     if (args.models.empty() && !args.no_prediction) {
@@ -72,6 +62,13 @@ int run(const vmaf::cli::Args& args) {
     }
     for (const auto& m : args.models) engine.add_model(m);
     for (const auto& f : args.features) engine.add_feature(f);
+    // Backend selection (explicit backend or GPU-pinned feature that cannot run: exit 100).
+    std::string fallback;
+    try {
+        fallback = engine.select_backend().fallback_reason;
+    } catch (const vmaf::BackendError& e) {
+        return backend_failure(e, args.output);
+    }
 
     const bool tty = ::isatty(STDERR_FILENO);
     if (tty && !args.quiet) std::fprintf(stderr, "VMAF version %s\n", vmaf::version());
@@ -79,6 +76,8 @@ int run(const vmaf::cli::Args& args) {
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
     if (!args.output.empty()) engine.write_report(args.output, args.format, args.precision);
+    // auto found no usable GPU: one line, after the run so that an error stays the only line.
+    if (!fallback.empty()) std::fprintf(stderr, "vmaf: --backend auto: %s; ran on the CPU\n", fallback.c_str());
 
     if (tty && (!args.quiet || args.output.empty())) {
         if (!args.quiet) std::fprintf(stderr, "%u frames %.2f FPS\n", frames, engine.fps());

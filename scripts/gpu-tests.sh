@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The CUDA backend's tests on a machine with an NVIDIA GPU, in one call:
+#   1. backend-selection contract (tests/cuda/cuda_test.py selection)
+#   2. parity: --backend cuda equals --backend cpu at --precision max on every
+#      pair in CLIPS, with --threads 0 and 4 (tests/cuda/cuda_test.py parity)
+#   3. compute-sanitizer memcheck (leak check) of a CUDA run, if installed
+# Usage: scripts/gpu-tests.sh [VMAF binary] [clip dir] [extra vmaf args for parity...]
+# Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+VMAF=${1:-build/cuda/tools/vmaf/vmaf}
+CLIPS=${2:-testclips/clips}
+shift $(( $# > 2 ? 2 : $# ))
+if [ ! -x "$VMAF" ]; then
+  cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVMAF_BUILD_TESTS=OFF >/dev/null && \
+    cmake --build build/cuda --target vmaf_cli || exit 1
+fi
+nvidia-smi -L 2>/dev/null || echo "nvidia-smi: no GPU listed"
+rc=0
+python3 tests/cuda/cuda_test.py selection "$VMAF" "$CLIPS" || rc=1
+python3 tests/cuda/cuda_test.py parity "$VMAF" "$CLIPS" "$@"; prc=$?
+[ $prc -eq 77 ] && echo "parity skipped: no usable CUDA device"
+[ $prc -ne 0 ] && [ $prc -ne 77 ] && rc=1
+if command -v compute-sanitizer >/dev/null; then
+  ref=$(ls "$CLIPS"/p01_*_ref.yuv | head -1); dis=$(ls "$CLIPS"/p01_*.yuv | grep -v _ref | head -1)
+  if compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" -r "$ref" -d "$dis" \
+       -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 4 --feature psnr --json -o /tmp/cs.json \
+       > /tmp/cs.log 2>&1; then
+    echo "PASS compute-sanitizer memcheck: $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
+  else
+    echo "FAIL compute-sanitizer memcheck"; tail -30 /tmp/cs.log; rc=1
+  fi
+else
+  echo "compute-sanitizer not installed: memcheck skipped"
+fi
+exit $rc

@@ -1,0 +1,59 @@
+// Compute backends other than the CPU (CUDA, later SYCL/HIP/Metal).
+//
+// The core knows backends only through this interface: a backend registers a
+// BackendDescriptor (listed by cmake/Cuda.cmake's generated table), the engine
+// starts it for a run and asks it for twins of the CPU extractor kinds. A
+// backend without a twin for some kind leaves that kind on the CPU.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/feature_extractor.hpp"
+#include "vmaf/engine.hpp"
+
+namespace vmaf {
+
+/// Backends throw vmaf::BackendError (vmaf/engine.hpp) when they cannot start.
+
+struct BackendStartOptions {
+    int device = 0;                   ///< device index
+    std::shared_ptr<void> external;  ///< caller-created backend state (backend-specific type), or null
+};
+
+/// One started backend, owned by an engine for the duration of its runs.
+class BackendSession {
+public:
+    virtual ~BackendSession() = default;
+    virtual std::string_view name() const = 0;
+    /// The backend's twin of CPU kind `kind`, or nullptr when it has none.
+    virtual std::unique_ptr<FeatureExtractor> create_extractor(const ExtractorInfo& kind, const OptionValues& opts,
+                                                               const VideoGeometry& geom,
+                                                               const ExtractorContext& ctx) = 0;
+    /// Whether create_extractor would give a twin for `kind_name`.
+    virtual bool has_twin(std::string_view kind_name) const = 0;
+    /// Around one frame's compute() calls (concurrent for different frames):
+    /// stage the pictures once for every twin of the frame, release them after.
+    virtual void frame_begin(unsigned /*index*/, const Picture& /*ref*/, const Picture& /*dist*/) {}
+    virtual void frame_end(unsigned /*index*/) {}
+    /// Called once all extractors of a run are created (lets the backend size its staging).
+    virtual void run_begin(const VideoGeometry& /*geom*/, bool /*needs_chroma*/) {}
+    virtual void run_end() {}
+};
+
+struct BackendDescriptor {
+    std::string_view name;  ///< "cuda", ...
+    /// Starts the backend; throws BackendError when it cannot.
+    std::unique_ptr<BackendSession> (*start)(const BackendStartOptions& opts) = nullptr;
+};
+
+/// Backends compiled into this build, in auto-selection priority order.
+std::span<const BackendDescriptor* const> backend_registry();
+const BackendDescriptor* find_backend(std::string_view name);
+
+/// GPU backend names the CLI and API accept (compiled in or not).
+inline constexpr std::string_view kGpuBackendNames[] = {"cuda", "sycl", "hip", "metal"};
+
+}  // namespace vmaf

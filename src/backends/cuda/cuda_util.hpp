@@ -1,0 +1,157 @@
+// Small RAII wrappers and helpers over the CUDA runtime, shared by the CUDA
+// session and the feature twins. Host code only (compiled by the C++ compiler).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vmaf/error.hpp"
+
+namespace vmaf::cuda {
+
+/// Throws vmaf::Error(Internal) naming `what` when `e` is not cudaSuccess.
+inline void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw Error(ErrorKind::Internal, std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+}
+
+/// Device memory.
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+        if (bytes) check(cudaMalloc(&p_, bytes), "cudaMalloc");
+    }
+    ~DeviceBuffer() {
+        if (p_) cudaFree(p_);
+    }
+    DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(bytes_, o.bytes_);
+        return *this;
+    }
+    template <typename T = void>
+    T* get() const {
+        return static_cast<T*>(p_);
+    }
+    std::size_t size() const { return bytes_; }
+
+private:
+    void* p_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+/// Page-locked host memory (staging for uploads and readbacks).
+class PinnedBuffer {
+public:
+    PinnedBuffer() = default;
+    explicit PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
+        if (bytes) check(cudaHostAlloc(&p_, bytes, cudaHostAllocDefault), "cudaHostAlloc");
+    }
+    ~PinnedBuffer() {
+        if (p_) cudaFreeHost(p_);
+    }
+    PinnedBuffer(PinnedBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(bytes_, o.bytes_);
+        return *this;
+    }
+    template <typename T = void>
+    T* get() const {
+        return static_cast<T*>(p_);
+    }
+    std::size_t size() const { return bytes_; }
+
+private:
+    void* p_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+class Stream {
+public:
+    Stream() { check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+    ~Stream() {
+        if (s_) cudaStreamDestroy(s_);
+    }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    cudaStream_t get() const { return s_; }
+    void sync() const { check(cudaStreamSynchronize(s_), "cudaStreamSynchronize"); }
+
+private:
+    cudaStream_t s_ = nullptr;
+};
+
+class Event {
+public:
+    Event() { check(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming), "cudaEventCreate"); }
+    ~Event() {
+        if (e_) cudaEventDestroy(e_);
+    }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return e_; }
+
+private:
+    cudaEvent_t e_ = nullptr;
+};
+
+/// A free list of reusable objects (work contexts, buffers): at most as many
+/// exist as were ever in use at once, so memory is bounded by concurrency.
+template <typename T>
+class Pool {
+public:
+    explicit Pool(std::function<std::unique_ptr<T>()> make) : make_(std::move(make)) {}
+
+    std::unique_ptr<T> acquire() {
+        {
+            std::lock_guard lk(m_);
+            if (!free_.empty()) {
+                auto p = std::move(free_.back());
+                free_.pop_back();
+                return p;
+            }
+        }
+        return make_();
+    }
+    void release(std::unique_ptr<T> p) {
+        if (!p) return;
+        std::lock_guard lk(m_);
+        free_.push_back(std::move(p));
+    }
+    void clear() {
+        std::lock_guard lk(m_);
+        free_.clear();
+    }
+
+private:
+    std::function<std::unique_ptr<T>()> make_;
+    std::mutex m_;
+    std::vector<std::unique_ptr<T>> free_;
+};
+
+/// RAII lease of a pooled object.
+template <typename T>
+class Lease {
+public:
+    explicit Lease(Pool<T>& pool) : pool_(pool), p_(pool.acquire()) {}
+    ~Lease() { pool_.release(std::move(p_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    T* operator->() const { return p_.get(); }
+    T& operator*() const { return *p_; }
+
+private:
+    Pool<T>& pool_;
+    std::unique_ptr<T> p_;
+};
+
+}  // namespace vmaf::cuda
