@@ -43,6 +43,8 @@ struct Plane {
 /// A frame: luma plus (unless 4:0:0) two chroma planes. Chroma planes of
 /// odd-sized frames are ceil(w/2) (x ceil(h/2)) as in the standard raw layout.
 /// Owns its storage; rows start 64-byte aligned and strides are multiples of 64.
+class PicturePool;
+
 class Picture {
 public:
     Picture() = default;
@@ -60,10 +62,36 @@ public:
     bool empty() const { return !storage_; }
 
 private:
+    friend class PicturePool;
+    /// Lays the planes out; returns the number of bytes the storage needs.
+    std::size_t layout(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height);
+    void attach(std::shared_ptr<std::uint8_t> storage);
+
     PixelFormat fmt_ = PixelFormat::Yuv420;
     unsigned bpc_ = 8;
     Plane planes_[3];
+    std::size_t offsets_[3] = {};
     std::shared_ptr<std::uint8_t> storage_;
+};
+
+/// Hands out pictures of one geometry, recycling the storage of pictures that
+/// were released (up to `keep` buffers are kept for reuse; more are freed).
+/// Saves a large allocation, and its page faults, per frame. Thread-safe;
+/// pictures may outlive the pool.
+class PicturePool {
+public:
+    PicturePool(const VideoGeometry& geom, unsigned keep = 64);
+    ~PicturePool();
+    PicturePool(const PicturePool&) = delete;
+    PicturePool& operator=(const PicturePool&) = delete;
+
+    /// A picture with unspecified sample values.
+    Picture acquire();
+
+private:
+    struct Shared;
+    VideoGeometry geom_;
+    std::shared_ptr<Shared> shared_;
 };
 
 }  // namespace vmaf

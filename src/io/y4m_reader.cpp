@@ -124,7 +124,8 @@ public:
 
     std::optional<Picture> read() override {
         if (!frame_header()) return std::nullopt;
-        Picture pic(geom_.format, geom_.bpc, geom_.width, geom_.height);
+        if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
+        Picture pic = pool_->acquire();
         const unsigned bps = pic.bytes_per_sample();
         got_ = 0;
         read_into(pic.plane(0), bps);
@@ -329,6 +330,7 @@ private:
 
     io::InputFile in_;
     VideoGeometry geom_;
+    std::unique_ptr<PicturePool> pool_;  ///< recycles frame storage
     StreamInfo info_;
     const Colorspace* cs_ = nullptr;
     std::uint64_t payload_bytes_ = 0;

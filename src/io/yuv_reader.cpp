@@ -33,7 +33,8 @@ public:
     const std::string& name() const override { return in_.path(); }
 
     std::optional<Picture> read() override {
-        Picture pic(geom_.format, geom_.bpc, geom_.width, geom_.height);
+        if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
+        Picture pic = pool_->acquire();
         const unsigned bps = pic.bytes_per_sample();
         std::uint64_t got = 0;
         for (unsigned p = 0; p < pic.planes(); ++p) {
@@ -67,6 +68,7 @@ public:
 private:
     io::InputFile in_;
     VideoGeometry geom_;
+    std::unique_ptr<PicturePool> pool_;  ///< recycles frame storage
     StreamInfo info_;
     std::uint64_t frame_bytes_;
     std::uint64_t frame_ = 0;  // index of the next frame
