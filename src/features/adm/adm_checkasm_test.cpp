@@ -67,6 +67,11 @@ TEST(AdmCheckasm, HasVariants) {
         EXPECT_NE(k.csf0, s.csf0) << n;
         EXPECT_NE(k.den0, s.den0) << n;
         EXPECT_NE(k.cm0, s.cm0) << n;
+        EXPECT_NE(k.dwt123_vert, s.dwt123_vert) << n;
+        EXPECT_NE(k.dwt123_horz, s.dwt123_horz) << n;
+        EXPECT_NE(k.csf123, s.csf123) << n;
+        EXPECT_NE(k.den123, s.den123) << n;
+        EXPECT_NE(k.cm123, s.cm123) << n;
     }
 }
 
@@ -360,7 +365,7 @@ TEST(AdmCheckasm, Den123) {
         SCOPED_TRACE(name);
         for (int n : widths(1, 67)) {
             for (Fill f : kFills) {
-                for (u32 shift_sq : {31u, 30u}) {
+                for (u32 shift_sq : {31u, 30u, 29u}) {
                     const u32 shift_cub = static_cast<u32>(rng() % 12);
                     const u64 add_cub = shift_cub ? u64{1} << (shift_cub - 1) : 0;
                     GuardedPlane<i32> src(n, 1, rng() % 5);

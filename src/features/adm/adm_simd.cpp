@@ -360,6 +360,215 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
     }
 }
 
+// ---------------------------------------------------------------------------
+// Scales 1..3 (int32 coefficients, int64 intermediates). 64-bit products come
+// from MulEven on the even lanes and on the odd lanes moved down; results are
+// truncated to int32 (the low half of each 64-bit lane) and re-interleaved.
+
+/// Re-interleaves the low 32 bits of the i64 results of the even lanes (e)
+/// and of the odd lanes (o) into one int32 vector.
+template <class D32, class V64>
+HWY_INLINE hn::Vec<D32> Interleave64Lo(D32 d32, V64 e, V64 o) {
+    return hn::OddEven(hn::BitCast(d32, hn::ShiftLeft<32>(o)), hn::BitCast(d32, e));
+}
+
+/// (int32)((x * rf + 2^27) >> 28) for int32 x and uint32 rf, per lane: the
+/// CSF product of scales 1..3. rf >= 2^31 reads as rf - 2^32 in MulEven;
+/// x * 2^32 restores the product (exact modulo 2^64, and |x * rf| < 2^63).
+template <class D32>
+HWY_INLINE hn::Vec<D32> CsfProduct123(D32 d32, hn::Vec<D32> x, u32 rf) {
+    const hn::RepartitionToWide<D32> d64;
+    const auto vrf = hn::Set(d32, static_cast<i32>(rf));
+    const auto rnd = hn::Set(d64, i64{1} << 27);
+    const auto xo = OddToEven(d32, x);
+    auto pe = hn::MulEven(x, vrf);
+    auto po = hn::MulEven(xo, vrf);
+    if (rf >= 0x80000000u) {
+        pe = hn::Add(pe, hn::ShiftLeft<32>(hn::BitCast(d64, x)));
+        po = hn::Add(po, hn::ShiftLeft<32>(hn::BitCast(d64, xo)));
+    }
+    return Interleave64Lo(d32, hn::ShiftRight<28>(hn::Add(pe, rnd)), hn::ShiftRight<28>(hn::Add(po, rnd)));
+}
+
+/// (int32)((k * |c| - 2^31) >> 32): upstream's Q32 "rounding" (see
+/// kQ32Round in adm_scalar.cpp); the high half of the 64-bit difference.
+template <class D32>
+HWY_INLINE hn::Vec<D32> Q32AbsMul(D32 d32, hn::Vec<D32> c, u32 k) {
+    const hn::RebindToUnsigned<D32> du;
+    const hn::RepartitionToWide<decltype(du)> du64;
+    const auto a = hn::BitCast(du, hn::Abs(c));  // |INT32_MIN| = 2^31 as uint32
+    const auto vk = hn::Set(du, k);
+    const auto half = hn::Set(du64, u64{1} << 31);
+    const auto pe = hn::Sub(hn::MulEven(a, vk), half);
+    const auto po = hn::Sub(hn::MulEven(OddToEven(du, a), vk), half);
+    // High halves: odd lanes' results are already in the odd positions.
+    return hn::BitCast(d32, hn::OddEven(hn::BitCast(du, po), hn::BitCast(du, hn::ShiftRight<32>(pe))));
+}
+
+void Dwt123Vert(const i32* const r[4], int w, i64 add, int shift, i32* lo, i32* hi) {
+    const hn::ScalableTag<i32> d32;
+    const hn::RepartitionToWide<decltype(d32)> d64;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    int j = 0;
+    if (shift == 0) {
+        // Truncation of the int64 sum to int32 is the wrapping int32 sum.
+        const auto vadd = hn::Set(d32, static_cast<i32>(static_cast<u32>(add)));
+        for (; j + n <= w; j += n) {
+            const auto s0 = hn::LoadU(d32, r[0] + j), s1 = hn::LoadU(d32, r[1] + j);
+            const auto s2 = hn::LoadU(d32, r[2] + j), s3 = hn::LoadU(d32, r[3] + j);
+            const auto l = hn::Add(hn::Add(hn::Mul(s0, hn::Set(d32, kLo0)), hn::Mul(s1, hn::Set(d32, kLo1))),
+                                   hn::Add(hn::Mul(s2, hn::Set(d32, kLo2)), hn::Mul(s3, hn::Set(d32, kLo3))));
+            const auto h = hn::Add(hn::Add(hn::Mul(s0, hn::Set(d32, kHi0)), hn::Mul(s1, hn::Set(d32, kHi1))),
+                                   hn::Add(hn::Mul(s2, hn::Set(d32, kHi2)), hn::Mul(s3, hn::Set(d32, kHi3))));
+            hn::StoreU(hn::Add(l, vadd), d32, lo + j);
+            hn::StoreU(hn::Add(h, vadd), d32, hi + j);
+        }
+    } else {
+        const auto vadd = hn::Set(d64, add);
+        auto filt = [&](auto x0, auto x1, auto x2, auto x3, i32 c0, i32 c1, i32 c2, i32 c3) {
+            const auto s = hn::Add(hn::Add(hn::MulEven(x0, hn::Set(d32, c0)), hn::MulEven(x1, hn::Set(d32, c1))),
+                                   hn::Add(hn::MulEven(x2, hn::Set(d32, c2)), hn::MulEven(x3, hn::Set(d32, c3))));
+            return hn::ShiftRightSame(hn::Add(s, vadd), shift);
+        };
+        for (; j + n <= w; j += n) {
+            const auto s0 = hn::LoadU(d32, r[0] + j), s1 = hn::LoadU(d32, r[1] + j);
+            const auto s2 = hn::LoadU(d32, r[2] + j), s3 = hn::LoadU(d32, r[3] + j);
+            const auto o0 = OddToEven(d32, s0), o1 = OddToEven(d32, s1);
+            const auto o2 = OddToEven(d32, s2), o3 = OddToEven(d32, s3);
+            hn::StoreU(Interleave64Lo(d32, filt(s0, s1, s2, s3, kLo0, kLo1, kLo2, kLo3),
+                                      filt(o0, o1, o2, o3, kLo0, kLo1, kLo2, kLo3)),
+                       d32, lo + j);
+            hn::StoreU(Interleave64Lo(d32, filt(s0, s1, s2, s3, kHi0, kHi1, kHi2, kHi3),
+                                      filt(o0, o1, o2, o3, kHi0, kHi1, kHi2, kHi3)),
+                       d32, hi + j);
+        }
+    }
+    if (j < w) {
+        const i32* rt[4] = {r[0] + j, r[1] + j, r[2] + j, r[3] + j};
+        scalar::dwt123_vert(rt, w - j, add, shift, lo + j, hi + j);
+    }
+}
+
+// Output j reads 2j-1 .. 2j+2. A MulEven of the vector loaded at p + 2j + t
+// (t = -1..2) gives tap t of outputs j, j+1, ... in its 64-bit lanes; two such
+// half blocks make one int32 vector of outputs.
+void Dwt123Horz(const i32* lo, const i32* hi, int w, i64 add, int shift, i32* a, i32* v, i32* h, i32* d) {
+    const hn::ScalableTag<i32> d32;
+    const hn::RepartitionToWide<decltype(d32)> d64;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    const int ow = (w + 1) / 2;
+    const auto vadd = hn::Set(d64, add);
+    auto half = [&](const i32* p, i32 c0, i32 c1, i32 c2, i32 c3) {
+        const auto s = hn::Add(hn::Add(hn::MulEven(hn::LoadU(d32, p - 1), hn::Set(d32, c0)),
+                                       hn::MulEven(hn::LoadU(d32, p), hn::Set(d32, c1))),
+                               hn::Add(hn::MulEven(hn::LoadU(d32, p + 1), hn::Set(d32, c2)),
+                                       hn::MulEven(hn::LoadU(d32, p + 2), hn::Set(d32, c3))));
+        return hn::ShiftRightSame(hn::Add(s, vadd), shift);
+    };
+    auto block = [&](const i32* p, i32 c0, i32 c1, i32 c2, i32 c3) {
+        const auto r0 = half(p, c0, c1, c2, c3);
+        const auto r1 = half(p + n, c0, c1, c2, c3);
+        return hn::ConcatEven(d32, hn::BitCast(d32, r1), hn::BitCast(d32, r0));
+    };
+    const int first = ow > 1 ? 1 : ow;
+    scalar::dwt123_horz_range(lo, hi, w, 0, first, add, shift, a, v, h, d);
+    int j = first;
+    // Reads up to index 2j + 2n + 1 <= w - 1.
+    for (; 2 * j + 2 * n + 1 <= w - 1 && j + n <= ow; j += n) {
+        hn::StoreU(block(lo + 2 * j, kLo0, kLo1, kLo2, kLo3), d32, a + j);
+        hn::StoreU(block(lo + 2 * j, kHi0, kHi1, kHi2, kHi3), d32, v + j);
+        hn::StoreU(block(hi + 2 * j, kLo0, kLo1, kLo2, kLo3), d32, h + j);
+        hn::StoreU(block(hi + 2 * j, kHi0, kHi1, kHi2, kHi3), d32, d + j);
+    }
+    scalar::dwt123_horz_range(lo, hi, w, j, ow, add, shift, a, v, h, d);
+}
+
+void Csf123(const i32* src, int n_px, u32 rf, i32* out, i32* flt) {
+    const hn::ScalableTag<i32> d32;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    int j = 0;
+    for (; j + n <= n_px; j += n) {
+        const auto c = CsfProduct123(d32, hn::LoadU(d32, src + j), rf);
+        hn::StoreU(c, d32, out + j);
+        hn::StoreU(Q32AbsMul(d32, c, 143165577u), d32, flt + j);  // 2^32 / 30
+    }
+    if (j < n_px) scalar::csf123(src + j, n_px - j, rf, out + j, flt + j);
+}
+
+// x = |b| <= 2^31; sq = (x^2 + add_sq) >> shift_sq may exceed 32 bits, and
+// sq * x modulo 2^64 (the reference's uint64 wrap) = lo32(sq) * x +
+// (hi32(sq) * x << 32).
+u64 Den123(const i32* b, int n_px, u32 shift_sq, u64 add_sq, u32 shift_cub, u64 add_cub) {
+    const hn::ScalableTag<u32> du;
+    const hn::RebindToSigned<decltype(du)> di;
+    const hn::RepartitionToWide<decltype(du)> du64;
+    const int n = static_cast<int>(hn::Lanes(du));
+    const auto vadd_sq = hn::Set(du64, add_sq), vadd_cub = hn::Set(du64, add_cub);
+    const int ssq = static_cast<int>(shift_sq), scub = static_cast<int>(shift_cub);
+    auto term = [&](decltype(hn::Zero(du)) x) {  // even lanes of x
+        const auto sq = hn::ShiftRightSame(hn::Add(hn::MulEven(x, x), vadd_sq), ssq);
+        const auto sq_hi = hn::BitCast(du, hn::ShiftRight<32>(sq));
+        const auto cube = hn::Add(hn::MulEven(hn::BitCast(du, sq), x), hn::ShiftLeft<32>(hn::MulEven(sq_hi, x)));
+        return hn::ShiftRightSame(hn::Add(cube, vadd_cub), scub);
+    };
+    auto acc = hn::Zero(du64);
+    int j = 0;
+    for (; j + n <= n_px; j += n) {
+        const auto x = hn::BitCast(du, hn::Abs(hn::LoadU(di, b + j)));
+        acc = hn::Add(acc, term(x));
+        acc = hn::Add(acc, term(OddToEven(du, x)));
+    }
+    u64 inner = hn::GetLane(hn::SumOfLanes(du64, acc));
+    if (j < n_px) inner += scalar::den123(b + j, n_px - j, shift_sq, add_sq, shift_cub, add_cub);
+    return inner;
+}
+
+void Cm123(const CmRow<i32>& row, i64 inner[3]) {
+    const hn::ScalableTag<i32> d32;
+    const hn::RepartitionToWide<decltype(d32)> d64;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    const int vj0 = row.j0 < 1 ? 1 : row.j0;
+    const int vj1 = row.j1 > row.w - 1 ? row.w - 1 : row.j1;
+    if (vj1 - vj0 < n) {
+        scalar::cm123(row, inner);
+        return;
+    }
+    scalar::cm123_range(row, row.j0, vj0, inner);
+    const auto zero = hn::Zero(d32);
+    auto acc0 = hn::Zero(d64), acc1 = hn::Zero(d64), acc2 = hn::Zero(d64);
+    const auto add_sq = hn::Set(d64, i64{536870912});
+    const auto ac0 = hn::Set(d64, row.add_cub[0]), ac1 = hn::Set(d64, row.add_cub[1]),
+               ac2 = hn::Set(d64, row.add_cub[2]);
+    const int sc0 = static_cast<int>(row.shift_cub[0]), sc1 = static_cast<int>(row.shift_cub[1]),
+              sc2 = static_cast<int>(row.shift_cub[2]);
+    auto ld = [&](const i32* p) { return hn::LoadU(d32, p); };
+    int j = vj0;
+    for (; j + n <= vj1; j += n) {
+        auto thr = zero;
+        for (int t = 0; t < 3; ++t) {
+            const i32* ru = row.flt[t][0] + j;
+            const i32* rc = row.flt[t][1] + j;
+            const i32* rd = row.flt[t][2] + j;
+            const auto c = Q32AbsMul(d32, ld(row.masker[t] + j), 286331153u);  // 2^32 / 15
+            auto s = hn::Add(hn::Add(ld(ru - 1), ld(ru)), hn::Add(ld(ru + 1), ld(rc - 1)));
+            s = hn::Add(s, hn::Add(hn::Add(c, ld(rc + 1)), hn::Add(ld(rd - 1), ld(rd))));
+            s = hn::Add(s, ld(rd + 1));
+            thr = hn::Add(thr, s);
+        }
+        auto xt = [&](int t) {
+            const auto x = CsfProduct123(d32, ld(row.target[t] + j), row.rf[t]);
+            return hn::Max(hn::Sub(hn::Abs(x), thr), zero);
+        };
+        CubeAccumulate<30>(d32, xt(0), add_sq, ac0, sc0, acc0);
+        CubeAccumulate<30>(d32, xt(1), add_sq, ac1, sc1, acc1);
+        CubeAccumulate<30>(d32, xt(2), add_sq, ac2, sc2, acc2);
+    }
+    inner[0] = static_cast<i64>(static_cast<u64>(inner[0]) + static_cast<u64>(hn::GetLane(hn::SumOfLanes(d64, acc0))));
+    inner[1] = static_cast<i64>(static_cast<u64>(inner[1]) + static_cast<u64>(hn::GetLane(hn::SumOfLanes(d64, acc1))));
+    inner[2] = static_cast<i64>(static_cast<u64>(inner[2]) + static_cast<u64>(hn::GetLane(hn::SumOfLanes(d64, acc2))));
+    scalar::cm123_range(row, j, row.j1, inner);
+}
+
 void FillAdmKernels(AdmKernels& k) {
     k.dwt0_vert8 = Dwt0Vert8;
     k.dwt0_vert16 = Dwt0Vert16;
@@ -368,6 +577,11 @@ void FillAdmKernels(AdmKernels& k) {
     k.den0 = Den0;
     k.cm0 = Cm0;
     k.decouple0 = Decouple0;
+    k.dwt123_vert = Dwt123Vert;
+    k.dwt123_horz = Dwt123Horz;
+    k.csf123 = Csf123;
+    k.den123 = Den123;
+    k.cm123 = Cm123;
 }
 
 [[maybe_unused]] const bool kRegistered = adm_registry().add(HWY_TARGET, &FillAdmKernels);
