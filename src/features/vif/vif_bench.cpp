@@ -85,8 +85,7 @@ void bench_stat_hfilter(benchmark::State& st, vif::VifKernels k) {
             rr[t] = f.ref.data() + std::size_t{r * 16 + t} * kW;
             dr[t] = f.dis.data() + std::size_t{r * 16 + t} * kW;
         }
-        vif::ref::stat_vfilter(rr, dr, kW, kern.coeff.data(), kern.taps, vif::vertical_norm(0, 8),
-                               out);
+        vif::ref::stat_vfilter(rr, dr, kW, kern.coeff.data(), kern.taps, vif::vertical_norm(0, 8), out);
     }
     const std::uint16_t* table = vif::log2_table().data();
     for (auto _ : st) {
@@ -122,7 +121,8 @@ void bench_sub_hfilter(benchmark::State& st, vif::VifKernels k) {
     for (auto& v : in) v = rng() & 0xFFFF;
     std::vector<std::uint16_t> out(kW / 2);
     for (auto _ : st) {
-        for (unsigned i = 0; i < kH / 2; ++i) k.sub_hfilter(in.data(), kW / 2, kern.coeff.data(), kern.taps, out.data());
+        for (unsigned i = 0; i < kH / 2; ++i)
+            k.sub_hfilter(in.data(), kW / 2, kern.coeff.data(), kern.taps, out.data());
         benchmark::DoNotOptimize(out.data());
     }
 }

@@ -52,9 +52,15 @@ void fill_plane(GuardedPlane<T>& p, Fill f, unsigned bits, std::mt19937_64& rng)
     const std::uint64_t max = (std::uint64_t{1} << bits) - 1;
     std::uniform_int_distribution<std::uint64_t> any(0, max);
     switch (f) {
-        case Fill::Random: p.fill([&] { return any(rng); }); break;
-        case Fill::Zero: p.fill([] { return 0; }); break;
-        case Fill::Max: p.fill([&] { return max; }); break;
+        case Fill::Random:
+            p.fill([&] { return any(rng); });
+            break;
+        case Fill::Zero:
+            p.fill([] { return 0; });
+            break;
+        case Fill::Max:
+            p.fill([&] { return max; });
+            break;
         case Fill::Smooth: {
             // A gentle gradient plus small noise: sigma1 around sigma_nsq.
             std::uniform_int_distribution<std::uint64_t> noise(0, 3);
@@ -73,7 +79,8 @@ template <typename T>
 void check_sub_vfilter(const std::string& name, const vif::VifKernels& k, std::mt19937_64& rng) {
     const auto fn = k.sub_vfilter(static_cast<const T*>(nullptr));
     const auto ref = kRef.sub_vfilter(static_cast<const T*>(nullptr));
-    const std::vector<unsigned> depths = sizeof(T) == 1 ? std::vector<unsigned>{8} : std::vector<unsigned>{9, 10, 12, 16};
+    const std::vector<unsigned> depths =
+        sizeof(T) == 1 ? std::vector<unsigned>{8} : std::vector<unsigned>{9, 10, 12, 16};
     for (unsigned scale = 0; scale < 3; ++scale) {
         const vif::Kernel& kern = vif::kKernels[scale + 1];
         for (unsigned bpc : depths)
@@ -84,7 +91,8 @@ void check_sub_vfilter(const std::string& name, const vif::VifKernels& k, std::m
                     GuardedPlane<T> src(w, kern.taps + 2, static_cast<unsigned>(rng() % 7));
                     fill_plane(src, f, scale == 0 ? bpc : 16, rng);
                     const T* rows[17];
-                    for (unsigned t = 0; t < kern.taps; ++t) rows[t] = src.row(static_cast<unsigned>(rng() % src.height()));
+                    for (unsigned t = 0; t < kern.taps; ++t)
+                        rows[t] = src.row(static_cast<unsigned>(rng() % src.height()));
                     const unsigned shift = scale == 0 ? bpc : 16;
                     GuardedPlane<std::uint32_t> a(w, 1, 3), b(w, 1, 3);
                     ref(rows, w, kern.coeff.data(), kern.taps, shift, a.row(0));
@@ -117,8 +125,8 @@ TEST(VifCheckasm, SubHFilter) {
                 for (Fill f : kFills)
                     for (unsigned ow : test_widths()) {
                         SCOPED_TRACE(name + " sub_hfilter taps " + std::to_string(kern.taps) + " bits " +
-                                     std::to_string(bits) + " fill " + std::to_string(static_cast<int>(f)) +
-                                     " out_w " + std::to_string(ow));
+                                     std::to_string(bits) + " fill " + std::to_string(static_cast<int>(f)) + " out_w " +
+                                     std::to_string(ow));
                         GuardedPlane<std::uint32_t> in(2 * ow - 2 + kern.taps, 1);
                         fill_plane(in, f, bits, rng);
                         GuardedPlane<std::uint16_t> a(ow, 1, 5), b(ow, 1, 5);
@@ -163,9 +171,8 @@ void check_stat_vfilter(const std::string& name, const vif::VifKernels& k, std::
             const vif::VerticalNorm norm = vif::vertical_norm(sizeof(T) == 1 ? 0 : scale, bpc);
             for (Fill f : kFills)
                 for (unsigned w : test_widths()) {
-                    SCOPED_TRACE(name + " stat_vfilter bpc " + std::to_string(bpc) + " scale " +
-                                 std::to_string(scale) + " fill " + std::to_string(static_cast<int>(f)) + " w " +
-                                 std::to_string(w));
+                    SCOPED_TRACE(name + " stat_vfilter bpc " + std::to_string(bpc) + " scale " + std::to_string(scale) +
+                                 " fill " + std::to_string(static_cast<int>(f)) + " w " + std::to_string(w));
                     GuardedPlane<T> r(w, kern.taps, static_cast<unsigned>(rng() % 9));
                     GuardedPlane<T> d(w, kern.taps, static_cast<unsigned>(rng() % 9));
                     fill_plane(r, f, bits, rng);
@@ -268,7 +275,8 @@ void check_frames(const std::string& name, const vif::VifKernels& k, unsigned bp
             fill_plane(d, f == Fill::Smooth ? Fill::Random : f, bpc, rng);
             if (f == Fill::Random && rng() % 2) {  // correlated distortion
                 for (unsigned y = 0; y < h; ++y)
-                    for (unsigned x = 0; x < w; ++x) d.row(y)[x] = static_cast<T>((r.row(y)[x] + d.row(y)[x] / 16) >> 1);
+                    for (unsigned x = 0; x < w; ++x)
+                        d.row(y)[x] = static_cast<T>((r.row(y)[x] + d.row(y)[x] / 16) >> 1);
             }
             const vif::SampleView<T> rv{r.data(), r.stride_bytes(), w, h}, dv{d.data(), d.stride_bytes(), w, h};
             for (double egl : {100.0, 1.0}) {
@@ -357,8 +365,8 @@ TEST(VifCheckasm, ExtractorIdenticalAcrossCpumasks) {
             for (const auto& [f, scores] : base)
                 for (const auto& [o, v] : scores) {
                     const double g = got.at(f).at(o);
-                    EXPECT_EQ(std::memcmp(&g, &v, sizeof v), 0) << "frame " << f << " output " << o << ": " << g
-                                                                  << " vs " << v;
+                    EXPECT_EQ(std::memcmp(&g, &v, sizeof v), 0)
+                        << "frame " << f << " output " << o << ": " << g << " vs " << v;
                 }
         }
     }

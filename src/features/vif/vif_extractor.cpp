@@ -82,7 +82,10 @@ vif::SampleView<T> luma_view(const Picture& pic) {
 class VifExtractor final : public FeatureExtractor {
 public:
     VifExtractor(const OptionValues& opts, const VideoGeometry& geom, const vif::VifKernels& kernels)
-        : kernels_(kernels), debug_(opts.b(kOptDebug)), enhn_gain_limit_(opts.d(kOptEnhnGainLimit)), skip_scale0_(opts.b(kOptSkipScale0)) {
+        : kernels_(kernels),
+          debug_(opts.b(kOptDebug)),
+          enhn_gain_limit_(opts.d(kOptEnhnGainLimit)),
+          skip_scale0_(opts.b(kOptSkipScale0)) {
         check_geometry(geom.bpc, geom.width, geom.height);
     }
 
@@ -142,7 +145,8 @@ private:
     bool skip_scale0_;
 };
 
-std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const VideoGeometry& geom,
+                                             const ExtractorContext& ctx) {
     return std::make_unique<VifExtractor>(opts, geom, vif::select_kernels(ctx.cpumask));
 }
 

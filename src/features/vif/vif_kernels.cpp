@@ -1,10 +1,10 @@
 #include "features/vif/vif_kernels.hpp"
 
-#include "core/simd.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
+
+#include "core/simd.hpp"
 
 namespace vmaf::vif {
 
@@ -201,9 +201,13 @@ template void sub_vfilter(const std::uint16_t* const*, unsigned, const std::uint
 
 }  // namespace ref
 
-VifKernels select_kernels(unsigned cpumask) { return vif_registry().select(cpumask); }
+VifKernels select_kernels(unsigned cpumask) {
+    return vif_registry().select(cpumask);
+}
 
-std::vector<std::pair<std::string, VifKernels>> kernel_variants() { return vif_registry().variants(); }
+std::vector<std::pair<std::string, VifKernels>> kernel_variants() {
+    return vif_registry().variants();
+}
 
 ScaleStat finish_statistic(const StatSums& sums) {
     ScaleStat out;
@@ -228,8 +232,7 @@ StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned
     // Vertically filtered rows, with `half` mirrored margin entries each side.
     const std::size_t len = w + 2 * static_cast<std::size_t>(half);
     std::vector<std::uint32_t> buf(5 * len);
-    const StatRow rows{buf.data(), buf.data() + len, buf.data() + 2 * len, buf.data() + 3 * len,
-                       buf.data() + 4 * len};
+    const StatRow rows{buf.data(), buf.data() + len, buf.data() + 2 * len, buf.data() + 3 * len, buf.data() + 4 * len};
     const StatRow inner{rows.mu1 + half, rows.mu2 + half, rows.xx + half, rows.yy + half, rows.xy + half};
 
     const T* ref_rows[17];

@@ -68,7 +68,9 @@ HWY_INLINE VU32 CombineSplit(DU32 /*d*/, VU32 hi, VU32 lo, VU32 round, int shift
     return hn::Add(hn::ShiftLeftSame(hi, 16 - shift), hn::ShiftRightSame(hn::Add(lo, round), shift));
 }
 
-HWY_INLINE VU32 Lo16(DU32 d, VU32 v) { return hn::And(v, hn::Set(d, 0xFFFFu)); }
+HWY_INLINE VU32 Lo16(DU32 d, VU32 v) {
+    return hn::And(v, hn::Set(d, 0xFFFFu));
+}
 
 // ---------------------------------------------------------------------------
 // Subsampling: vertical pass.
