@@ -118,9 +118,11 @@ def strip(report):
 
 
 FEATURE_SETS = [
-    ["--feature", "psnr=enable_mse=true:enable_apsnr=true", "--feature", "motion=debug=true"],
+    ["--feature", "psnr=enable_mse=true:enable_apsnr=true", "--feature", "motion=debug=true", "--feature",
+     "vif=debug=true"],
     ["--feature", "motion=motion_five_frame_window=true:motion_moving_average=true", "--feature",
-     "psnr=reduced_hbd_peak=true:min_sse=0.5:enable_chroma=false"],
+     "psnr=reduced_hbd_peak=true:min_sse=0.5:enable_chroma=false", "--feature",
+     "vif=vif_enhn_gain_limit=1.0:vif_skip_scale0=true:debug=true"],
 ]
 
 

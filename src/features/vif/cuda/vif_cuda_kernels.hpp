@@ -1,0 +1,34 @@
+// Device kernels of the VIF twin (host-callable launchers). Integer sums are
+// exact; the per-scale float finishing stays on the host.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace vmaf::vif::cuda {
+
+/// Device scratch of one frame's VIF at w x h (scale 0 size).
+struct Scratch {
+    std::uint32_t* mu1;  ///< each w*h
+    std::uint32_t* mu2;
+    std::uint32_t* xx;
+    std::uint32_t* yy;
+    std::uint32_t* xy;
+    std::uint32_t* tmp;          ///< w * (h / 2): decimation rows
+    std::uint16_t* scale[2][2];  ///< [ping/pong][ref/dis], each (w/2) * (h/2)
+    long long* sums;             ///< [4 scales][4]: num_log, den_log, num_non_log, den_non_log
+    const std::uint16_t* log2_table;  ///< 65536 entries
+};
+
+/// Bytes of device memory Scratch needs (without the table), and its layout.
+std::size_t scratch_bytes(unsigned w, unsigned h);
+Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* table);
+
+/// All four scales of one frame: sums[scale][4] are added to (zero them first).
+/// ref/dis: luma planes (pitch in bytes), samples uint8 when bpc == 8, else uint16.
+void launch_vif(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
+                double enhn_gain_limit, bool skip_scale0, const Scratch& s, cudaStream_t stream);
+
+}  // namespace vmaf::vif::cuda
