@@ -312,7 +312,7 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
     const hn::Rebind<i16, decltype(df)> d16;
     const hn::Rebind<float, decltype(df)> df32;
     const int n = static_cast<int>(hn::Lanes(df));
-    const auto k4096 = hn::Set(df, 4096.0);
+    const auto inv4096 = hn::Set(df, 1.0 / 4096.0);
     const auto cos_sq = hn::Set(df, static_cast<double>(cos1deg_sq()));
     const auto two30 = hn::Set(df, 1073741824.0);
     const auto half = hn::Set(df, 16384.0);
@@ -327,9 +327,10 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
     for (; j + n <= n_px; j += n) {
         const auto oh = ld(o[0] + j), ov = ld(o[1] + j);
         const auto th = ld(t[0] + j), tv = ld(t[1] + j);
-        const auto dp = hn::Div(via_float(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv))), k4096);
-        const auto om = hn::Div(via_float(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov))), k4096);
-        const auto tm = hn::Div(via_float(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv))), k4096);
+        // x / 4096 == x * 2^-12 exactly (no underflow for these magnitudes).
+        const auto dp = hn::Mul(via_float(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv))), inv4096);
+        const auto om = hn::Mul(via_float(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov))), inv4096);
+        const auto tm = hn::Mul(via_float(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv))), inv4096);
         const auto angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
         for (int theta = 0; theta < 3; ++theta) {
             const auto oo = theta == 0 ? oh : theta == 1 ? ov : ld(o[2] + j);
@@ -569,19 +570,27 @@ void Cm123(const CmRow<i32>& row, i64 inner[3]) {
     scalar::cm123_range(row, j, row.j1, inner);
 }
 
+// Kernels are installed only where they beat the scalar reference (measured
+// with adm_bench): SSSE3 lacks 32-bit multiplies (pmulld, pmuldq) and
+// roundpd, which Highway emulates slowly; decouple0 in double lanes only pays
+// off with vectors of 256 bits or more.
 void FillAdmKernels(AdmKernels& k) {
     k.dwt0_vert8 = Dwt0Vert8;
     k.dwt0_vert16 = Dwt0Vert16;
     k.dwt0_horz = Dwt0Horz;
-    k.csf0 = Csf0;
     k.den0 = Den0;
-    k.cm0 = Cm0;
-    k.decouple0 = Decouple0;
     k.dwt123_vert = Dwt123Vert;
+    k.den123 = Den123;
+#if HWY_TARGET != HWY_SSSE3
+    k.csf0 = Csf0;
+    k.cm0 = Cm0;
     k.dwt123_horz = Dwt123Horz;
     k.csf123 = Csf123;
-    k.den123 = Den123;
     k.cm123 = Cm123;
+#endif
+#if HWY_MAX_BYTES >= 32 || HWY_HAVE_SCALABLE
+    k.decouple0 = Decouple0;
+#endif
 }
 
 [[maybe_unused]] const bool kRegistered = adm_registry().add(HWY_TARGET, &FillAdmKernels);
