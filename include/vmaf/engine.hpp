@@ -51,6 +51,12 @@ private:
     int errno_;
 };
 
+/// Creates backend state the caller owns and hands to EngineConfig::backend_state
+/// (several engines can share it), e.g. create_backend_state("cuda", 1) for GPU 1.
+/// Checks that the device works; throws BackendError when it does not or the
+/// backend is not compiled in.
+std::shared_ptr<void> create_backend_state(const std::string& backend, int device);
+
 /// Outcome of backend selection.
 struct BackendSelection {
     std::string used = "cpu";  ///< what runs the features that have a twin on it

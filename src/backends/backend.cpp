@@ -1,5 +1,7 @@
 #include "backends/backend.hpp"
 
+#include <cerrno>
+
 namespace vmaf {
 
 namespace detail {
@@ -13,6 +15,13 @@ const BackendDescriptor* find_backend(std::string_view name) {
     for (const BackendDescriptor* b : backend_registry())
         if (b->name == name) return b;
     return nullptr;
+}
+
+std::shared_ptr<void> create_backend_state(const std::string& backend, int device) {
+    const BackendDescriptor* b = find_backend(backend);
+    if (!b || !b->create_state)
+        throw BackendError(backend, -ENOSYS, "the " + backend + " backend is not compiled into this build");
+    return b->create_state(device);
 }
 
 }  // namespace vmaf

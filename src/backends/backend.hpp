@@ -47,6 +47,8 @@ struct BackendDescriptor {
     std::string_view name;  ///< "cuda", ...
     /// Starts the backend; throws BackendError when it cannot.
     std::unique_ptr<BackendSession> (*start)(const BackendStartOptions& opts) = nullptr;
+    /// Creates caller-owned state for `device` (see vmaf::create_backend_state); throws BackendError.
+    std::shared_ptr<void> (*create_state)(int device) = nullptr;
 };
 
 /// Backends compiled into this build, in auto-selection priority order.

@@ -18,10 +18,13 @@ constexpr int kExitBackendInitFailed = 100;
 
 /// Where a requested backend cannot start: one stderr line, exit 100, and the
 /// report path (if any) replaced by a one-line JSON error descriptor.
-int backend_failure(const vmaf::BackendError& e, const std::string& output) {
+int backend_failure(const vmaf::BackendError& e, const std::string& backend_arg, const std::string& output) {
     const std::string& requested = e.backend();
-    std::fprintf(stderr, "vmaf: --backend %s requested but init failed: %s; refusing to silently fall back to CPU\n",
-                 requested.c_str(), e.what());
+    if (backend_arg == requested)
+        std::fprintf(stderr, "vmaf: --backend %s requested but init failed: %s; refusing to silently fall back to CPU\n",
+                     requested.c_str(), e.what());
+    else
+        std::fprintf(stderr, "vmaf: %s; refusing to silently fall back to CPU\n", e.what());
     if (!output.empty()) {
         if (std::FILE* f = std::fopen(output.c_str(), "w")) {
             std::string msg;
@@ -67,7 +70,7 @@ int run(const vmaf::cli::Args& args) {
     try {
         fallback = engine.select_backend().fallback_reason;
     } catch (const vmaf::BackendError& e) {
-        return backend_failure(e, args.output);
+        return backend_failure(e, args.backend, args.output);
     }
 
     const bool tty = ::isatty(STDERR_FILENO);

@@ -18,6 +18,17 @@ const TwinDescriptor* find_twin(std::string_view kind) {
     return nullptr;
 }
 
+std::unique_ptr<BackendSession> start(const BackendStartOptions& o);
+
+std::shared_ptr<void> create_state(int device) {
+    BackendStartOptions o;
+    o.device = device;
+    start(o);  // validates the device
+    auto st = std::make_shared<State>();
+    st->device = device;
+    return st;
+}
+
 std::unique_ptr<BackendSession> start(const BackendStartOptions& o) {
     int device = o.device;
     if (o.external) device = static_cast<const State*>(o.external.get())->device;
@@ -164,5 +175,5 @@ const DeviceFrame& Session::frame(unsigned index) {
 
 namespace vmaf {
 extern const BackendDescriptor kCudaBackend;
-const BackendDescriptor kCudaBackend{.name = "cuda", .start = &cuda::start};
+const BackendDescriptor kCudaBackend{.name = "cuda", .start = &cuda::start, .create_state = &cuda::create_state};
 }  // namespace vmaf
