@@ -194,6 +194,8 @@ def main():
     for f in failures[:50]:
         print("FAIL", f)
     print(f"{ran} runs, {compared} values compared exactly, {len(failures)} failures")
+    failed_runs = len({f.split(":")[0] for f in failures})
+    print(f"golden: {max(ran - failed_runs, 0)} passed, {failed_runs} failed")
     return 0 if ran and not failures else 1
 
 
