@@ -33,15 +33,17 @@ void dwt_scale0_impl(const Plane& src, Subbands<std::int16_t>& out, bool lo_only
         out.v.resize(ow, oh);
         out.d.resize(ow, oh);
     }
-    std::vector<std::int16_t> lo(static_cast<std::size_t>(w)), hi(static_cast<std::size_t>(w));
+    ScratchScope scope;
+    std::int16_t* lo = scope.alloc<std::int16_t>(static_cast<std::size_t>(w));
+    std::int16_t* hi = scope.alloc<std::int16_t>(static_cast<std::size_t>(w));
     for (int i = 0; i < oh; ++i) {
         const Sample* r[4];
         for (int t = 0; t < 4; ++t) r[t] = src.row<const Sample>(static_cast<unsigned>(mirror(2 * i - 1 + t, h)));
-        vert(r, w, lo.data(), hi.data());
+        vert(r, w, lo, hi);
         if (lo_only)
-            k.dwt0_horz(lo.data(), hi.data(), w, out.a.row(i), nullptr, nullptr, nullptr);
+            k.dwt0_horz(lo, hi, w, out.a.row(i), nullptr, nullptr, nullptr);
         else
-            k.dwt0_horz(lo.data(), hi.data(), w, out.a.row(i), out.v.row(i), out.h.row(i), out.d.row(i));
+            k.dwt0_horz(lo, hi, w, out.a.row(i), out.v.row(i), out.h.row(i), out.d.row(i));
     }
 }
 
@@ -79,12 +81,14 @@ void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_
     out.h.resize(ow, oh);
     out.v.resize(ow, oh);
     out.d.resize(ow, oh);
-    std::vector<std::int32_t> lo(static_cast<std::size_t>(w)), hi(static_cast<std::size_t>(w));
+    ScratchScope scope;
+    std::int32_t* lo = scope.alloc<std::int32_t>(static_cast<std::size_t>(w));
+    std::int32_t* hi = scope.alloc<std::int32_t>(static_cast<std::size_t>(w));
     for (int i = 0; i < oh; ++i) {
         const std::int32_t* r[4];
         for (int t = 0; t < 4; ++t) r[t] = src.row(mirror(2 * i - 1 + t, h));
-        k.dwt123_vert(r, w, add_v, shift_v, lo.data(), hi.data());
-        k.dwt123_horz(lo.data(), hi.data(), w, add_h, shift_h, out.a.row(i), out.v.row(i), out.h.row(i),
+        k.dwt123_vert(r, w, add_v, shift_v, lo, hi);
+        k.dwt123_horz(lo, hi, w, add_h, shift_h, out.a.row(i), out.v.row(i), out.h.row(i),
                       out.d.row(i));
     }
 }

@@ -291,7 +291,8 @@ float cm_scale123(const Details<i32>& target, const Details<i32>& masker, const 
 Band<i32> widen(const Band<i16>& b) {
     Band<i32> out;
     out.resize(b.w, b.h);
-    for (std::size_t k = 0; k < b.v.size(); ++k) out.v[k] = b.v[k];
+    const std::size_t n = static_cast<std::size_t>(b.w) * static_cast<std::size_t>(b.h);
+    for (std::size_t k = 0; k < n; ++k) out.p[k] = b.p[k];
     return out;
 }
 
@@ -325,6 +326,7 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
         throw Error(ErrorKind::Input, "adm: pictures must be at least 33x33");
     if (bpc < 8 || bpc > 16) throw Error(ErrorKind::Input, "adm: unsupported bit depth");
 
+    ScratchScope scope;  // every Band below lives in this thread's scratch arena
     Result res;
     Subbands<i16> ref0, dis0;
     dwt_scale0(ref, bpc, ref0, p.skip_scale0, k);

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/scratch.hpp"
 #include "vmaf/picture.hpp"
 
 namespace vmaf::adm {
@@ -67,7 +68,7 @@ struct Result {
 
 /// Computes ADM of two luma planes of identical size (>= kMinSize in each
 /// dimension) with samples of `bpc` bits (8: uint8_t, 9..16: uint16_t).
-/// Thread-safe: all scratch is local to the call.
+/// Thread-safe: all scratch is local to the call (per-thread ScratchArena).
 Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p);
 /// The same with the hot loops run by `k` (a table of adm_registry()).
 Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, const AdmKernels& k);
@@ -75,18 +76,24 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
 // ---------------------------------------------------------------------------
 // Building blocks (exposed for unit tests).
 
-/// A dense 2-D array of coefficients, row-major, stride == width.
+/// A dense 2-D array of coefficients, row-major, stride == width. Storage
+/// comes from the calling thread's ScratchArena (core/scratch.hpp): it is
+/// valid until the innermost enclosing ScratchScope ends (compute() opens
+/// one), and it is NOT zeroed: every pass writes what the next one reads.
 template <typename T>
 struct Band {
     int w = 0, h = 0;
-    std::vector<T> v;
+    T* p = nullptr;
+    /// Keeps the storage when the size is unchanged (contents are kept too).
     void resize(int width, int height) {
+        if (p && w == width && h == height) return;
         w = width;
         h = height;
-        v.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), T{});
+        p = static_cast<T*>(ScratchArena::local().alloc(static_cast<std::size_t>(width) *
+                                                        static_cast<std::size_t>(height) * sizeof(T)));
     }
-    T* row(int y) { return v.data() + static_cast<std::ptrdiff_t>(y) * w; }
-    const T* row(int y) const { return v.data() + static_cast<std::ptrdiff_t>(y) * w; }
+    T* row(int y) { return p + static_cast<std::ptrdiff_t>(y) * w; }
+    const T* row(int y) const { return p + static_cast<std::ptrdiff_t>(y) * w; }
     T& at(int y, int x) { return row(y)[x]; }
     T at(int y, int x) const { return row(y)[x]; }
 };

@@ -10,6 +10,7 @@
 //   VMAF_integer_feature_motion3_score[i]    = blended / clipped / averaged motion2.
 #include <cfloat>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/feature_extractor.hpp"
@@ -83,7 +84,7 @@ public:
         auto st = std::make_unique<MotionFrame>();
         if (force_zero_) return st;
         const Plane& y = ref.plane(0);
-        st->vsum.reset(new std::uint32_t[static_cast<std::size_t>(y.width) * y.height]);
+        st->vsum = take_buffer(static_cast<std::size_t>(y.width) * y.height);
         kernels_.vertical_sums(y, ref.bpc(), st->vsum.get());
         return st;
     }
@@ -101,7 +102,10 @@ public:
                 score = motion::sad_to_score(sad, w_, h_, fps_weight_, max_val_);
             }
             // Keep the last `distance_` frames' sums.
-            if (history_.size() == distance_) history_.erase(history_.begin());
+            if (history_.size() == distance_) {
+                give_back(std::move(history_.front()));
+                history_.erase(history_.begin());
+            }
             history_.push_back(std::move(st.vsum));
         }
         out.write(index, kSad, score);
@@ -112,10 +116,38 @@ public:
 
     void flush(ScoreWriter& out) override {
         emit(true, out);
+        for (auto& b : history_) give_back(std::move(b));
         history_.clear();
     }
 
 private:
+    using Buffer = std::unique_ptr<std::uint32_t[]>;
+
+    /// A vertical-sum plane of `n` values: a recycled one when available
+    /// (no allocation, no page faults of fresh memory), else a new one.
+    Buffer take_buffer(std::size_t n) const {
+        {
+            std::lock_guard<std::mutex> lock(pool_mutex_);
+            // finish() reads w_ * h_ values of every plane: the luma size.
+            if (!pool_.empty() && n == static_cast<std::size_t>(w_) * h_) {
+                Buffer b = std::move(pool_.back());
+                pool_.pop_back();
+                return b;
+            }
+        }
+        return Buffer(new std::uint32_t[n]);
+    }
+
+    /// Returns a plane no longer needed by finish() to the pool.
+    void give_back(Buffer b) {
+        if (!b) return;
+        std::lock_guard<std::mutex> lock(pool_mutex_);
+        if (pool_.size() < kMaxPooled) pool_.push_back(std::move(b));
+    }
+
+    static constexpr std::size_t kMaxPooled = 8;
+    mutable std::mutex pool_mutex_;
+    mutable std::vector<Buffer> pool_;  ///< free vertical-sum planes of w_ * h_ values
     /// Writes motion2/motion3 of every frame whose inputs are known. Upstream,
     /// with n frames, min index m = distance_ and SAD scores s[]:
     ///   i < m:  motion2 = 0; motion3 = "stamp" = min(blend(s[m]), max) if n > m, else 0
