@@ -24,7 +24,7 @@ python3 tests/cuda/cuda_test.py parity "$VMAF" "$CLIPS" "$@"; prc=$?
 if command -v compute-sanitizer >/dev/null; then
   ref=$(ls "$CLIPS"/p01_*_ref.yuv | head -1); dis=$(ls "$CLIPS"/p01_*.yuv | grep -v _ref | head -1)
   if compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" -r "$ref" -d "$dis" \
-       -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 4 --feature psnr --json -o /tmp/cs.json \
+       -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 4 --feature psnr --feature adm=debug=true --json -o /tmp/cs.json \
        > /tmp/cs.log 2>&1; then
     echo "PASS compute-sanitizer memcheck: $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
   else

@@ -94,7 +94,7 @@ def selection(vmaf, clipdir, tmp):
         p = run(vmaf, base + ["--backend", "cuda", "--json", "-o", t("g.json")])
         check("--backend cuda: runs, backend_used cuda", p.returncode == 0
               and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
-        for f in ["psnr_cuda", "motion_cuda"]:
+        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda"]:
             p = run(vmaf, base + ["--feature", f, "--json", "-o", t("g.json")])
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
@@ -123,6 +123,18 @@ FEATURE_SETS = [
     ["--feature", "motion=motion_five_frame_window=true:motion_moving_average=true", "--feature",
      "psnr=reduced_hbd_peak=true:min_sse=0.5:enable_chroma=false", "--feature",
      "vif=vif_enhn_gain_limit=1.0:vif_skip_scale0=true:debug=true"],
+    # adm_cuda: default, the blend/Barten CSF modes, skip_aim, skip_scale0, other viewing conditions.
+    ["--no_prediction", "--feature", "adm=debug=true", "--feature",
+     "adm=adm_csf_mode=3:adm_norm_view_dist=5:adm_skip_aim=true", "--feature",
+     "adm=adm_csf_mode=1:adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_skip_scale0=true:"
+     "adm_ref_display_height=2160:adm_norm_view_dist=1.5:debug=true"],
+    # whole models: v0.6.1, v0.6.1neg (adm_enhn_gain_limit=1), 4k; the v1.0.16 models' adm options
+    # (the models themselves also need cambi, which has no extractor yet).
+    ["--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg:name=neg", "--model",
+     "version=vmaf_4k_v0.6.1:name=k4", "--feature",
+     "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02",
+     "--feature", "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:"
+     "adm_noise_weight=0.02:adm_norm_view_dist=5"],
 ]
 
 

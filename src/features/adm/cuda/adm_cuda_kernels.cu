@@ -228,7 +228,7 @@ __global__ void decouple_csf0(DecoupleArgs g, const i32* lut) {
     constexpr i32 kAdd[3] = {16384, 16384, 65535};
     for (int t = 0; t < 3; ++t) {
         const i16 oo = o[t], ttt = tt[t];
-        const i32 tmp_k = oo == 0 ? 32768 : static_cast<i32>((i64{lut[oo + 32768]} * ttt + 16384) >> 15);
+        const i32 tmp_k = oo == 0 ? 32768 : static_cast<i32>((i64{lut[oo]} * ttt + 16384) >> 15);
         const i32 k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
         i16 rst = static_cast<i16>((k * oo + 16384) >> 15);
         const float rst_f = rst_float(k, oo);
@@ -291,7 +291,7 @@ __global__ void decouple_csf123(DecoupleArgs g, const i32* lut) {
                 shift = 17 - __clz(static_cast<int>(abs_o));
                 msb = (abs_o + (u32{1} << (shift - 1))) >> shift;
             }
-            tmp_k = ((i64{lut[msb + 32768]} * ttt) * sign + (i64{1} << (14 + shift))) >> (15 + shift);
+            tmp_k = ((i64{lut[msb]} * ttt) * sign + (i64{1} << (14 + shift))) >> (15 + shift);
         }
         const i64 k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
         i32 rst = static_cast<i32>((k * oo + 16384) >> 15);
