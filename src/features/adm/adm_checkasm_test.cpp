@@ -297,6 +297,11 @@ TEST(AdmCheckasm, Decouple123) {
     // Realistic range (|x| < 2^24) and the full int32 range.
     check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 24), (1 << 24) - 1, 5);
     check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, INT32_MIN, INT32_MAX, 6);
+    // Around the 2^22 bound of the SIMD double-lane fast path (|x| < 2^22):
+    // Max/Min fills put every lane on either side of it.
+    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 22), (1 << 22) - 1, 11);
+    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 22) + 1, 1 << 22, 12);
+    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 22) - 2, (1 << 22) + 1, 13);
 }
 
 // ---------------------------------------------------------------------------

@@ -305,6 +305,8 @@ void Cm0(const CmRow<i16>& row, i64 inner[3]) {
 // floor() is the arithmetic right shift), and the reciprocal table entry
 // trunc(2^30 / o) equals trunc of the correctly rounded double quotient
 // (the quotient is at least 1/|o| >= 2^-15 away from the next integer).
+// (A gather from the table is slower than the division on CPUs with the
+// gather data sampling mitigation.)
 void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3],
                i16* const a[3]) {
     const hn::ScalableTag<double> df;
@@ -358,6 +360,98 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
         i16* rt[3] = {r[0] + j, r[1] + j, r[2] + j};
         i16* at[3] = {a[0] + j, a[1] + j, a[2] + j};
         scalar::decouple0(ot, tt, n_px - j, egl, rt, at);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Decouple, scales 1..3, in double lanes where all six coefficients of a pixel
+// group are below 2^22 in magnitude, the scalar reference elsewhere. With
+// |x| < 2^22 every integer step is exact in double: the angle products
+// (< 2^45; the float rounding of the exact sum equals C's int64 -> float), the
+// reciprocal product lut * t (< 2^52, plus the rounding term < 2^53), k * o
+// (< 2^37). The denominator's 15-bit reduction uses powers of two taken from
+// the exponent of |o|: 2^e (e = floor(log2 |o|)), 2^shift = max(2^(e-14), 1)
+// (shift = 17 - clz(|o|) when |o| >= 2^15, else 0), and its reciprocal by
+// exponent negation. Then msb = floor(|o| / 2^shift + 1/2) and
+// tmp_k = floor(lut[msb] * sign(o) * t / 2^(15+shift) + 1/2), both exact.
+void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double egl, i32* const r[3],
+                 i32* const a[3]) {
+    const hn::ScalableTag<double> df;
+    const hn::RebindToUnsigned<decltype(df)> du64;
+    const hn::Rebind<i32, decltype(df)> d32;
+    const hn::RebindToUnsigned<decltype(d32)> du32;
+    const hn::Rebind<float, decltype(df)> df32;
+    const int n = static_cast<int>(hn::Lanes(df));
+    const auto two30 = hn::Set(df, 1073741824.0);
+    const auto inv4096 = hn::Set(df, 1.0 / 4096.0);
+    const auto cos_sq = hn::Set(df, static_cast<double>(cos1deg_sq()));
+    const auto c16384 = hn::Set(df, 16384.0);
+    const auto inv32768 = hn::Set(df, 1.0 / 32768.0);
+    const auto k_one = hn::Set(df, 32768.0);
+    const auto one = hn::Set(df, 1.0);
+    const auto half = hn::Set(df, 0.5);
+    const auto inv16384 = hn::Set(df, 1.0 / 16384.0);
+    const auto exp_mask = hn::Set(du64, 0x7FF0000000000000ull);
+    const auto exp_neg = hn::Set(du64, 2046ull << 52);  // bits(2^-s) = bits(2046 << 52) - bits(2^s)
+    const auto zero = hn::Zero(df);
+    const auto vegl = hn::Set(df, egl);
+    const auto limit = hn::Set(du32, 1u << 22);
+    auto via_float = [&](decltype(zero) x) { return hn::PromoteTo(df, hn::DemoteTo(df32, x)); };
+    int j = 0;
+    for (; j + n <= n_px; j += n) {
+        hn::Vec<decltype(d32)> oi[3], ti[3];
+        for (int theta = 0; theta < 3; ++theta) {
+            oi[theta] = hn::LoadU(d32, o[theta] + j);
+            ti[theta] = hn::LoadU(d32, t[theta] + j);
+        }
+        // |INT32_MIN| stays 2^31 as uint32: caught too.
+        const auto big = hn::Or(hn::Or(hn::Or(hn::Abs(oi[0]), hn::Abs(oi[1])), hn::Or(hn::Abs(oi[2]), hn::Abs(ti[0]))),
+                                hn::Or(hn::Abs(ti[1]), hn::Abs(ti[2])));
+        if (!hn::AllTrue(du32, hn::Lt(hn::BitCast(du32, big), limit))) {
+            const i32* ot[3] = {o[0] + j, o[1] + j, o[2] + j};
+            const i32* tt[3] = {t[0] + j, t[1] + j, t[2] + j};
+            i32* rt[3] = {r[0] + j, r[1] + j, r[2] + j};
+            i32* at[3] = {a[0] + j, a[1] + j, a[2] + j};
+            scalar::decouple123(ot, tt, n, egl, rt, at);
+            continue;
+        }
+        const auto oh = hn::PromoteTo(df, oi[0]), ov = hn::PromoteTo(df, oi[1]);
+        const auto th = hn::PromoteTo(df, ti[0]), tv = hn::PromoteTo(df, ti[1]);
+        const auto dp = hn::Mul(via_float(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv))), inv4096);
+        const auto om = hn::Mul(via_float(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov))), inv4096);
+        const auto tm = hn::Mul(via_float(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv))), inv4096);
+        const auto angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
+        for (int theta = 0; theta < 3; ++theta) {
+            const auto oo = theta == 0 ? oh : theta == 1 ? ov : hn::PromoteTo(df, oi[2]);
+            const auto tt = theta == 0 ? th : theta == 1 ? tv : hn::PromoteTo(df, ti[2]);
+            const auto o_zero = hn::Eq(oo, zero);
+            const auto abs_o = hn::Abs(oo);
+            const auto p2e = hn::BitCast(df, hn::And(hn::BitCast(du64, abs_o), exp_mask));
+            const auto pow_s = hn::Max(hn::Mul(p2e, inv16384), one);
+            const auto inv_s = hn::BitCast(df, hn::Sub(exp_neg, hn::BitCast(du64, pow_s)));
+            const auto msb = hn::Floor(hn::Add(hn::Mul(abs_o, inv_s), half));
+            const auto lut = hn::Trunc(hn::Div(two30, hn::Max(msb, one)));  // = lut[msb] (see Decouple0)
+            const auto s_tt = hn::IfThenElse(hn::Lt(oo, zero), hn::Neg(tt), tt);
+            const auto tmp_k = hn::Floor(hn::Add(hn::Mul(hn::Mul(hn::Mul(lut, s_tt), inv_s), inv32768), half));
+            const auto k = hn::Min(hn::Max(hn::IfThenElse(o_zero, k_one, tmp_k), zero), k_one);
+            auto rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, oo), c16384), inv32768));
+            const auto kpos = hn::And(angle, hn::Gt(k, zero));
+            const auto g = hn::Mul(rst, vegl);
+            const auto pos = hn::And(kpos, hn::Gt(oo, zero));
+            const auto neg = hn::And(kpos, hn::Lt(oo, zero));
+            rst = hn::IfThenElse(pos, hn::IfThenElse(hn::Lt(g, tt), hn::Trunc(g), tt), rst);
+            rst = hn::IfThenElse(neg, hn::IfThenElse(hn::Gt(g, tt), hn::Trunc(g), tt), rst);
+            const auto ri = hn::DemoteTo(d32, rst);
+            hn::StoreU(ri, d32, r[theta] + j);
+            hn::StoreU(hn::Sub(hn::DemoteTo(d32, tt), ri), d32, a[theta] + j);
+        }
+    }
+    if (j < n_px) {
+        const i32* ot[3] = {o[0] + j, o[1] + j, o[2] + j};
+        const i32* tt[3] = {t[0] + j, t[1] + j, t[2] + j};
+        i32* rt[3] = {r[0] + j, r[1] + j, r[2] + j};
+        i32* at[3] = {a[0] + j, a[1] + j, a[2] + j};
+        scalar::decouple123(ot, tt, n_px - j, egl, rt, at);
     }
 }
 
@@ -590,6 +684,9 @@ void FillAdmKernels(AdmKernels& k) {
 #endif
 #if HWY_MAX_BYTES >= 32 || HWY_HAVE_SCALABLE
     k.decouple0 = Decouple0;
+#endif
+#if HWY_TARGET != HWY_SSSE3
+    k.decouple123 = Decouple123;
 #endif
 }
 

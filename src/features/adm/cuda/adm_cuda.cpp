@@ -2,9 +2,11 @@
 // all four scales and sums each scale's rows exactly; the host finishes the
 // per-scale float math as the CPU kind does (adm_finish.*) and writes the CPU
 // kind's outputs in its order.
+#include <cstdlib>
 #include <memory>
 #include <string>
 
+#include "backends/cuda/dispatch.hpp"
 #include "backends/cuda/session.hpp"
 #include "backends/cuda/twin_util.hpp"
 #include "features/adm/adm_kernels.hpp"
@@ -21,6 +23,12 @@ struct Work {
     DeviceBuffer scratch;
     DeviceBuffer sums{adm::cuda::kSums * sizeof(unsigned long long)};
     PinnedBuffer host{adm::cuda::kSums * sizeof(unsigned long long)};
+    Event done;
+};
+
+/// Batched dispatch: the frame's work in flight, finished in finish().
+struct Pending final : FrameState {
+    std::unique_ptr<Work> work;
 };
 
 class AdmCuda final : public FeatureExtractor {
@@ -37,6 +45,7 @@ public:
           out_num_(output_index(kind, "integer_adm_num")),
           out_den_(output_index(kind, "integer_adm_den")),
           out_num0_(output_index(kind, "integer_adm_num_scale0")),
+          mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "adm", g.width, g.height)),
           pool_([this] {
               session_.bind();
               auto w = std::make_unique<Work>();
@@ -71,7 +80,7 @@ public:
     std::unique_ptr<FrameState> compute(unsigned index, const Picture& /*ref*/, const Picture& /*dist*/) const override {
         session_.bind();
         const DeviceFrame& f = session_.frame(index);
-        Lease<Work> w(pool_);
+        std::unique_ptr<Work> w = pool_.acquire();
         cudaStream_t s = w->stream.get();
         check(cudaStreamWaitEvent(s, f.ready, 0), "cudaStreamWaitEvent");
         adm::cuda::launch_adm(f.ref[0].data, f.dist[0].data, f.ref[0].pitch, fp_, w->scratch.get(),
@@ -80,11 +89,27 @@ public:
         check(cudaMemcpyAsync(w->host.get(), w->sums.get(), adm::cuda::kSums * sizeof(unsigned long long),
                               cudaMemcpyDeviceToHost, s),
               "readback");
+        if (mode_ == Dispatch::Batched) {
+            check(cudaEventRecord(w->done.get(), s), "cudaEventRecord");
+            session_.add_reader(index, w->done.get());
+            auto st = std::make_unique<Pending>();
+            st->work = std::move(w);
+            return st;
+        }
         w->stream.sync();
-        const adm::Result r = adm::cuda::finish(p_, fp_, w->host.get<unsigned long long>(), w_, h_);
         auto st = std::make_unique<FrameState>();
-        write_scores(r, st->scores);
+        write_scores(adm::cuda::finish(p_, fp_, w->host.get<unsigned long long>(), w_, h_), st->scores);
+        pool_.release(std::move(w));
         return st;
+    }
+
+    void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
+        if (auto* p = dynamic_cast<Pending*>(&state); p && p->work) {
+            check(cudaEventSynchronize(p->work->done.get()), "cudaEventSynchronize");
+            write_scores(adm::cuda::finish(p_, fp_, p->work->host.get<unsigned long long>(), w_, h_), state.scores);
+            pool_.release(std::move(p->work));
+        }
+        FeatureExtractor::finish(index, state, out);
     }
 
 private:
@@ -110,6 +135,7 @@ private:
     Session& session_;
     const unsigned w_, h_;
     const unsigned out_adm2_, out_aim_, out_adm3_, out_scale0_, out_dbg_, out_num_, out_den_, out_num0_;
+    const Dispatch mode_;
     adm::Params p_;
     double dlm_weight_ = 0.5, min_val_ = 0.0;
     bool debug_ = false;
