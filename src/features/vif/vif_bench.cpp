@@ -52,8 +52,8 @@ template <typename T>
 void bench_stat_vfilter(benchmark::State& st, vif::VifKernels k, const Frame<T>& f) {
     const vif::Kernel& kern = vif::kKernels[0];
     const auto norm = vif::vertical_norm(0, f.bpc);
-    std::vector<std::uint32_t> buf(5 * std::size_t{kW});
-    const vif::StatRow out{buf.data(), buf.data() + kW, buf.data() + 2 * kW, buf.data() + 3 * kW, buf.data() + 4 * kW};
+    std::vector<std::int16_t> buf(vif::StatRow::kPlanes * std::size_t{kW});
+    const vif::StatRow out = vif::StatRow::over(buf.data(), kW);
     const auto fn = k.stat_vfilter(f.ref.data());
     for (auto _ : st) {
         for (unsigned i = 0; i + kern.taps <= kH; ++i) {
@@ -72,13 +72,13 @@ void bench_stat_vfilter(benchmark::State& st, vif::VifKernels k, const Frame<T>&
 void bench_stat_hfilter(benchmark::State& st, vif::VifKernels k) {
     // Realistic moments: the scalar vertical pass of the 8-bit frame's rows.
     const vif::Kernel& kern = vif::kKernels[0];
-    const unsigned len = kW + kern.taps - 1;
+    const unsigned len = kW + kern.taps - 1 + vif::kStatRowPad;
     const auto& f = frame8();
     constexpr unsigned kRows = 64;
-    std::vector<std::uint32_t> buf(5 * std::size_t{len} * kRows);
+    std::vector<std::int16_t> buf(vif::StatRow::kPlanes * std::size_t{len} * kRows);
     for (unsigned r = 0; r < kRows; ++r) {
-        std::uint32_t* b = buf.data() + 5 * std::size_t{len} * r;
-        const vif::StatRow out{b, b + len, b + 2 * len, b + 3 * len, b + 4 * len};
+        std::int16_t* b = buf.data() + vif::StatRow::kPlanes * std::size_t{len} * r;
+        const vif::StatRow out = vif::StatRow::over(b, len);
         const std::uint8_t* rr[17];
         const std::uint8_t* dr[17];
         for (unsigned t = 0; t < kern.taps; ++t) {
@@ -91,8 +91,8 @@ void bench_stat_hfilter(benchmark::State& st, vif::VifKernels k) {
     for (auto _ : st) {
         vif::StatSums sums;
         for (unsigned i = 0; i < kH; ++i) {
-            std::uint32_t* b = buf.data() + 5 * std::size_t{len} * (i % kRows);
-            const vif::StatRow in{b, b + len, b + 2 * len, b + 3 * len, b + 4 * len};
+            std::int16_t* b = buf.data() + vif::StatRow::kPlanes * std::size_t{len} * (i % kRows);
+            const vif::StatRow in = vif::StatRow::over(b, len);
             k.stat_hfilter(in, kW, kern.coeff.data(), kern.taps, 100.0, table, sums);
         }
         benchmark::DoNotOptimize(sums);

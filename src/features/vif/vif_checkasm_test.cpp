@@ -141,17 +141,19 @@ TEST(VifCheckasm, SubHFilter) {
 // ---------------------------------------------------------------------------
 // stat_vfilter: rows of ref/dis samples -> five rows of moments.
 struct StatBufs {
-    GuardedPlane<std::uint32_t> p[5];
-    explicit StatBufs(unsigned w)
-        : p{GuardedPlane<std::uint32_t>(w, 1, 1), GuardedPlane<std::uint32_t>(w, 1, 2),
-            GuardedPlane<std::uint32_t>(w, 1, 3), GuardedPlane<std::uint32_t>(w, 1, 4),
-            GuardedPlane<std::uint32_t>(w, 1, 5)} {}
-    vif::StatRow row() { return {p[0].row(0), p[1].row(0), p[2].row(0), p[3].row(0), p[4].row(0)}; }
+    std::vector<GuardedPlane<std::int16_t>> p;
+    explicit StatBufs(unsigned w) {
+        for (unsigned i = 0; i < vif::StatRow::kPlanes; ++i) p.emplace_back(w, 1, i + 1);
+    }
+    vif::StatRow row() {
+        return {p[0].row(0), p[1].row(0), p[2].row(0), p[3].row(0),
+                p[4].row(0), p[5].row(0), p[6].row(0), p[7].row(0)};
+    }
     bool intact() const {
-        return std::all_of(std::begin(p), std::end(p), [](const auto& q) { return q.intact(); });
+        return std::all_of(p.begin(), p.end(), [](const auto& q) { return q.intact(); });
     }
     bool operator==(const StatBufs& o) const {
-        for (unsigned i = 0; i < 5; ++i)
+        for (unsigned i = 0; i < p.size(); ++i)
             if (!std::equal(p[i].row(0), p[i].row(0) + p[i].width(), o.p[i].row(0))) return false;
         return true;
     }
@@ -225,13 +227,13 @@ TEST(VifCheckasm, StatHFilter) {
                     StatBufs in(len);
                     if (mode == 0 || mode == 5) {
                         // Arbitrary values: every branch, extreme gains.
-                        for (unsigned i = 0; i < 5; ++i) {
-                            const unsigned bits = i < 2 ? 16 : 32;
-                            fill_plane(in.p[i], Fill::Random, bits, rng);
-                        }
+                        for (auto& q : in.p) fill_plane(q, Fill::Random, 16, rng);
                     } else if (mode == 1 || mode == 2) {
-                        for (unsigned i = 0; i < 5; ++i)
-                            fill_plane(in.p[i], mode == 1 ? Fill::Zero : Fill::Max, i < 2 ? 16 : 32, rng);
+                        // All-zero or all-max values (biased storage).
+                        for (auto& q : in.p) {
+                            fill_plane(q, mode == 1 ? Fill::Zero : Fill::Max, 16, rng);
+                            for (unsigned x = 0; x < len; ++x) q.row(0)[x] = vif::bias16(static_cast<std::uint16_t>(q.row(0)[x]));
+                        }
                     } else {
                         // Realistic moments: vertical pass of correlated 10-bit planes.
                         GuardedPlane<std::uint16_t> r(len, kern.taps), d(len, kern.taps);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "core/scratch.hpp"
 #include "core/simd.hpp"
 
 namespace vmaf::vif {
@@ -50,8 +51,9 @@ inline unsigned mirror(int i, unsigned n) {
 
 /// Fills the `half` margin entries on each side of a row stored at
 /// row[half .. half + n), mirroring as `mirror` does.
-inline void mirror_margins(std::uint32_t* row, unsigned n, int half) {
-    std::uint32_t* p = row + half;  // p[0] is the first real sample
+template <typename U>
+inline void mirror_margins(U* row, unsigned n, int half) {
+    U* p = row + half;  // p[0] is the first real sample
     const int last = static_cast<int>(n) - 1;
     for (int f = 1; f <= half; ++f) {
         p[-f] = p[f];
@@ -143,11 +145,14 @@ void stat_vfilter(const T* const* ref_rows, const T* const* dis_rows, unsigned w
             a_yy += std::uint64_t{cd} * d;
             a_xy += std::uint64_t{cr} * d;
         }
-        out.mu1[j] = static_cast<std::uint16_t>((a_mu1 + norm.round_mu) >> norm.shift_mu);
-        out.mu2[j] = static_cast<std::uint16_t>((a_mu2 + norm.round_mu) >> norm.shift_mu);
-        out.xx[j] = static_cast<std::uint32_t>((a_xx + norm.round_sq) >> norm.shift_sq);
-        out.yy[j] = static_cast<std::uint32_t>((a_yy + norm.round_sq) >> norm.shift_sq);
-        out.xy[j] = static_cast<std::uint32_t>((a_xy + norm.round_sq) >> norm.shift_sq);
+        const auto xx = static_cast<std::uint32_t>((a_xx + norm.round_sq) >> norm.shift_sq);
+        const auto yy = static_cast<std::uint32_t>((a_yy + norm.round_sq) >> norm.shift_sq);
+        const auto xy = static_cast<std::uint32_t>((a_xy + norm.round_sq) >> norm.shift_sq);
+        out.mu1[j] = bias16((a_mu1 + norm.round_mu) >> norm.shift_mu);
+        out.mu2[j] = bias16((a_mu2 + norm.round_mu) >> norm.shift_mu);
+        out.xx_lo[j] = bias16(xx), out.xx_hi[j] = bias16(xx >> 16);
+        out.yy_lo[j] = bias16(yy), out.yy_hi[j] = bias16(yy >> 16);
+        out.xy_lo[j] = bias16(xy), out.xy_hi[j] = bias16(xy >> 16);
     }
 }
 
@@ -159,11 +164,14 @@ void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
         std::uint64_t a_xx = 0, a_yy = 0, a_xy = 0;
         for (unsigned k = 0; k < taps; ++k) {
             const std::uint32_t c = coeff[k];
-            a_mu1 += c * in.mu1[j + k];
-            a_mu2 += c * in.mu2[j + k];
-            a_xx += c * std::uint64_t{in.xx[j + k]};
-            a_yy += c * std::uint64_t{in.yy[j + k]};
-            a_xy += c * std::uint64_t{in.xy[j + k]};
+            auto moment = [&](const std::int16_t* lo, const std::int16_t* hi) {
+                return (std::uint64_t{unbias16(hi[j + k])} << 16) | unbias16(lo[j + k]);
+            };
+            a_mu1 += c * unbias16(in.mu1[j + k]);
+            a_mu2 += c * unbias16(in.mu2[j + k]);
+            a_xx += c * moment(in.xx_lo, in.xx_hi);
+            a_yy += c * moment(in.yy_lo, in.yy_hi);
+            a_xy += c * moment(in.xy_lo, in.xy_hi);
         }
         accumulate_pixel(sums, a_mu1, a_mu2, a_xx, a_yy, a_xy, enhn_gain_limit, table);
     }
@@ -229,11 +237,14 @@ StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned
     const std::uint16_t* table = log2_table().data();
     const auto vfilter = kern.stat_vfilter(ref.data);
 
-    // Vertically filtered rows, with `half` mirrored margin entries each side.
-    const std::size_t len = w + 2 * static_cast<std::size_t>(half);
-    std::vector<std::uint32_t> buf(5 * len);
-    const StatRow rows{buf.data(), buf.data() + len, buf.data() + 2 * len, buf.data() + 3 * len, buf.data() + 4 * len};
-    const StatRow inner{rows.mu1 + half, rows.mu2 + half, rows.xx + half, rows.yy + half, rows.xy + half};
+    // Vertically filtered rows, with `half` mirrored margin entries each side
+    // and the padding stat_hfilter may read.
+    ScratchScope scratch;
+    const std::size_t len = w + 2 * static_cast<std::size_t>(half) + kStatRowPad;
+    std::int16_t* buf = scratch.alloc<std::int16_t>(StatRow::kPlanes * len);
+    std::fill(buf, buf + StatRow::kPlanes * len, std::int16_t{0});
+    const StatRow rows = StatRow::over(buf, len);
+    const StatRow inner = rows.offset(half);
 
     const T* ref_rows[17];
     const T* dis_rows[17];
@@ -246,43 +257,53 @@ StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned
             dis_rows[k] = dis.row(y);
         }
         vfilter(ref_rows, dis_rows, w, filt.coeff.data(), taps, norm, inner);
-        mirror_margins(rows.mu1, w, static_cast<int>(half));
-        mirror_margins(rows.mu2, w, static_cast<int>(half));
-        mirror_margins(rows.xx, w, static_cast<int>(half));
-        mirror_margins(rows.yy, w, static_cast<int>(half));
-        mirror_margins(rows.xy, w, static_cast<int>(half));
+        for (unsigned p = 0; p < StatRow::kPlanes; ++p) mirror_margins(rows.plane(p), w, static_cast<int>(half));
         kern.stat_hfilter(rows, w, filt.coeff.data(), taps, enhn_gain_limit, table, sums);
     }
     return sums;
 }
 
+namespace {
+
+/// subsample() into dst (width/2 x height/2, packed rows).
 template <typename T>
-ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc, const VifKernels& kern) {
+void subsample_to(const SampleView<T>& src, unsigned scale, unsigned bpc, const VifKernels& kern, std::uint16_t* dst) {
     const Kernel& filt = kKernels[scale + 1];
     const unsigned half = filt.half();
     const unsigned taps = filt.taps;
     const unsigned w = src.width, h = src.height;
     const unsigned shift_v = scale == 0 ? bpc : 16;
     const auto vfilter = kern.sub_vfilter(src.data);
+    const unsigned out_w = w / 2, out_h = h / 2;
 
-    ScalePlane out;
-    out.width = w / 2;
-    out.height = h / 2;
-    out.samples.resize(static_cast<std::size_t>(out.width) * out.height);
-
-    std::vector<std::uint32_t> row(w + 2 * static_cast<std::size_t>(half));
+    ScratchScope scratch;
+    std::uint32_t* row = scratch.alloc<std::uint32_t>(w + 2 * static_cast<std::size_t>(half));
     const T* rows[17];
 
     // Only even rows/columns survive decimation, so only those are filtered.
-    for (unsigned oi = 0; oi < out.height; ++oi) {
+    for (unsigned oi = 0; oi < out_h; ++oi) {
         const unsigned i = 2 * oi;
         for (unsigned k = 0; k < taps; ++k)
             rows[k] = src.row(mirror(static_cast<int>(i) - static_cast<int>(half) + static_cast<int>(k), h));
-        vfilter(rows, w, filt.coeff.data(), taps, shift_v, row.data() + half);
-        mirror_margins(row.data(), w, static_cast<int>(half));
-        kern.sub_hfilter(row.data(), out.width, filt.coeff.data(), taps,
-                         out.samples.data() + static_cast<std::size_t>(oi) * out.width);
+        vfilter(rows, w, filt.coeff.data(), taps, shift_v, row + half);
+        mirror_margins(row, w, static_cast<int>(half));
+        kern.sub_hfilter(row, out_w, filt.coeff.data(), taps, dst + static_cast<std::size_t>(oi) * out_w);
     }
+}
+
+SampleView<std::uint16_t> packed_view(const std::uint16_t* p, unsigned w, unsigned h) {
+    return {p, static_cast<std::ptrdiff_t>(w * sizeof(std::uint16_t)), w, h};
+}
+
+}  // namespace
+
+template <typename T>
+ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc, const VifKernels& kern) {
+    ScalePlane out;
+    out.width = src.width / 2;
+    out.height = src.height / 2;
+    out.samples.resize(static_cast<std::size_t>(out.width) * out.height);
+    subsample_to(src, scale, bpc, kern, out.samples.data());
     return out;
 }
 
@@ -292,14 +313,22 @@ std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const Sampl
     std::array<ScaleStat, kScales> stats{};
     if (!skip_scale0) stats[0] = scale_statistic(ref, dis, 0, bpc, enhn_gain_limit, k);
 
-    ScalePlane r = subsample(ref, 0, bpc, k);
-    ScalePlane d = subsample(dis, 0, bpc, k);
+    // Decimated planes live in per-thread scratch: no allocation per frame.
+    ScratchScope scratch;
+    unsigned w = ref.width / 2, h = ref.height / 2;
+    std::uint16_t* r = scratch.alloc<std::uint16_t>(std::size_t{w} * h);
+    std::uint16_t* d = scratch.alloc<std::uint16_t>(std::size_t{w} * h);
+    subsample_to(ref, 0, bpc, k, r);
+    subsample_to(dis, 0, bpc, k, d);
     for (unsigned scale = 1; scale < kScales; ++scale) {
         if (scale > 1) {
-            r = subsample(r.view(), scale - 1, bpc, k);
-            d = subsample(d.view(), scale - 1, bpc, k);
+            std::uint16_t* r2 = scratch.alloc<std::uint16_t>(std::size_t{w / 2} * (h / 2));
+            std::uint16_t* d2 = scratch.alloc<std::uint16_t>(std::size_t{w / 2} * (h / 2));
+            subsample_to(packed_view(r, w, h), scale - 1, bpc, k, r2);
+            subsample_to(packed_view(d, w, h), scale - 1, bpc, k, d2);
+            r = r2, d = d2, w /= 2, h /= 2;
         }
-        stats[scale] = scale_statistic(r.view(), d.view(), scale, bpc, enhn_gain_limit, k);
+        stats[scale] = scale_statistic(packed_view(r, w, h), packed_view(d, w, h), scale, bpc, enhn_gain_limit, k);
     }
     return stats;
 }

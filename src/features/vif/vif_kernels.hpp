@@ -105,23 +105,53 @@ struct VerticalNorm {
 };
 VerticalNorm vertical_norm(unsigned scale, unsigned bpc);
 
-/// Five rows of vertically filtered statistics (mu1, mu2 hold 16-bit values).
+/// Entries a stat_hfilter kernel may read past the stored row (w + taps - 1
+/// entries): callers allocate them; their contents are irrelevant.
+constexpr unsigned kStatRowPad = 64;
+
+/// One row of vertically filtered statistics, as eight planes of 16-bit
+/// values stored biased: entry = value - 32768 (value ^ 0x8000 as int16), so
+/// that SIMD kernels can multiply them as signed 16-bit numbers. mu1/mu2 hold
+/// the 16-bit first moments; each 32-bit second moment m is split into
+/// m_lo = m & 0xFFFF and m_hi = m >> 16.
 struct StatRow {
-    std::uint32_t* mu1;
-    std::uint32_t* mu2;
-    std::uint32_t* xx;
-    std::uint32_t* yy;
-    std::uint32_t* xy;
+    std::int16_t* mu1;
+    std::int16_t* mu2;
+    std::int16_t* xx_lo;
+    std::int16_t* xx_hi;
+    std::int16_t* yy_lo;
+    std::int16_t* yy_hi;
+    std::int16_t* xy_lo;
+    std::int16_t* xy_hi;
+
+    static constexpr unsigned kPlanes = 8;
+    std::int16_t* plane(unsigned i) const {
+        std::int16_t* const p[kPlanes] = {mu1, mu2, xx_lo, xx_hi, yy_lo, yy_hi, xy_lo, xy_hi};
+        return p[i];
+    }
+    /// The same row advanced by j entries.
+    StatRow offset(std::ptrdiff_t j) const {
+        return {mu1 + j, mu2 + j, xx_lo + j, xx_hi + j, yy_lo + j, yy_hi + j, xy_lo + j, xy_hi + j};
+    }
+    /// Rows over a buffer of kPlanes * len entries.
+    static StatRow over(std::int16_t* buf, std::size_t len) {
+        return {buf, buf + len, buf + 2 * len, buf + 3 * len, buf + 4 * len, buf + 5 * len, buf + 6 * len, buf + 7 * len};
+    }
 };
+
+/// Biased 16-bit storage of a 16-bit value, and back.
+inline std::int16_t bias16(std::uint32_t v) { return static_cast<std::int16_t>(static_cast<std::uint16_t>(v ^ 0x8000u)); }
+inline std::uint32_t unbias16(std::int16_t v) { return static_cast<std::uint16_t>(v) ^ 0x8000u; }
 
 // ---------------------------------------------------------------------------
 // Row kernels: the hot loops, dispatched through VifKernels. The scalar
 // reference below is the definition; SIMD variants must match it bit for bit.
 //
 // stat_vfilter: for j in [0, w): taps-tap vertical filter of ref/dis rows
-//   ref_rows[k][j], dis_rows[k][j] (k < taps) into out.*[j].
+//   ref_rows[k][j], dis_rows[k][j] (k < taps) into out.*[j] (biased planes).
 // stat_hfilter: for j in [0, w): taps-tap horizontal filter of in.*[j .. j+taps)
 //   and that pixel's contribution, added to `sums`. `table` is log2_table().
+//   May read (never use) kStatRowPad entries past in.*[w + taps - 2].
 // sub_vfilter: for j in [0, w): out[j] = (u16)((sum_k coeff[k] rows[k][j] + 2^(shift-1)) >> shift).
 // sub_hfilter: for j in [0, out_w): dst[j] = (u16)((sum_k coeff[k] in[2j + k] + 2^15) >> 16).
 // `coeff` has `taps` entries (an odd number <= 17, symmetric, summing to 65536).

@@ -127,14 +127,36 @@ void SubHFilter(const std::uint32_t* in, unsigned out_w, const std::uint16_t* co
 }
 
 // ---------------------------------------------------------------------------
+// Statistic rows are stored as biased 16-bit planes (see StatRow).
+
+using DI32 = hn::RebindToSigned<DU32>;
+using DI16H = hn::Rebind<std::int16_t, DI32>;  // one int16 per 32-bit lane
+
+/// Stores the 16-bit values of v (< 2^16 each) biased, one int16 per lane.
+HWY_INLINE void StoreBiased(DU32 d, VU32 v, std::int16_t* p) {
+    const DI32 di;
+    const DI16H d16;
+    // v - 32768 lies in [-32768, 32767]: the saturating demotion is exact.
+    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::Sub(v, hn::Set(d, 32768u)))), d16, p);
+}
+
+/// Stores a 32-bit second moment as its biased low and high halves.
+HWY_INLINE void StoreMoment(DU32 d, VU32 v, std::int16_t* lo, std::int16_t* hi) {
+    StoreBiased(d, Lo16(d, v), lo);
+    StoreBiased(d, hn::ShiftRight<16>(v), hi);
+}
+
+/// kTaps: the filter length when known at compile time (0: `taps`).
+template <unsigned kTaps>
+HWY_INLINE unsigned TapCount(unsigned taps) {
+    return kTaps ? kTaps : taps;
+}
+
 // Statistic: vertical pass, 8-bit samples (every sum fits 32 bits).
-void StatVFilter8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows, unsigned w,
-                  const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out) {
-    // The 32-bit second-moment sums (< 65536 * 255^2) plus round_sq must not wrap.
-    if (norm.round_sq > (std::uint64_t{1} << 16) || norm.shift_sq > 16) {
-        ref::stat_vfilter(ref_rows, dis_rows, w, coeff, taps, norm, out);
-        return;
-    }
+template <unsigned kTaps>
+void StatVFilter8T(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows, unsigned w,
+                   const std::uint16_t* coeff, unsigned taps_arg, const VerticalNorm& norm, const StatRow& out) {
+    const unsigned taps = TapCount<kTaps>(taps_arg);
     const DU32 d;
     const std::size_t n = hn::Lanes(d);
     const unsigned half = taps / 2;
@@ -160,26 +182,39 @@ void StatVFilter8(const std::uint8_t* const* ref_rows, const std::uint8_t* const
             yy = hn::Add(yy, hn::Mul(c, hn::Add(hn::Mul(da, da), hn::Mul(db, db))));
             xy = hn::Add(xy, hn::Mul(c, hn::Add(hn::Mul(ra, da), hn::Mul(rb, db))));
         }
-        hn::StoreU(Lo16(d, hn::ShiftRightSame(hn::Add(mu1, round_mu), shift_mu)), d, out.mu1 + j);
-        hn::StoreU(Lo16(d, hn::ShiftRightSame(hn::Add(mu2, round_mu), shift_mu)), d, out.mu2 + j);
-        hn::StoreU(hn::ShiftRightSame(hn::Add(xx, round_sq), shift_sq), d, out.xx + j);
-        hn::StoreU(hn::ShiftRightSame(hn::Add(yy, round_sq), shift_sq), d, out.yy + j);
-        hn::StoreU(hn::ShiftRightSame(hn::Add(xy, round_sq), shift_sq), d, out.xy + j);
+        StoreBiased(d, Lo16(d, hn::ShiftRightSame(hn::Add(mu1, round_mu), shift_mu)), out.mu1 + j);
+        StoreBiased(d, Lo16(d, hn::ShiftRightSame(hn::Add(mu2, round_mu), shift_mu)), out.mu2 + j);
+        StoreMoment(d, hn::ShiftRightSame(hn::Add(xx, round_sq), shift_sq), out.xx_lo + j, out.xx_hi + j);
+        StoreMoment(d, hn::ShiftRightSame(hn::Add(yy, round_sq), shift_sq), out.yy_lo + j, out.yy_hi + j);
+        StoreMoment(d, hn::ShiftRightSame(hn::Add(xy, round_sq), shift_sq), out.xy_lo + j, out.xy_hi + j);
     }
     if (j < w) {
         const OffsetRows<std::uint8_t> r(ref_rows, taps, j), s(dis_rows, taps, j);
-        ref::stat_vfilter(r.p, s.p, w - j, coeff, taps, norm,
-                          StatRow{out.mu1 + j, out.mu2 + j, out.xx + j, out.yy + j, out.xy + j});
+        ref::stat_vfilter(r.p, s.p, w - j, coeff, taps, norm, out.offset(j));
+    }
+}
+
+void StatVFilter8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows, unsigned w,
+                  const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out) {
+    // The 32-bit second-moment sums (< 65536 * 255^2) plus round_sq must not wrap.
+    if (norm.round_sq > (std::uint64_t{1} << 16) || norm.shift_sq > 16) {
+        ref::stat_vfilter(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        return;
+    }
+    switch (taps) {
+        case 17: return StatVFilter8T<17>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 9: return StatVFilter8T<9>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 5: return StatVFilter8T<5>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 3: return StatVFilter8T<3>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        default: return StatVFilter8T<0>(ref_rows, dis_rows, w, coeff, taps, norm, out);
     }
 }
 
 // Statistic: vertical pass, 16-bit samples (second moments split in 16-bit halves).
-void StatVFilter16(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows, unsigned w,
-                   const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out) {
-    if (norm.shift_sq > 16 || norm.round_sq > (std::uint64_t{1} << 15)) {
-        ref::stat_vfilter(ref_rows, dis_rows, w, coeff, taps, norm, out);
-        return;
-    }
+template <unsigned kTaps>
+void StatVFilter16T(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows, unsigned w,
+                    const std::uint16_t* coeff, unsigned taps_arg, const VerticalNorm& norm, const StatRow& out) {
+    const unsigned taps = TapCount<kTaps>(taps_arg);
     const DU32 d;
     const std::size_t n = hn::Lanes(d);
     const unsigned half = taps / 2;
@@ -212,16 +247,30 @@ void StatVFilter16(const std::uint16_t* const* ref_rows, const std::uint16_t* co
             xy_lo = hn::Add(xy_lo, hn::Mul(c, hn::Add(Lo16(d, rda), Lo16(d, rdb))));
             xy_hi = hn::Add(xy_hi, hn::Mul(c, hn::Add(hn::ShiftRight<16>(rda), hn::ShiftRight<16>(rdb))));
         }
-        hn::StoreU(Lo16(d, hn::ShiftRightSame(hn::Add(mu1, round_mu), shift_mu)), d, out.mu1 + j);
-        hn::StoreU(Lo16(d, hn::ShiftRightSame(hn::Add(mu2, round_mu), shift_mu)), d, out.mu2 + j);
-        hn::StoreU(CombineSplit(d, xx_hi, xx_lo, round_sq, shift_sq), d, out.xx + j);
-        hn::StoreU(CombineSplit(d, yy_hi, yy_lo, round_sq, shift_sq), d, out.yy + j);
-        hn::StoreU(CombineSplit(d, xy_hi, xy_lo, round_sq, shift_sq), d, out.xy + j);
+        StoreBiased(d, Lo16(d, hn::ShiftRightSame(hn::Add(mu1, round_mu), shift_mu)), out.mu1 + j);
+        StoreBiased(d, Lo16(d, hn::ShiftRightSame(hn::Add(mu2, round_mu), shift_mu)), out.mu2 + j);
+        StoreMoment(d, CombineSplit(d, xx_hi, xx_lo, round_sq, shift_sq), out.xx_lo + j, out.xx_hi + j);
+        StoreMoment(d, CombineSplit(d, yy_hi, yy_lo, round_sq, shift_sq), out.yy_lo + j, out.yy_hi + j);
+        StoreMoment(d, CombineSplit(d, xy_hi, xy_lo, round_sq, shift_sq), out.xy_lo + j, out.xy_hi + j);
     }
     if (j < w) {
         const OffsetRows<std::uint16_t> r(ref_rows, taps, j), s(dis_rows, taps, j);
-        ref::stat_vfilter(r.p, s.p, w - j, coeff, taps, norm,
-                          StatRow{out.mu1 + j, out.mu2 + j, out.xx + j, out.yy + j, out.xy + j});
+        ref::stat_vfilter(r.p, s.p, w - j, coeff, taps, norm, out.offset(j));
+    }
+}
+
+void StatVFilter16(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows, unsigned w,
+                   const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out) {
+    if (norm.shift_sq > 16 || norm.round_sq > (std::uint64_t{1} << 15)) {
+        ref::stat_vfilter(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        return;
+    }
+    switch (taps) {
+        case 17: return StatVFilter16T<17>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 9: return StatVFilter16T<9>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 5: return StatVFilter16T<5>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 3: return StatVFilter16T<3>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        default: return StatVFilter16T<0>(ref_rows, dis_rows, w, coeff, taps, norm, out);
     }
 }
 
@@ -270,97 +319,56 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Log2Q11(DF df, hn::Vec<DF> x, const
     return hn::Add(hn::ShiftRight<48>(got), hn::ShiftLeft<11>(k));
 }
 
-/// sum_k coeff[k] * p[k] over `taps` symmetric taps, as the split second moment
-/// ((sum + 2^15) >> 16, cut to 32 bits).
-HWY_INLINE VU32 HFilterMoment(DU32 d, const std::uint32_t* p, const std::uint16_t* coeff, unsigned taps) {
-    const unsigned half = taps / 2;
-    const VU32 cc = hn::Set(d, coeff[half]);
-    const VU32 m = hn::LoadU(d, p + half);
-    VU32 lo = hn::Mul(cc, Lo16(d, m)), hi = hn::Mul(cc, hn::ShiftRight<16>(m));
-    for (unsigned k = 0; k < half; ++k) {
-        const VU32 c = hn::Set(d, coeff[k]);
-        const VU32 a = hn::LoadU(d, p + k), b = hn::LoadU(d, p + taps - 1 - k);
-        lo = hn::Add(lo, hn::Mul(c, hn::Add(Lo16(d, a), Lo16(d, b))));
-        hi = hn::Add(hi, hn::Mul(c, hn::Add(hn::ShiftRight<16>(a), hn::ShiftRight<16>(b))));
-    }
-    return hn::Add(hi, hn::ShiftRight<16>(hn::Add(lo, hn::Set(d, 32768u))));
-}
+/// Per-pixel statistic over vectors of filtered moments, accumulating the
+/// four integer sums.
+class StatAccumulator {
+public:
+    StatAccumulator(double enhn_gain_limit, const std::uint16_t* table) : limit_(enhn_gain_limit), table_(table) {}
 
-HWY_INLINE VU32 HFilterMean(DU32 d, const std::uint32_t* p, const std::uint16_t* coeff, unsigned taps) {
-    const unsigned half = taps / 2;
-    VU32 acc = hn::Mul(hn::Set(d, coeff[half]), hn::LoadU(d, p + half));
-    for (unsigned k = 0; k < half; ++k)
-        acc = hn::Add(acc, hn::Mul(hn::Set(d, coeff[k]), hn::Add(hn::LoadU(d, p + k), hn::LoadU(d, p + taps - 1 - k))));
-    return acc;
-}
-
-void StatHFilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, double enhn_gain_limit,
-                 const std::uint16_t* table, StatSums& sums) {
-    const DU32 d;
-    const hn::RebindToSigned<DU32> di;
-    const hn::Repartition<std::uint64_t, DU32> du64;
-    const hn::Repartition<std::int64_t, DU32> di64;
-    const hn::Repartition<double, DU32> dd;
-    const hn::Rebind<std::int32_t, decltype(dd)> dih;  // half of di
-    const std::size_t n = hn::Lanes(d);
-
-    const auto nsq = hn::Set(di, static_cast<std::int32_t>(kSigmaNsq));
-    const auto zero = hn::Zero(di);
-    const auto eps = hn::Set(dd, 65536 * 1.0e-10);
-    const auto limit = hn::Set(dd, enhn_gain_limit);
-    const auto nsq_d = hn::Set(dd, static_cast<double>(kSigmaNsq));
-    const auto log_bias = hn::Set(d, 2048u * 17u);
-    const auto lo32 = hn::Set(du64, 0xFFFFFFFFull);
-
-    auto acc_num_log = hn::Zero(du64);
-    auto acc_num_non_log = hn::Zero(du64);
-    auto acc_den_log = hn::Zero(du64);
-    auto den_log32 = hn::Zero(d);  // per-lane partial sums, each term < 2^15
-    std::int64_t den_non_log = 0;
-    unsigned pending = 0;
-
-    auto flush_den = [&] {
-        acc_den_log = hn::Add(acc_den_log, hn::And(hn::BitCast(du64, den_log32), lo32));
-        acc_den_log = hn::Add(acc_den_log, hn::ShiftRight<32>(hn::BitCast(du64, den_log32)));
-        den_log32 = hn::Zero(d);
-        pending = 0;
-    };
-
-    unsigned j = 0;
-    for (; j + n <= w; j += static_cast<unsigned>(n)) {
-        const VU32 mu1 = HFilterMean(d, in.mu1 + j, coeff, taps);
-        const VU32 mu2 = HFilterMean(d, in.mu2 + j, coeff, taps);
-        const VU32 xx = HFilterMoment(d, in.xx + j, coeff, taps);
-        const VU32 yy = HFilterMoment(d, in.yy + j, coeff, taps);
-        const VU32 xy = HFilterMoment(d, in.xy + j, coeff, taps);
+    /// mu1, mu2: filtered means (Q16); xx, yy, xy: filtered second moments
+    /// after their final >> 16; `valid`: lanes that are pixels.
+    template <class M>
+    HWY_INLINE void Add(VU32 mu1, VU32 mu2, VU32 xx, VU32 yy, VU32 xy, M valid) {
+        const DU32 d;
+        const DI32 di;
+        const hn::Repartition<std::uint64_t, DU32> du64;
+        const hn::Repartition<double, DU32> dd;
+        const hn::Rebind<std::int32_t, decltype(dd)> dih;  // half of di
+        const auto nsq = hn::Set(di, static_cast<std::int32_t>(kSigmaNsq));
+        const auto zero = hn::Zero(di);
+        const auto lo32 = hn::Set(du64, 0xFFFFFFFFull);
 
         const auto sigma1 = hn::BitCast(di, hn::Sub(xx, MulHiRound(d, mu1, mu1)));
         const auto sigma2 = hn::Max(hn::BitCast(di, hn::Sub(yy, MulHiRound(d, mu2, mu2))), zero);
         const auto sigma12 = hn::BitCast(di, hn::Sub(xy, MulHiRound(d, mu1, mu2)));
 
-        const auto is_log = hn::Gt(sigma1, hn::Sub(nsq, hn::Set(di, 1)));  // sigma1 >= sigma_nsq
+        const auto is_big = hn::Gt(sigma1, hn::Sub(nsq, hn::Set(di, 1)));  // sigma1 >= sigma_nsq
+        const auto is_log = hn::And(is_big, valid);
+        const auto is_small = hn::AndNot(is_big, valid);
         // sigma1 < sigma_nsq: sigma2 and a count.
-        const auto non_log = hn::BitCast(du64, hn::IfThenZeroElse(is_log, sigma2));
-        acc_num_non_log = hn::Add(acc_num_non_log, hn::And(non_log, lo32));
-        acc_num_non_log = hn::Add(acc_num_non_log, hn::ShiftRight<32>(non_log));
-        const std::size_t logs = hn::CountTrue(di, is_log);
-        den_non_log += static_cast<std::int64_t>(n - logs);
-        if (logs == 0) continue;
+        const auto non_log = hn::BitCast(du64, hn::IfThenElseZero(is_small, sigma2));
+        acc_num_non_log_ = hn::Add(acc_num_non_log_, hn::And(non_log, lo32));
+        acc_num_non_log_ = hn::Add(acc_num_non_log_, hn::ShiftRight<32>(non_log));
+        den_non_log_ += static_cast<std::int64_t>(hn::CountTrue(di, is_small));
+        if (hn::AllFalse(di, is_log)) return;
 
         // Denominator term: log2(sigma_nsq + sigma1) - 17, in Q11.
         const VU32 v = hn::BitCast(d, hn::Add(hn::IfThenElse(is_log, sigma1, zero), nsq));
-        const VU32 den_term = hn::Sub(Log2Q11(d, v, table), log_bias);
-        den_log32 = hn::Add(den_log32, hn::IfThenElseZero(hn::RebindMask(d, is_log), den_term));
-        if (++pending == 4096) flush_den();
+        const VU32 den_term = hn::Sub(Log2Q11(d, v, table_), hn::Set(d, 2048u * 17u));
+        den_log32_ = hn::Add(den_log32_, hn::IfThenElseZero(hn::RebindMask(d, is_log), den_term));
+        if (++pending_ == 4096) FlushDen();
 
         // Numerator term where sigma12 > 0 and sigma2 > 0. Other lanes get
         // sigma1 = sigma_nsq, sigma2 = sigma12 = 0: equal logs, zero term.
         const auto is_num = hn::And(is_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2, zero)));
-        if (hn::AllFalse(di, is_num)) continue;
+        if (hn::AllFalse(di, is_num)) return;
         const auto s1 = hn::IfThenElse(is_num, sigma1, nsq);
         const auto s2 = hn::IfThenElseZero(is_num, sigma2);
         const auto s12 = hn::IfThenElseZero(is_num, sigma12);
 
+        const auto eps = hn::Set(dd, 65536 * 1.0e-10);
+        const auto limit = hn::Set(dd, limit_);
+        const auto nsq_d = hn::Set(dd, static_cast<double>(kSigmaNsq));
         auto num_half = [&](hn::Vec<decltype(dih)> h1, hn::Vec<decltype(dih)> h2, hn::Vec<decltype(dih)> h12) {
             const auto f1 = hn::PromoteTo(dd, h1);
             const auto f2 = hn::PromoteTo(dd, h2);
@@ -372,23 +380,145 @@ void StatHFilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsi
             const auto denom = hn::Add(hn::PromoteTo(dd, sv), nsq_d);
             // g * g * sigma1 >= 0, so truncation is floor; the sum is exact (< 2^53).
             const auto numer = hn::Add(hn::Floor(hn::Mul(hn::Mul(g, g), f1)), denom);
-            return hn::Sub(Log2Q11(dd, numer, table), Log2Q11(dd, denom, table));
+            return hn::Sub(Log2Q11(dd, numer, table_), Log2Q11(dd, denom, table_));
         };
         const auto lo_term = num_half(hn::LowerHalf(dih, s1), hn::LowerHalf(dih, s2), hn::LowerHalf(dih, s12));
         const auto hi_term = num_half(hn::UpperHalf(dih, s1), hn::UpperHalf(dih, s2), hn::UpperHalf(dih, s12));
-        acc_num_log = hn::Add(acc_num_log, hn::Add(lo_term, hi_term));
+        acc_num_log_ = hn::Add(acc_num_log_, hn::Add(lo_term, hi_term));
     }
-    flush_den();
 
-    sums.num_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_log)));
-    sums.den_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_den_log)));
-    sums.num_non_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_non_log)));
-    sums.den_non_log += den_non_log;
-    (void)di64;
+    void Finish(StatSums& sums) {
+        const hn::Repartition<std::uint64_t, DU32> du64;
+        FlushDen();
+        sums.num_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_log_)));
+        sums.den_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_den_log_)));
+        sums.num_non_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_non_log_)));
+        sums.den_non_log += den_non_log_;
+    }
 
-    if (j < w)
-        ref::stat_hfilter(StatRow{in.mu1 + j, in.mu2 + j, in.xx + j, in.yy + j, in.xy + j}, w - j, coeff, taps,
-                          enhn_gain_limit, table, sums);
+private:
+    HWY_INLINE void FlushDen() {
+        const hn::Repartition<std::uint64_t, DU32> du64;
+        const auto lo32 = hn::Set(du64, 0xFFFFFFFFull);
+        acc_den_log_ = hn::Add(acc_den_log_, hn::And(hn::BitCast(du64, den_log32_), lo32));
+        acc_den_log_ = hn::Add(acc_den_log_, hn::ShiftRight<32>(hn::BitCast(du64, den_log32_)));
+        den_log32_ = hn::Zero(DU32());
+        pending_ = 0;
+    }
+
+    using VU64 = hn::Vec<hn::Repartition<std::uint64_t, DU32>>;
+    double limit_;
+    const std::uint16_t* table_;
+    VU64 acc_num_log_ = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
+    VU64 acc_num_non_log_ = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
+    VU64 acc_den_log_ = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
+    VU32 den_log32_ = hn::Zero(DU32());  // per-lane partial sums, each term < 2^15
+    std::int64_t den_non_log_ = 0;
+    unsigned pending_ = 0;
+};
+
+using DI16 = hn::Repartition<std::int16_t, DU32>;
+using VI16 = hn::Vec<DI16>;
+using VI32 = hn::Vec<DI32>;
+
+/// acc + (a[2i] * b[2i] + a[2i+1] * b[2i+1]) per 32-bit lane i, modulo 2^32.
+HWY_INLINE VI32 PairMulAdd(DI32 di, VI16 a, VI16 b, VI32 acc) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || \
+    HWY_TARGET == HWY_SSSE3
+    // pmaddwd: exactly the pairwise form (its one overflow case wraps).
+    VI32 unused = hn::Zero(di);
+    return hn::ReorderWidenMulAccumulate(di, a, b, acc, unused);
+#else
+    const VI32 a32 = hn::BitCast(di, a), b32 = hn::BitCast(di, b);
+    const VI32 ae = hn::ShiftRight<16>(hn::ShiftLeft<16>(a32)), be = hn::ShiftRight<16>(hn::ShiftLeft<16>(b32));
+    const VI32 ao = hn::ShiftRight<16>(a32), bo = hn::ShiftRight<16>(b32);
+    return hn::Add(acc, hn::Add(hn::Mul(ae, be), hn::Mul(ao, bo)));
+#endif
+}
+
+/// Horizontal filter of one biased plane for the 2n pixels from p[0]:
+/// returns sum_k c_k x[parity + 2i + k] (unbiased, modulo 2^32) in lane i.
+/// With c' = c as int16 and x' = x - 32768 the pairwise products give
+/// sum_k c'_k x'_k; c'_k = c_k - 65536 where c_k >= 32768 (corrected by
+/// adding x'_k << 16), and sum_k c_k x'_k = sum_k c_k x_k - 32768 sum_k c_k
+/// (corrected by `bias`). Every true sum is below 2^32, so the wrapping
+/// arithmetic gives it exactly.
+template <unsigned kPairs>
+HWY_INLINE VU32 FilterPlane(const std::int16_t* p, const VI16* cp, unsigned pairs, const unsigned* big,
+                            unsigned nbig, VU32 bias) {
+    const DI32 di;
+    const DI16 d16;
+    const unsigned np = kPairs ? kPairs : pairs;
+    VI32 acc = hn::Zero(di);
+    for (unsigned m = 0; m < np; ++m) acc = PairMulAdd(di, hn::LoadU(d16, p + 2 * m), cp[m], acc);
+    for (unsigned b = 0; b < nbig; ++b)
+        acc = hn::Add(acc, hn::ShiftLeft<16>(hn::BitCast(di, hn::LoadU(d16, p + big[b]))));
+    return hn::Add(hn::BitCast(DU32(), acc), bias);
+}
+
+template <unsigned kTaps>
+void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps_arg,
+                  double enhn_gain_limit, const std::uint16_t* table, StatSums& sums) {
+    const unsigned taps = TapCount<kTaps>(taps_arg);
+    constexpr unsigned kPairs = kTaps ? (kTaps + 1) / 2 : 0;
+    const unsigned pairs = (taps + 1) / 2;
+    const DU32 d;
+    const DI32 di;
+    const DI16 d16;
+    const std::size_t n = hn::Lanes(d);
+
+    // Coefficient pairs (c_2m, c_2m+1) as int16 (c_taps = 0), taps >= 32768.
+    VI16 cp[9];
+    unsigned big[17];
+    unsigned nbig = 0;
+    std::uint32_t csum = 0;
+    for (unsigned m = 0; m < pairs; ++m) {
+        const std::uint32_t lo = coeff[2 * m], hi = 2 * m + 1 < taps ? coeff[2 * m + 1] : 0u;
+        cp[m] = hn::BitCast(d16, hn::Set(d, lo | (hi << 16)));
+    }
+    for (unsigned k = 0; k < taps; ++k) {
+        csum += coeff[k];
+        if (coeff[k] >= 32768) big[nbig++] = k;
+    }
+    const VU32 bias = hn::Set(d, 32768u * csum);
+    const VU32 round = hn::Set(d, 32768u);
+
+    StatAccumulator acc(enhn_gain_limit, table);
+    const auto all = hn::FirstN(di, n);
+    unsigned j = 0;
+    // A block covers 2n pixels: lanes hold the even ones, then the odd ones.
+    // It reads entries up to j + 2n + taps - 1, one past its pixels' needs.
+    for (; j + 2 * n <= w; j += 2 * static_cast<unsigned>(n)) {
+        for (unsigned parity = 0; parity < 2; ++parity) {
+            const unsigned o = j + parity;
+            auto plane = [&](const std::int16_t* p) { return FilterPlane<kPairs>(p + o, cp, pairs, big, nbig, bias); };
+            auto moment = [&](const std::int16_t* lo, const std::int16_t* hi) {
+                // (hi_sum * 2^16 + lo_sum + 2^15) >> 16, cut to 32 bits.
+                return hn::Add(plane(hi), hn::ShiftRight<16>(hn::Add(plane(lo), round)));
+            };
+            const VU32 mu1 = plane(in.mu1), mu2 = plane(in.mu2);
+            const VU32 xx = moment(in.xx_lo, in.xx_hi);
+            const VU32 yy = moment(in.yy_lo, in.yy_hi);
+            const VU32 xy = moment(in.xy_lo, in.xy_hi);
+            acc.Add(mu1, mu2, xx, yy, xy, all);
+        }
+    }
+    acc.Finish(sums);
+    (void)d16;
+    if (j < w) ref::stat_hfilter(in.offset(j), w - j, coeff, taps, enhn_gain_limit, table, sums);
+}
+
+void StatHFilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, double enhn_gain_limit,
+                 const std::uint16_t* table, StatSums& sums) {
+    switch (taps) {
+        case 17: return StatHFilterT<17>(in, w, coeff, taps, enhn_gain_limit, table, sums);
+        case 9: return StatHFilterT<9>(in, w, coeff, taps, enhn_gain_limit, table, sums);
+        case 5: return StatHFilterT<5>(in, w, coeff, taps, enhn_gain_limit, table, sums);
+        case 3: return StatHFilterT<3>(in, w, coeff, taps, enhn_gain_limit, table, sums);
+        default:
+            if (taps > 17) return ref::stat_hfilter(in, w, coeff, taps, enhn_gain_limit, table, sums);
+            return StatHFilterT<0>(in, w, coeff, taps, enhn_gain_limit, table, sums);
+    }
 }
 
 void FillVifKernels(VifKernels& t) {

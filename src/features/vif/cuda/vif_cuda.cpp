@@ -2,9 +2,11 @@
 // integer sums (exact); the host finishes each scale's float num/den and the
 // scores exactly as the CPU kind does.
 #include <array>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
+#include "backends/cuda/dispatch.hpp"
 #include "backends/cuda/session.hpp"
 #include "backends/cuda/twin_util.hpp"
 #include "features/vif/cuda/vif_cuda_kernels.hpp"
@@ -19,6 +21,12 @@ struct Work {
     DeviceBuffer scratch;
     PinnedBuffer host{16 * sizeof(long long)};
     vif::cuda::Scratch layout{};
+    Event done;
+};
+
+/// Batched dispatch: the frame's work in flight, finished in finish().
+struct Pending final : FrameState {
+    std::unique_ptr<Work> work;
 };
 
 struct Stat {
@@ -50,6 +58,7 @@ public:
           out_num_(output_index(kind, "integer_vif_num")),
           out_den_(output_index(kind, "integer_vif_den")),
           out_num0_(output_index(kind, "integer_vif_num_scale0")),
+          mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "vif", g.width, g.height)),
           pool_([this] {
               session_.bind();
               auto w = std::make_unique<Work>();
@@ -72,7 +81,7 @@ public:
     std::unique_ptr<FrameState> compute(unsigned index, const Picture& /*ref*/, const Picture& /*dist*/) const override {
         session_.bind();
         const DeviceFrame& f = session_.frame(index);
-        Lease<Work> w(pool_);
+        std::unique_ptr<Work> w = pool_.acquire();
         cudaStream_t s = w->stream.get();
         check(cudaStreamWaitEvent(s, f.ready, 0), "cudaStreamWaitEvent");
         check(cudaMemsetAsync(w->layout.sums, 0, 16 * sizeof(long long), s), "cudaMemsetAsync");
@@ -80,16 +89,37 @@ public:
         check(cudaGetLastError(), "vif kernel launch");
         check(cudaMemcpyAsync(w->host.get(), w->layout.sums, 16 * sizeof(long long), cudaMemcpyDeviceToHost, s),
               "readback");
+        if (mode_ == Dispatch::Batched) {
+            check(cudaEventRecord(w->done.get(), s), "cudaEventRecord");
+            session_.add_reader(index, w->done.get());
+            auto st = std::make_unique<Pending>();
+            st->work = std::move(w);
+            return st;
+        }
         w->stream.sync();
-        std::array<Stat, 4> st;
-        for (unsigned k = 0; k < 4; ++k) st[k] = finish_scale(w->host.get<long long>() + 4 * k);
-        if (skip0_) st[0] = Stat{};
         auto state = std::make_unique<FrameState>();
-        write_scores(st, state->scores);
+        finish_scores(w->host.get<long long>(), state->scores);
+        pool_.release(std::move(w));
         return state;
     }
 
+    void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
+        if (auto* p = dynamic_cast<Pending*>(&state); p && p->work) {
+            check(cudaEventSynchronize(p->work->done.get()), "cudaEventSynchronize");
+            finish_scores(p->work->host.get<long long>(), state.scores);
+            pool_.release(std::move(p->work));
+        }
+        FeatureExtractor::finish(index, state, out);
+    }
+
 private:
+    void finish_scores(const long long* sums, ScoreList& out) const {
+        std::array<Stat, 4> st;
+        for (unsigned k = 0; k < 4; ++k) st[k] = finish_scale(sums + 4 * k);
+        if (skip0_) st[0] = Stat{};
+        write_scores(st, out);
+    }
+
     void write_scores(const std::array<Stat, 4>& st, ScoreList& out) const {
         auto ratio = [](const Stat& s) { return static_cast<double>(s.num / s.den); };
         out.emplace_back(out_scale0_ + 0, skip0_ ? 0.0 : ratio(st[0]));
@@ -124,6 +154,7 @@ private:
     const double egl_;
     const bool skip0_;
     const unsigned out_scale0_, out_vif_, out_num_, out_den_, out_num0_;
+    const Dispatch mode_;
     DeviceBuffer table_;
     mutable Pool<Work> pool_;
 };
