@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -260,8 +261,12 @@ void fill_decouple(std::mt19937_64& rng, Fill f, i64 lo, i64 hi, GuardedPlane<T>
         }
 }
 
+/// Optional override of the D rows of o and t after fill_decouple (to mix
+/// ranges between orientations).
+using DRowFill = void (*)(std::mt19937_64& rng, i32* o, i32* t, int n);
+
 template <typename T, typename Fn>
-void check_decouple(Fn get, i64 lo, i64 hi, u64 seed_off) {
+void check_decouple(Fn get, i64 lo, i64 hi, u64 seed_off, DRowFill d_fill = nullptr) {
     SCOPED_TRACE(test::seed_trace());
     std::mt19937_64 rng(test::checkasm_seed() + seed_off);
     for (const auto& [name, k] : variants()) {
@@ -271,6 +276,8 @@ void check_decouple(Fn get, i64 lo, i64 hi, u64 seed_off) {
                 for (double egl : {1.0, 100.0, 1.0 + static_cast<double>(rng() % 9900) / 100.0}) {
                     GuardedPlane<T> o(n, 3, rng() % 5), t(n, 3, rng() % 5);
                     fill_decouple(rng, f, lo, hi, o, t);
+                    if constexpr (std::is_same_v<T, i32>)
+                        if (d_fill) d_fill(rng, o.row(2), t.row(2), n);
                     const T* op[3] = {o.row(0), o.row(1), o.row(2)};
                     const T* tp[3] = {t.row(0), t.row(1), t.row(2)};
                     GuardedPlane<T> r0(n, 3), a0(n, 3), r1(n, 3), a1(n, 3);
@@ -297,11 +304,29 @@ TEST(AdmCheckasm, Decouple123) {
     // Realistic range (|x| < 2^24) and the full int32 range.
     check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 24), (1 << 24) - 1, 5);
     check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, INT32_MIN, INT32_MAX, 6);
-    // Around the 2^22 bound of the SIMD double-lane fast path (|x| < 2^22):
-    // Max/Min fills put every lane on either side of it.
-    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 22), (1 << 22) - 1, 11);
-    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 22) + 1, 1 << 22, 12);
-    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 22) - 2, (1 << 22) + 1, 13);
+    // Around the 2^26 bound of the SIMD double-lane fast path (H/V below 2^26
+    // in magnitude): Max/Min fills put every lane on either side of it; and
+    // around 2^22 (|lut * t| near 2^53 when |o| < 2^15) and 2^15 (shift 0/1).
+    for (const i64 b : {i64{1} << 26, i64{1} << 22, i64{1} << 15}) {
+        check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -b, b - 1, 11);
+        check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -b + 1, b, 12);
+        check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -b - 2, b + 1, 13);
+    }
+    // H/V inside the fast path, D anywhere in int32 (D is not in the angle
+    // test: the SIMD path must handle it at any magnitude).
+    const DRowFill d_full = [](std::mt19937_64& rng, i32* o, i32* t, int n) {
+        for (int x = 0; x < n; ++x) {
+            const u64 v = rng();
+            switch (v % 4) {
+                case 0: o[x] = static_cast<i32>(v >> 32); t[x] = static_cast<i32>(rng()); break;
+                case 1: o[x] = static_cast<i32>(v >> 40); t[x] = o[x] + static_cast<i32>(rng() % 65) - 32; break;
+                case 2: o[x] = static_cast<i32>(rng() % 65536) - 32768; t[x] = static_cast<i32>(rng()); break;
+                default: o[x] = (v & 256) ? INT32_MIN : INT32_MAX; t[x] = (v & 512) ? INT32_MIN : o[x] / 2; break;
+            }
+        }
+    };
+    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 26) + 1, (1 << 26) - 1, 14, d_full);
+    check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 20), 1 << 20, 15, d_full);
 }
 
 // ---------------------------------------------------------------------------

@@ -364,16 +364,20 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
 }
 
 // ---------------------------------------------------------------------------
-// Decouple, scales 1..3, in double lanes where all six coefficients of a pixel
-// group are below 2^22 in magnitude, the scalar reference elsewhere. With
-// |x| < 2^22 every integer step is exact in double: the angle products
-// (< 2^45; the float rounding of the exact sum equals C's int64 -> float), the
-// reciprocal product lut * t (< 2^52, plus the rounding term < 2^53), k * o
-// (< 2^37). The denominator's 15-bit reduction uses powers of two taken from
-// the exponent of |o|: 2^e (e = floor(log2 |o|)), 2^shift = max(2^(e-14), 1)
-// (shift = 17 - clz(|o|) when |o| >= 2^15, else 0), and its reciprocal by
-// exponent negation. Then msb = floor(|o| / 2^shift + 1/2) and
-// tmp_k = floor(lut[msb] * sign(o) * t / 2^(15+shift) + 1/2), both exact.
+// Decouple, scales 1..3, in double lanes where the four coefficients of the
+// angle test (ref/dis H and V) are below 2^26 in magnitude, the scalar
+// reference elsewhere. Then the angle products are exact (< 2^52, sums
+// < 2^53), so the float rounding of the exact sum equals C's int64 -> float.
+// Everything else is exact for any int32 input: the denominator's 15-bit
+// reduction uses powers of two taken from the exponent of |o| (exact in
+// double): 2^e (e = floor(log2 |o|)), 2^shift = max(2^(e-14), 1), i.e.
+// shift = 17 - clz(|o|) when |o| >= 2^15, else 0, and 2^-shift by exponent
+// negation; msb = floor(|o| / 2^shift + 1/2) <= 2^15 and lut[msb] =
+// trunc(2^30 / msb) (see Decouple0). tmp_k = floor(lut * sign(o) * t /
+// 2^(15+shift) + 1/2): with shift > 0, lut <= 2^16 and the product is exact
+// (< 2^47); with shift = 0 it is exact below 2^53, and beyond that both the
+// exact and the rounded value clamp to the same end of [0, 32768] (rounding
+// is monotone and keeps |x| / 2^15 >= 2^37). k * o < 2^46 is exact.
 void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double egl, i32* const r[3],
                  i32* const a[3]) {
     const hn::ScalableTag<double> df;
@@ -395,7 +399,7 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
     const auto exp_neg = hn::Set(du64, 2046ull << 52);  // bits(2^-s) = bits(2046 << 52) - bits(2^s)
     const auto zero = hn::Zero(df);
     const auto vegl = hn::Set(df, egl);
-    const auto limit = hn::Set(du32, 1u << 22);
+    const auto limit = hn::Set(du32, 1u << 26);
     auto via_float = [&](decltype(zero) x) { return hn::PromoteTo(df, hn::DemoteTo(df32, x)); };
     int j = 0;
     for (; j + n <= n_px; j += n) {
@@ -405,8 +409,7 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
             ti[theta] = hn::LoadU(d32, t[theta] + j);
         }
         // |INT32_MIN| stays 2^31 as uint32: caught too.
-        const auto big = hn::Or(hn::Or(hn::Or(hn::Abs(oi[0]), hn::Abs(oi[1])), hn::Or(hn::Abs(oi[2]), hn::Abs(ti[0]))),
-                                hn::Or(hn::Abs(ti[1]), hn::Abs(ti[2])));
+        const auto big = hn::Or(hn::Or(hn::Abs(oi[0]), hn::Abs(oi[1])), hn::Or(hn::Abs(ti[0]), hn::Abs(ti[1])));
         if (!hn::AllTrue(du32, hn::Lt(hn::BitCast(du32, big), limit))) {
             const i32* ot[3] = {o[0] + j, o[1] + j, o[2] + j};
             const i32* tt[3] = {t[0] + j, t[1] + j, t[2] + j};
