@@ -304,16 +304,15 @@ TEST(AdmCheckasm, Decouple123) {
     // Realistic range (|x| < 2^24) and the full int32 range.
     check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 24), (1 << 24) - 1, 5);
     check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, INT32_MIN, INT32_MAX, 6);
-    // Around the 2^26 bound of the SIMD double-lane fast path (H/V below 2^26
-    // in magnitude): Max/Min fills put every lane on either side of it; and
-    // around 2^22 (|lut * t| near 2^53 when |o| < 2^15) and 2^15 (shift 0/1).
+    // Around 2^26 (angle sums near 2^53: exact double vs sticky rounding),
+    // 2^22 (|lut * t| near 2^53 when |o| < 2^15) and 2^15 (shift 0/1):
+    // Max/Min fills put every lane on either side of them.
     for (const i64 b : {i64{1} << 26, i64{1} << 22, i64{1} << 15}) {
         check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -b, b - 1, 11);
         check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -b + 1, b, 12);
         check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -b - 2, b + 1, 13);
     }
-    // H/V inside the fast path, D anywhere in int32 (D is not in the angle
-    // test: the SIMD path must handle it at any magnitude).
+    // H/V in some range, D anywhere in int32 (D is not in the angle test).
     const DRowFill d_full = [](std::mt19937_64& rng, i32* o, i32* t, int n) {
         for (int x = 0; x < n; ++x) {
             const u64 v = rng();

@@ -364,10 +364,13 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
 }
 
 // ---------------------------------------------------------------------------
-// Decouple, scales 1..3, in double lanes where the four coefficients of the
-// angle test (ref/dis H and V) are below 2^26 in magnitude, the scalar
-// reference elsewhere. Then the angle products are exact (< 2^52, sums
-// < 2^53), so the float rounding of the exact sum equals C's int64 -> float.
+// Decouple, scales 1..3, in double lanes. The angle test's int64 sums are
+// formed exactly in int64 lanes (32x32 -> 64-bit products) and rounded to
+// float as C's int64 -> float does: via double, exact below 2^53; above, the
+// bits below bit 12 are first folded into a sticky bit at bit 12, so the
+// double is exact and the float rounding (guard bit at 29 or higher) sees the
+// same guard and sticky information. Pixel groups with an INT32_MIN in H or V
+// (where the reference's int64 sum of squares overflows) use the scalar code.
 // Everything else is exact for any int32 input: the denominator's 15-bit
 // reduction uses powers of two taken from the exponent of |o| (exact in
 // double): 2^e (e = floor(log2 |o|)), 2^shift = max(2^(e-14), 1), i.e.
@@ -399,8 +402,26 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
     const auto exp_neg = hn::Set(du64, 2046ull << 52);  // bits(2^-s) = bits(2046 << 52) - bits(2^s)
     const auto zero = hn::Zero(df);
     const auto vegl = hn::Set(df, egl);
-    const auto limit = hn::Set(du32, 1u << 26);
     auto via_float = [&](decltype(zero) x) { return hn::PromoteTo(df, hn::DemoteTo(df32, x)); };
+    const auto limit = hn::Set(du32, 1u << 31);
+    const hn::Rebind<i64, decltype(df)> di64;
+    const hn::Repartition<i32, decltype(di64)> d32w;  // i32 view of the i64 lanes (for MulEven)
+    const auto low12 = hn::Set(di64, i64{0xFFF});
+    const auto bit12 = hn::Set(di64, i64{0x1000});
+    const auto two53 = hn::Set(di64, i64{1} << 53);
+    const auto zero64 = hn::Zero(di64);
+    // C's (float) of the int64 x, as a double.
+    auto i64_to_float = [&](decltype(zero64) x) {
+        const auto neg = hn::Lt(x, zero64);
+        const auto a = hn::IfThenElse(neg, hn::Neg(x), x);  // |x| < 2^63
+        const auto sticky = hn::Or(hn::AndNot(low12, a), hn::IfThenElseZero(hn::Ne(hn::And(a, low12), zero64), bit12));
+        const auto v = via_float(hn::ConvertTo(df, hn::IfThenElse(hn::Gt(a, two53), sticky, a)));
+        return hn::IfThenElse(hn::RebindMask(df, neg), hn::Neg(v), v);
+    };
+    // Exact int64 products of sign-extended i32 lanes.
+    auto mul64 = [&](decltype(zero64) x, decltype(zero64) y) {
+        return hn::MulEven(hn::BitCast(d32w, x), hn::BitCast(d32w, y));
+    };
     int j = 0;
     for (; j + n <= n_px; j += n) {
         hn::Vec<decltype(d32)> oi[3], ti[3];
@@ -408,7 +429,7 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
             oi[theta] = hn::LoadU(d32, o[theta] + j);
             ti[theta] = hn::LoadU(d32, t[theta] + j);
         }
-        // |INT32_MIN| stays 2^31 as uint32: caught too.
+        // |INT32_MIN| stays 2^31 as uint32.
         const auto big = hn::Or(hn::Or(hn::Abs(oi[0]), hn::Abs(oi[1])), hn::Or(hn::Abs(ti[0]), hn::Abs(ti[1])));
         if (!hn::AllTrue(du32, hn::Lt(hn::BitCast(du32, big), limit))) {
             const i32* ot[3] = {o[0] + j, o[1] + j, o[2] + j};
@@ -420,9 +441,11 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
         }
         const auto oh = hn::PromoteTo(df, oi[0]), ov = hn::PromoteTo(df, oi[1]);
         const auto th = hn::PromoteTo(df, ti[0]), tv = hn::PromoteTo(df, ti[1]);
-        const auto dp = hn::Mul(via_float(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv))), inv4096);
-        const auto om = hn::Mul(via_float(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov))), inv4096);
-        const auto tm = hn::Mul(via_float(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv))), inv4096);
+        const auto oh64 = hn::PromoteTo(di64, oi[0]), ov64 = hn::PromoteTo(di64, oi[1]);
+        const auto th64 = hn::PromoteTo(di64, ti[0]), tv64 = hn::PromoteTo(di64, ti[1]);
+        const auto dp = hn::Mul(i64_to_float(hn::Add(mul64(oh64, th64), mul64(ov64, tv64))), inv4096);
+        const auto om = hn::Mul(i64_to_float(hn::Add(mul64(oh64, oh64), mul64(ov64, ov64))), inv4096);
+        const auto tm = hn::Mul(i64_to_float(hn::Add(mul64(th64, th64), mul64(tv64, tv64))), inv4096);
         const auto angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
         for (int theta = 0; theta < 3; ++theta) {
             const auto oo = theta == 0 ? oh : theta == 1 ? ov : hn::PromoteTo(df, oi[2]);
