@@ -2,6 +2,7 @@
 
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -365,8 +366,15 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     // Reads the next pair; false at the end of either input or the frame limit.
     auto read_pair = [&](Impl::Token& t) {
         if (limits.frame_count && next >= *limits.frame_count) return false;
-        auto r = ref.read();
-        auto s = dist.read();
+        // The input stage is serial: with worker threads, read the two
+        // sources concurrently (independent readers) to halve its latency.
+        std::optional<Picture> r, s;
+        if (d.cfg.threads > 1) {
+            tbb::parallel_invoke([&] { r = ref.read(); }, [&] { s = dist.read(); });
+        } else {
+            r = ref.read();
+            s = dist.read();
+        }
         if (!r || !s) {
             if (r || s)
                 d.warnings.push_back("\"" + (r ? dist : ref).name() + "\" ended before \"" + (r ? ref : dist).name() +

@@ -51,3 +51,25 @@ TEST(BackendApiGpu, CallerCreatedCudaState) {
 }
 
 }  // namespace
+
+#include "backends/cuda/dispatch.hpp"
+
+namespace {
+
+TEST(CudaDispatch, ParsesModesAndOverrides) {
+    using vmaf::cuda::Dispatch;
+    using vmaf::cuda::dispatch_for;
+    EXPECT_EQ(dispatch_for(nullptr, "adm", 1920, 1080), Dispatch::Batched);  // adaptive: above 720p
+    EXPECT_EQ(dispatch_for("", "adm", 1280, 720), Dispatch::Serial);
+    EXPECT_EQ(dispatch_for("serial", "vif", 3840, 2160), Dispatch::Serial);
+    EXPECT_EQ(dispatch_for("batched", "vif", 576, 324), Dispatch::Batched);
+    EXPECT_EQ(dispatch_for("serial,adm=batched", "adm", 576, 324), Dispatch::Batched);
+    EXPECT_EQ(dispatch_for("serial,adm_cuda=batched", "adm", 576, 324), Dispatch::Batched);
+    EXPECT_EQ(dispatch_for("serial,adm=batched", "vif", 576, 324), Dispatch::Serial);
+    EXPECT_EQ(dispatch_for("adaptive,motion=serial", "motion", 3840, 2160), Dispatch::Serial);
+    EXPECT_THROW(dispatch_for("fast", "adm", 576, 324), vmaf::Error);
+    EXPECT_THROW(dispatch_for("serial,adm=fast", "vif", 576, 324), vmaf::Error);
+    EXPECT_THROW(dispatch_for("serial,batched", "vif", 576, 324), vmaf::Error);
+}
+
+}  // namespace

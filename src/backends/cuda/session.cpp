@@ -129,6 +129,9 @@ void Session::run_end() {
 void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dist) {
     bind();
     std::unique_ptr<Slot> s = slots_->acquire();
+    // A reused slot: its last upload and every reader registered by
+    // add_reader() must be done before the staging is overwritten.
+    check(cudaStreamSynchronize(s->stream.get()), "cudaStreamSynchronize");
     // Pack the planes into pinned staging, then one upload.
     auto* host = s->host.get<std::uint8_t>();
     std::size_t off = 0;
@@ -158,10 +161,16 @@ void Session::frame_end(unsigned index) {
         s = std::move(it->second);
         active_.erase(it);
     }
-    // Every reader synchronised on its own stream before returning; the
-    // upload itself must be complete before the staging is reused.
-    cudaStreamSynchronize(s->stream.get());
+    // Readers still running were registered with add_reader(); frame_begin
+    // synchronises the slot's stream before reusing it.
     slots_->release(std::move(s));
+}
+
+void Session::add_reader(unsigned index, cudaEvent_t done) {
+    std::lock_guard lk(m_);
+    auto it = active_.find(index);
+    if (it == active_.end()) throw Error(ErrorKind::Internal, "cuda: frame " + std::to_string(index) + " is not staged");
+    check(cudaStreamWaitEvent(it->second->stream.get(), done, 0), "cudaStreamWaitEvent");
 }
 
 const DeviceFrame& Session::frame(unsigned index) {

@@ -59,6 +59,10 @@ public:
 
     /// The staged frame `index` (between frame_begin and frame_end).
     const DeviceFrame& frame(unsigned index);
+    /// A twin that returns from compute() with work still reading frame
+    /// `index` on the device passes the event recorded after that work: the
+    /// frame's staging is not reused before it completes.
+    void add_reader(unsigned index, cudaEvent_t done);
     /// Makes this session's device current on the calling thread.
     void bind() const;
     int device() const { return device_; }

@@ -2,10 +2,12 @@
 // filter sums on the device (concurrently per frame); finish() takes the SAD
 // against the earlier frame on the device in frame order, reads back one
 // integer, and derives the scores with the CPU's host code.
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <vector>
 
+#include "backends/cuda/dispatch.hpp"
 #include "backends/cuda/session.hpp"
 #include "backends/cuda/twin_util.hpp"
 #include "features/motion/cuda/motion_cuda_kernels.hpp"
@@ -21,6 +23,7 @@ struct MotionFrame final : FrameState {
 
 struct Work {
     Stream stream;
+    Event done;
 };
 
 class MotionCuda final : public FeatureExtractor {
@@ -31,6 +34,7 @@ public:
           h_(g.height),
           bpc_(g.bpc),
           force_zero_(o.b(option_index(o, "motion_force_zero"))),
+          mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "motion", g.width, g.height)),
           blend_factor_(o.d(option_index(o, "motion_blend_factor"))),
           blend_offset_(o.d(option_index(o, "motion_blend_offset"))),
           fps_weight_(o.d(option_index(o, "motion_fps_weight"))),
@@ -69,7 +73,15 @@ public:
         motion::cuda::launch_vertical_sums(f.ref[0].data, f.ref[0].pitch, w_, h_, bpc_,
                                            st->vsum->get<std::uint32_t>(), w->stream.get());
         check(cudaGetLastError(), "motion kernel launch");
-        w->stream.sync();
+        if (mode_ == Dispatch::Batched) {
+            // finish()'s SAD on ordered_ follows this frame's sums; the
+            // staged frame is kept until they are done.
+            check(cudaEventRecord(w->done.get(), w->stream.get()), "cudaEventRecord");
+            check(cudaStreamWaitEvent(ordered_.get(), w->done.get(), 0), "cudaStreamWaitEvent");
+            session_.add_reader(index, w->done.get());
+        } else {
+            w->stream.sync();
+        }
         return st;
     }
 
@@ -146,6 +158,7 @@ private:
     Session& session_;
     const unsigned w_, h_, bpc_;
     const bool force_zero_;
+    const Dispatch mode_;
     const double blend_factor_, blend_offset_, fps_weight_, max_val_;
     const bool moving_average_, debug_;
     const unsigned distance_;
