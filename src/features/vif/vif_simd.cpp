@@ -210,6 +210,154 @@ void StatVFilter8(const std::uint8_t* const* ref_rows, const std::uint8_t* const
     }
 }
 
+#undef VMAF_VIF_X86_MADD  // defined anew for each target
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || \
+    HWY_TARGET == HWY_SSSE3
+#define VMAF_VIF_X86_MADD 1
+// Statistic: vertical pass, 8-bit samples, in 16-bit lanes with pmaddwd.
+// Lanes are widened in pairs: InterleaveLower/Upper(a, b) puts (a[i], b[i])
+// in one 32-bit lane, pmaddwd multiplies-and-adds each pair, and the final
+// ReorderDemote2To (packssdw, per 128-bit block like the interleaves) puts the
+// pixels back in order.
+//  * mu: samples (< 2^8) of taps k and taps-1-k are added first (< 2^9), and
+//    two such sums share one pmaddwd with their coefficients (each < 2^15);
+//    the centre tap's coefficient is split in two halves below 2^15.
+//  * second moments: pmaddwd of (r_a, r_b) with itself (or with (d_a, d_b))
+//    gives r_a^2 + r_b^2 (< 2^17), then one 32-bit multiply by the shared
+//    coefficient. All sums are taken modulo 2^32 and are below 2^32 (8-bit
+//    contract), so they are exact.
+template <unsigned kTaps>
+void StatVFilter8MaddT(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows, unsigned w,
+                       const std::uint16_t* coeff, unsigned taps_arg, const VerticalNorm& norm, const StatRow& out) {
+    const unsigned taps = TapCount<kTaps>(taps_arg);
+    using D16 = hn::ScalableTag<std::int16_t>;
+    const D16 d16;
+    const hn::RebindToUnsigned<D16> du16;
+    const hn::Rebind<std::uint8_t, D16> d8;
+    const hn::Repartition<std::int32_t, D16> d32;
+    using V16 = hn::Vec<D16>;
+    using V32 = hn::Vec<decltype(d32)>;
+    const std::size_t n = hn::Lanes(d16);
+    const unsigned half = taps / 2;
+
+    // mu terms: (sum vector index, coefficient), centre split in two.
+    const std::uint32_t c_mid_a = coeff[half] / 2, c_mid_b = coeff[half] - c_mid_a;
+    std::uint32_t mu_c[20];
+    for (unsigned k = 0; k < half; ++k) mu_c[k] = coeff[k];
+    mu_c[half] = c_mid_a;
+    mu_c[half + 1] = c_mid_b;
+    const unsigned mu_terms = half + 2;
+    const unsigned mu_pairs = (mu_terms + 1) / 2;
+    V16 mu_cp[10];
+    for (unsigned m = 0; m < mu_pairs; ++m) {
+        const std::uint32_t lo = mu_c[2 * m], hi = 2 * m + 1 < mu_terms ? mu_c[2 * m + 1] : 0u;
+        mu_cp[m] = hn::BitCast(d16, hn::Set(d32, static_cast<std::int32_t>(lo | (hi << 16))));
+    }
+    V32 cq[9];
+    for (unsigned k = 0; k <= half; ++k) cq[k] = hn::Set(d32, static_cast<std::int32_t>(coeff[k]));
+
+    const V32 round_mu = hn::Set(d32, static_cast<std::int32_t>(norm.round_mu));
+    const V32 round_sq = hn::Set(d32, static_cast<std::int32_t>(norm.round_sq));
+    const V32 mask16 = hn::Set(d32, 0xFFFF), bias = hn::Set(d32, 32768);
+    const int shift_mu = static_cast<int>(norm.shift_mu), shift_sq = static_cast<int>(norm.shift_sq);
+    const V16 zero = hn::Zero(d16);
+
+    auto load = [&](const std::uint8_t* p) { return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, p))); };
+    // Biased 16-bit halves of two 32-bit vectors (interleave order) in pixel order.
+    auto pack = [&](V32 lo, V32 hi) {
+        return hn::ReorderDemote2To(d16, hn::Sub(lo, bias), hn::Sub(hi, bias));
+    };
+    auto store_mu = [&](V32 lo, V32 hi, std::int16_t* p) {
+        lo = hn::And(hn::ShiftRightSame(hn::Add(lo, round_mu), shift_mu), mask16);
+        hi = hn::And(hn::ShiftRightSame(hn::Add(hi, round_mu), shift_mu), mask16);
+        hn::StoreU(pack(lo, hi), d16, p);
+    };
+    auto store_moment = [&](V32 lo, V32 hi, std::int16_t* plo, std::int16_t* phi) {
+        lo = hn::BitCast(d32, hn::ShiftRightSame(hn::BitCast(hn::RebindToUnsigned<decltype(d32)>(), hn::Add(lo, round_sq)), shift_sq));
+        hi = hn::BitCast(d32, hn::ShiftRightSame(hn::BitCast(hn::RebindToUnsigned<decltype(d32)>(), hn::Add(hi, round_sq)), shift_sq));
+        hn::StoreU(pack(hn::And(lo, mask16), hn::And(hi, mask16)), d16, plo);
+        const hn::RebindToUnsigned<decltype(d32)> du32;
+        hn::StoreU(pack(hn::BitCast(d32, hn::ShiftRight<16>(hn::BitCast(du32, lo))),
+                        hn::BitCast(d32, hn::ShiftRight<16>(hn::BitCast(du32, hi)))), d16, phi);
+    };
+
+    unsigned j = 0;
+    for (; j + n <= w; j += static_cast<unsigned>(n)) {
+        V16 rs[10], ds[10];  // mu terms
+        V32 xx_l = hn::Zero(d32), xx_h = xx_l, yy_l = xx_l, yy_h = xx_l, xy_l = xx_l, xy_h = xx_l;
+        for (unsigned k = 0; k <= half; ++k) {
+            const V16 ra = load(ref_rows[k] + j), da = load(dis_rows[k] + j);
+            const bool mid = k == half;
+            const V16 rb = mid ? zero : load(ref_rows[taps - 1 - k] + j);
+            const V16 db = mid ? zero : load(dis_rows[taps - 1 - k] + j);
+            if (mid) {
+                rs[half] = rs[half + 1] = ra;
+                ds[half] = ds[half + 1] = da;
+            } else {
+                rs[k] = hn::Add(ra, rb);
+                ds[k] = hn::Add(da, db);
+            }
+            const V16 r_l = hn::InterleaveLower(d16, ra, rb), r_h = hn::InterleaveUpper(d16, ra, rb);
+            const V16 d_l = hn::InterleaveLower(d16, da, db), d_h = hn::InterleaveUpper(d16, da, db);
+            V32 u0 = hn::Zero(d32), u1 = u0, u2 = u0, u3 = u0, u4 = u0, u5 = u0;
+            u0 = hn::ReorderWidenMulAccumulate(d32, r_l, r_l, u0, u1);
+            u1 = hn::Zero(d32);
+            u1 = hn::ReorderWidenMulAccumulate(d32, r_h, r_h, u1, u2);
+            u2 = hn::Zero(d32);
+            u2 = hn::ReorderWidenMulAccumulate(d32, d_l, d_l, u2, u3);
+            u3 = hn::Zero(d32);
+            u3 = hn::ReorderWidenMulAccumulate(d32, d_h, d_h, u3, u4);
+            u4 = hn::Zero(d32);
+            u4 = hn::ReorderWidenMulAccumulate(d32, r_l, d_l, u4, u5);
+            u5 = hn::Zero(d32);
+            V32 unused = hn::Zero(d32);
+            u5 = hn::ReorderWidenMulAccumulate(d32, r_h, d_h, u5, unused);
+            xx_l = hn::Add(xx_l, hn::Mul(u0, cq[k]));
+            xx_h = hn::Add(xx_h, hn::Mul(u1, cq[k]));
+            yy_l = hn::Add(yy_l, hn::Mul(u2, cq[k]));
+            yy_h = hn::Add(yy_h, hn::Mul(u3, cq[k]));
+            xy_l = hn::Add(xy_l, hn::Mul(u4, cq[k]));
+            xy_h = hn::Add(xy_h, hn::Mul(u5, cq[k]));
+        }
+        V32 mu1_l = hn::Zero(d32), mu1_h = mu1_l, mu2_l = mu1_l, mu2_h = mu1_l;
+        for (unsigned m = 0; m < mu_pairs; ++m) {
+            const bool single = 2 * m + 1 >= mu_terms;
+            const V16 ra = rs[2 * m], rb = single ? zero : rs[2 * m + 1];
+            const V16 da = ds[2 * m], db = single ? zero : ds[2 * m + 1];
+            V32 unused = hn::Zero(d32);
+            mu1_l = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, ra, rb), mu_cp[m], mu1_l, unused);
+            mu1_h = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, ra, rb), mu_cp[m], mu1_h, unused);
+            mu2_l = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, da, db), mu_cp[m], mu2_l, unused);
+            mu2_h = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, da, db), mu_cp[m], mu2_h, unused);
+        }
+        store_mu(mu1_l, mu1_h, out.mu1 + j);
+        store_mu(mu2_l, mu2_h, out.mu2 + j);
+        store_moment(xx_l, xx_h, out.xx_lo + j, out.xx_hi + j);
+        store_moment(yy_l, yy_h, out.yy_lo + j, out.yy_hi + j);
+        store_moment(xy_l, xy_h, out.xy_lo + j, out.xy_hi + j);
+    }
+    if (j < w) StatVFilter8T<kTaps>(OffsetRows<std::uint8_t>(ref_rows, taps, j).p,
+                                    OffsetRows<std::uint8_t>(dis_rows, taps, j).p, w - j, coeff, taps, norm,
+                                    out.offset(j));
+}
+
+void StatVFilter8Madd(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows, unsigned w,
+                      const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out) {
+    bool ok = taps <= 17 && norm.round_sq <= (std::uint64_t{1} << 16) && norm.shift_sq <= 16 && norm.shift_mu <= 16;
+    // pmaddwd takes signed 16-bit coefficients: each side tap and each centre half below 2^15.
+    for (unsigned k = 0; ok && k < taps / 2; ++k) ok = coeff[k] < 32768;
+    ok = ok && coeff[taps / 2] - coeff[taps / 2] / 2 < 32768;
+    if (!ok) return StatVFilter8(ref_rows, dis_rows, w, coeff, taps, norm, out);
+    switch (taps) {
+        case 17: return StatVFilter8MaddT<17>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 9: return StatVFilter8MaddT<9>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 5: return StatVFilter8MaddT<5>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 3: return StatVFilter8MaddT<3>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        default: return StatVFilter8MaddT<0>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+    }
+}
+#endif
+
 // Statistic: vertical pass, 16-bit samples (second moments split in 16-bit halves).
 template <unsigned kTaps>
 void StatVFilter16T(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows, unsigned w,
@@ -288,6 +436,17 @@ HWY_INLINE VU32 MulHiRound(DU32 d, VU32 a, VU32 b) {
     return hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
+/// table[idx] per lane, by scalar loads: on some CPUs (AMD Zen 4) a gather
+/// of n lanes costs far more than n scalar loads.
+template <class D>
+HWY_INLINE hn::Vec<D> TableLookup(D d, hn::Vec<D> idx, const std::uint16_t* table) {
+    using T = hn::TFromD<D>;
+    HWY_ALIGN T buf[hn::MaxLanes(D())];
+    hn::Store(idx, d, buf);
+    for (std::size_t i = 0; i < hn::Lanes(d); ++i) buf[i] = table[buf[i]];
+    return hn::Load(d, buf);
+}
+
 /// 2048 * log2 approximation of v (as log2_q11_lut) for 2^17 <= v < 2^32.
 HWY_INLINE VU32 Log2Q11(DU32 d, VU32 v, const std::uint16_t* table) {
     const hn::RebindToSigned<DU32> di;
@@ -297,10 +456,7 @@ HWY_INLINE VU32 Log2Q11(DU32 d, VU32 v, const std::uint16_t* table) {
     // floor(log2(v >> 8)) = exponent - 127; k = bit_width(v) - 16 = that - 7.
     const VU32 k = hn::Sub(hn::ShiftRight<23>(hn::BitCast(d, f)), hn::Set(d, 127u + 7u));
     const VU32 idx = hn::Shr(v, k);  // in [32768, 65535]
-    // 32 bits ending at table[idx]: its entry is the upper half.
-    const auto off = hn::BitCast(di, hn::ShiftLeft<1>(hn::Sub(idx, hn::Set(d, 1u))));
-    const auto got = hn::BitCast(d, hn::GatherOffset(di, reinterpret_cast<const std::int32_t*>(table), off));
-    return hn::Add(hn::ShiftRight<16>(got), hn::ShiftLeft<11>(k));
+    return hn::Add(TableLookup(d, idx, table), hn::ShiftLeft<11>(k));
 }
 
 /// The same for an exactly integer double x, 2^17 <= x < 2^52.
@@ -313,10 +469,8 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Log2Q11(DF df, hn::Vec<DF> x, const
     const auto k = hn::Sub(hn::ShiftRight<52>(bits), hn::Set(du, 1023u + 15u));
     const auto v = hn::Sub(hn::BitCast(du, hn::Add(x, hn::Set(df, kTwo52))), hn::BitCast(du, hn::Set(df, kTwo52)));
     const auto idx = hn::Shr(v, k);
-    // 64 bits ending at table[idx]: its entry is the top quarter.
-    const auto off = hn::BitCast(di, hn::ShiftLeft<1>(hn::Sub(idx, hn::Set(du, 3u))));
-    const auto got = hn::BitCast(du, hn::GatherOffset(di, reinterpret_cast<const std::int64_t*>(table), off));
-    return hn::Add(hn::ShiftRight<48>(got), hn::ShiftLeft<11>(k));
+    (void)di;
+    return hn::Add(TableLookup(du, idx, table), hn::ShiftLeft<11>(k));
 }
 
 /// Per-pixel statistic over vectors of filtered moments, accumulating the
@@ -522,7 +676,11 @@ void StatHFilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsi
 }
 
 void FillVifKernels(VifKernels& t) {
+#ifdef VMAF_VIF_X86_MADD
+    t.stat_vfilter_8 = &StatVFilter8Madd;
+#else
     t.stat_vfilter_8 = &StatVFilter8;
+#endif
     t.stat_vfilter_16 = &StatVFilter16;
     t.stat_hfilter = &StatHFilter;
     t.sub_vfilter_8 = &SubVFilter<std::uint8_t>;
