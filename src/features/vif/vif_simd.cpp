@@ -473,21 +473,59 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Log2Q11(DF df, hn::Vec<DF> x, const
     return hn::Add(TableLookup(du, idx, table), hn::ShiftLeft<11>(k));
 }
 
+/// Compress for 32-bit lanes: the selected lanes first (rest unspecified).
+/// Highway 1.0.3's AVX2/SSE Compress copies its index table to the stack on
+/// every call; these targets use a static table instead.
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
+template <std::size_t N>
+struct CompressIdx {
+    std::int32_t idx[std::size_t{1} << N][N];
+};
+template <std::size_t N>
+constexpr CompressIdx<N> MakeCompressIdx() {
+    CompressIdx<N> t{};
+    for (std::size_t bits = 0; bits < (std::size_t{1} << N); ++bits) {
+        std::size_t o = 0;
+        for (std::size_t i = 0; i < N; ++i)
+            if (bits & (std::size_t{1} << i)) t.idx[bits][o++] = static_cast<std::int32_t>(i);
+        for (std::size_t i = 0; o < N; ++i)
+            if (!(bits & (std::size_t{1} << i))) t.idx[bits][o++] = static_cast<std::int32_t>(i);
+    }
+    return t;
+}
+alignas(64) static constexpr CompressIdx<hn::MaxLanes(DU32())> kCompressIdx = MakeCompressIdx<hn::MaxLanes(DU32())>();
+
+HWY_INLINE hn::Vec<hn::RebindToSigned<DU32>> CompressLanes(hn::Vec<hn::RebindToSigned<DU32>> v,
+                                                           hn::Mask<hn::RebindToSigned<DU32>> m) {
+    const hn::RebindToSigned<DU32> di;
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(di, m, bits);
+    return hn::TableLookupLanes(v, hn::SetTableIndices(di, kCompressIdx.idx[bits[0]]));
+}
+#else
+template <class V, class M>
+HWY_INLINE V CompressLanes(V v, M m) {
+    return hn::Compress(v, m);
+}
+#endif
+
 /// Per-pixel statistic over vectors of filtered moments, accumulating the
-/// four integer sums.
+/// four integer sums. Pixels needing logarithms (often a minority in real
+/// video) are first packed densely (Compress) into small buffers, so the
+/// costly log and division work runs on full vectors of pixels that need it.
+/// Every sum is an integer sum, so the order of pixels does not matter.
 class StatAccumulator {
+    using VI32 = hn::Vec<DI32>;
+
 public:
     StatAccumulator(double enhn_gain_limit, const std::uint16_t* table) : limit_(enhn_gain_limit), table_(table) {}
 
     /// mu1, mu2: filtered means (Q16); xx, yy, xy: filtered second moments
-    /// after their final >> 16; `valid`: lanes that are pixels.
-    template <class M>
-    HWY_INLINE void Add(VU32 mu1, VU32 mu2, VU32 xx, VU32 yy, VU32 xy, M valid) {
+    /// after their final >> 16.
+    HWY_INLINE void Add(VU32 mu1, VU32 mu2, VU32 xx, VU32 yy, VU32 xy) {
         const DU32 d;
         const DI32 di;
         const hn::Repartition<std::uint64_t, DU32> du64;
-        const hn::Repartition<double, DU32> dd;
-        const hn::Rebind<std::int32_t, decltype(dd)> dih;  // half of di
         const auto nsq = hn::Set(di, static_cast<std::int32_t>(kSigmaNsq));
         const auto zero = hn::Zero(di);
         const auto lo32 = hn::Set(du64, 0xFFFFFFFFull);
@@ -496,30 +534,104 @@ public:
         const auto sigma2 = hn::Max(hn::BitCast(di, hn::Sub(yy, MulHiRound(d, mu2, mu2))), zero);
         const auto sigma12 = hn::BitCast(di, hn::Sub(xy, MulHiRound(d, mu1, mu2)));
 
-        const auto is_big = hn::Gt(sigma1, hn::Sub(nsq, hn::Set(di, 1)));  // sigma1 >= sigma_nsq
-        const auto is_log = hn::And(is_big, valid);
-        const auto is_small = hn::AndNot(is_big, valid);
+        const auto is_log = hn::Gt(sigma1, hn::Sub(nsq, hn::Set(di, 1)));  // sigma1 >= sigma_nsq
         // sigma1 < sigma_nsq: sigma2 and a count.
-        const auto non_log = hn::BitCast(du64, hn::IfThenElseZero(is_small, sigma2));
+        const auto non_log = hn::BitCast(du64, hn::IfThenZeroElse(is_log, sigma2));
         acc_num_non_log_ = hn::Add(acc_num_non_log_, hn::And(non_log, lo32));
         acc_num_non_log_ = hn::Add(acc_num_non_log_, hn::ShiftRight<32>(non_log));
-        den_non_log_ += static_cast<std::int64_t>(hn::CountTrue(di, is_small));
-        if (hn::AllFalse(di, is_log)) return;
+        const std::size_t logs = hn::CountTrue(di, is_log);
+        den_non_log_ += static_cast<std::int64_t>(hn::Lanes(di) - logs);
+        if (logs == 0) return;
 
-        // Denominator term: log2(sigma_nsq + sigma1) - 17, in Q11.
-        const VU32 v = hn::BitCast(d, hn::Add(hn::IfThenElse(is_log, sigma1, zero), nsq));
-        const VU32 den_term = hn::Sub(Log2Q11(d, v, table_), hn::Set(d, 2048u * 17u));
-        den_log32_ = hn::Add(den_log32_, hn::IfThenElseZero(hn::RebindMask(d, is_log), den_term));
-        if (++pending_ == 4096) FlushDen();
+        hn::StoreU(CompressLanes(sigma1, is_log), di, den_buf_ + den_count_);
+        den_count_ += static_cast<unsigned>(logs);
+        if (den_count_ >= kFlushAt) FlushDenBuffer(false);
 
-        // Numerator term where sigma12 > 0 and sigma2 > 0. Other lanes get
-        // sigma1 = sigma_nsq, sigma2 = sigma12 = 0: equal logs, zero term.
+        // Numerator term where sigma12 > 0 and sigma2 > 0.
         const auto is_num = hn::And(is_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2, zero)));
-        if (hn::AllFalse(di, is_num)) return;
-        const auto s1 = hn::IfThenElse(is_num, sigma1, nsq);
-        const auto s2 = hn::IfThenElseZero(is_num, sigma2);
-        const auto s12 = hn::IfThenElseZero(is_num, sigma12);
+        const std::size_t nums = hn::CountTrue(di, is_num);
+        if (nums == 0) return;
+        hn::StoreU(CompressLanes(sigma1, is_num), di, num1_buf_ + num_count_);
+        hn::StoreU(CompressLanes(sigma2, is_num), di, num2_buf_ + num_count_);
+        hn::StoreU(CompressLanes(sigma12, is_num), di, num12_buf_ + num_count_);
+        num_count_ += static_cast<unsigned>(nums);
+        if (num_count_ >= kFlushAt) FlushNumBuffer(false);
+    }
 
+    void Finish(StatSums& sums) {
+        const hn::Repartition<std::uint64_t, DU32> du64;
+        FlushDenBuffer(true);
+        FlushNumBuffer(true);
+        FlushDen();
+        sums.num_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_log_)));
+        sums.den_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_den_log_)));
+        sums.num_non_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_non_log_)));
+        sums.den_non_log += den_non_log_;
+    }
+
+private:
+    static constexpr std::size_t kMaxN = hn::MaxLanes(DU32());
+    static constexpr unsigned kFlushAt = 256;
+    static constexpr std::size_t kBufLen = kFlushAt + 2 * kMaxN;
+
+    /// Denominator terms log2(sigma_nsq + sigma1) - 17 (Q11) of the buffered
+    /// pixels: all full vectors, and with `all` the partial rest too.
+    HWY_INLINE void FlushDenBuffer(bool all) {
+        const DU32 d;
+        const DI32 di;
+        const std::size_t n = hn::Lanes(d);
+        const auto nsq = hn::Set(di, static_cast<std::int32_t>(kSigmaNsq));
+        const VU32 bias = hn::Set(d, 2048u * 17u);
+        std::size_t i = 0;
+        for (; i + n <= den_count_; i += n) {
+            const VU32 v = hn::BitCast(d, hn::Add(hn::LoadU(di, den_buf_ + i), nsq));
+            den_log32_ = hn::Add(den_log32_, hn::Sub(Log2Q11(d, v, table_), bias));
+            if (++pending_ == 4096) FlushDen();
+        }
+        const std::size_t rest = den_count_ - i;
+        if (all && rest > 0) {
+            const auto valid = hn::FirstN(di, rest);
+            const VU32 v = hn::BitCast(d, hn::Add(hn::IfThenElseZero(valid, hn::LoadU(di, den_buf_ + i)), nsq));
+            den_log32_ = hn::Add(den_log32_,
+                                 hn::IfThenElseZero(hn::RebindMask(d, valid), hn::Sub(Log2Q11(d, v, table_), bias)));
+            if (++pending_ == 4096) FlushDen();
+            den_count_ = 0;
+        } else {
+            for (std::size_t k = 0; k < rest; ++k) den_buf_[k] = den_buf_[i + k];
+            den_count_ = static_cast<unsigned>(rest);
+        }
+    }
+
+    /// Numerator terms of the buffered pixels (sigma12 > 0, sigma2 > 0).
+    HWY_INLINE void FlushNumBuffer(bool all) {
+        const DI32 di;
+        const std::size_t n = hn::Lanes(di);
+        std::size_t i = 0;
+        for (; i + n <= num_count_; i += n)
+            NumTerms(hn::LoadU(di, num1_buf_ + i), hn::LoadU(di, num2_buf_ + i), hn::LoadU(di, num12_buf_ + i));
+        const std::size_t rest = num_count_ - i;
+        if (all && rest > 0) {
+            // Padding lanes get sigma1 = sigma_nsq, sigma2 = sigma12 = 0:
+            // equal logs, a zero term.
+            const auto valid = hn::FirstN(di, rest);
+            const auto nsq = hn::Set(di, static_cast<std::int32_t>(kSigmaNsq));
+            NumTerms(hn::IfThenElse(valid, hn::LoadU(di, num1_buf_ + i), nsq),
+                     hn::IfThenElseZero(valid, hn::LoadU(di, num2_buf_ + i)),
+                     hn::IfThenElseZero(valid, hn::LoadU(di, num12_buf_ + i)));
+            num_count_ = 0;
+        } else {
+            for (std::size_t k = 0; k < rest; ++k) {
+                num1_buf_[k] = num1_buf_[i + k];
+                num2_buf_[k] = num2_buf_[i + k];
+                num12_buf_[k] = num12_buf_[i + k];
+            }
+            num_count_ = static_cast<unsigned>(rest);
+        }
+    }
+
+    HWY_INLINE void NumTerms(VI32 s1, VI32 s2, VI32 s12) {
+        const hn::Repartition<double, DU32> dd;
+        const hn::Rebind<std::int32_t, decltype(dd)> dih;  // half of di
         const auto eps = hn::Set(dd, 65536 * 1.0e-10);
         const auto limit = hn::Set(dd, limit_);
         const auto nsq_d = hn::Set(dd, static_cast<double>(kSigmaNsq));
@@ -541,16 +653,6 @@ public:
         acc_num_log_ = hn::Add(acc_num_log_, hn::Add(lo_term, hi_term));
     }
 
-    void Finish(StatSums& sums) {
-        const hn::Repartition<std::uint64_t, DU32> du64;
-        FlushDen();
-        sums.num_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_log_)));
-        sums.den_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_den_log_)));
-        sums.num_non_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_non_log_)));
-        sums.den_non_log += den_non_log_;
-    }
-
-private:
     HWY_INLINE void FlushDen() {
         const hn::Repartition<std::uint64_t, DU32> du64;
         const auto lo32 = hn::Set(du64, 0xFFFFFFFFull);
@@ -569,11 +671,16 @@ private:
     VU32 den_log32_ = hn::Zero(DU32());  // per-lane partial sums, each term < 2^15
     std::int64_t den_non_log_ = 0;
     unsigned pending_ = 0;
+    unsigned den_count_ = 0, num_count_ = 0;
+    HWY_ALIGN std::int32_t den_buf_[kBufLen];
+    HWY_ALIGN std::int32_t num1_buf_[kBufLen];
+    HWY_ALIGN std::int32_t num2_buf_[kBufLen];
+    HWY_ALIGN std::int32_t num12_buf_[kBufLen];
 };
 
 using DI16 = hn::Repartition<std::int16_t, DU32>;
 using VI16 = hn::Vec<DI16>;
-using VI32 = hn::Vec<DI32>;
+using VI32 = hn::Vec<DI32>;  // NOLINT
 
 /// acc + (a[2i] * b[2i] + a[2i+1] * b[2i+1]) per 32-bit lane i, modulo 2^32.
 HWY_INLINE VI32 PairMulAdd(DI32 di, VI16 a, VI16 b, VI32 acc) {
@@ -638,7 +745,6 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
     const VU32 round = hn::Set(d, 32768u);
 
     StatAccumulator acc(enhn_gain_limit, table);
-    const auto all = hn::FirstN(di, n);
     unsigned j = 0;
     // A block covers 2n pixels: lanes hold the even ones, then the odd ones.
     // It reads entries up to j + 2n + taps - 1, one past its pixels' needs.
@@ -654,7 +760,7 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
             const VU32 xx = moment(in.xx_lo, in.xx_hi);
             const VU32 yy = moment(in.yy_lo, in.yy_hi);
             const VU32 xy = moment(in.xy_lo, in.xy_hi);
-            acc.Add(mu1, mu2, xx, yy, xy, all);
+            acc.Add(mu1, mu2, xx, yy, xy);
         }
     }
     acc.Finish(sums);
