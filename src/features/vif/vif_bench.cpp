@@ -7,6 +7,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -38,6 +40,25 @@ struct Frame {
     vif::SampleView<T> rv() const { return {ref.data(), static_cast<std::ptrdiff_t>(kW * sizeof(T)), kW, kH}; }
     vif::SampleView<T> dv() const { return {dis.data(), static_cast<std::ptrdiff_t>(kW * sizeof(T)), kW, kH}; }
 };
+
+/// Luma of the first frame of VIF_BENCH_CLIP_REF / VIF_BENCH_CLIP_DIS (raw
+/// 8-bit 4:2:0, 1920x1080) when both are set: real content, where most pixels
+/// are flat (sigma1 < sigma_nsq); otherwise the synthetic frame.
+const Frame<std::uint8_t>* clip8() {
+    static const Frame<std::uint8_t>* f = []() -> const Frame<std::uint8_t>* {
+        const char* r = std::getenv("VIF_BENCH_CLIP_REF");
+        const char* d = std::getenv("VIF_BENCH_CLIP_DIS");
+        if (!r || !d) return nullptr;
+        auto* fr = new Frame<std::uint8_t>(8);
+        for (auto [path, buf] : {std::pair{r, &fr->ref}, std::pair{d, &fr->dis}}) {
+            std::FILE* fp = std::fopen(path, "rb");
+            if (!fp || std::fread(buf->data(), 1, buf->size(), fp) != buf->size()) std::abort();
+            std::fclose(fp);
+        }
+        return fr;
+    }();
+    return f;
+}
 
 const Frame<std::uint8_t>& frame8() {
     static const Frame<std::uint8_t> f(8);
@@ -147,6 +168,7 @@ void register_all(const std::string& name, const vif::VifKernels& k) {
     reg("sub_hfilter", [k](benchmark::State& s) { bench_sub_hfilter(s, k); });
     reg("frame_8bit", [k](benchmark::State& s) { bench_frame(s, k, frame8()); });
     reg("frame_10bit", [k](benchmark::State& s) { bench_frame(s, k, frame10()); });
+    if (clip8()) reg("frame_8bit_clip", [k](benchmark::State& s) { bench_frame(s, k, *clip8()); });
 }
 
 }  // namespace

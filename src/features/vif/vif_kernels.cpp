@@ -277,7 +277,9 @@ void subsample_to(const SampleView<T>& src, unsigned scale, unsigned bpc, const 
     const unsigned out_w = w / 2, out_h = h / 2;
 
     ScratchScope scratch;
-    std::uint32_t* row = scratch.alloc<std::uint32_t>(w + 2 * static_cast<std::size_t>(half));
+    // (+1: sub_hfilter may read one entry past the last it uses.)
+    std::uint32_t* row = scratch.alloc<std::uint32_t>(w + 2 * static_cast<std::size_t>(half) + 1);
+    row[w + 2 * static_cast<std::size_t>(half)] = 0;
     const T* rows[17];
 
     // Only even rows/columns survive decimation, so only those are filtered.
