@@ -1,13 +1,6 @@
-// Host-side fixed-point set-up and float finishing of integer ADM for the CUDA
-// twin. Everything the CPU exposes is reused (adm::csf_factors,
-// adm::score_region, adm::support_region, adm::div_lut, adm::cos1deg_sq,
-// adm::params_problem). The remaining few formulas (CSF multipliers, shift
-// counts, den/num combination) live in an anonymous namespace of
-// adm_kernels.cpp, which this twin may not edit; they are restated in
-// adm_finish.cpp expression for expression, and the CUDA parity tests compare
-// every output bit for bit against the CPU. TODO(lead): expose them from
-// adm_kernels.hpp (e.g. adm::detail::den_scale0_from_sums(...)) and let
-// adm_finish.cpp forward to them.
+// Host side of the CUDA twin of integer ADM: the per-scale fixed-point
+// parameters the kernels take, and the CPU's float finishing
+// (adm_fixed_point.hpp) of the device's exact integer sums.
 #pragma once
 
 #include <cstdint>
