@@ -522,7 +522,10 @@ public:
 
     /// mu1, mu2: filtered means (Q16); xx, yy, xy: filtered second moments
     /// after their final >> 16.
-    HWY_INLINE void Add(VU32 mu1, VU32 mu2, VU32 xx, VU32 yy, VU32 xy) {
+    /// num_non_log: the caller's vector of per-lane sums of sigma2 where
+    /// sigma1 < sigma_nsq (kept in a register across calls).
+    template <class VU64>
+    HWY_INLINE void Add(VU32 mu1, VU32 mu2, VU32 xx, VU32 yy, VU32 xy, VU64& num_non_log) {
         const DU32 d;
         const DI32 di;
         const hn::Repartition<std::uint64_t, DU32> du64;
@@ -537,8 +540,8 @@ public:
         const auto is_log = hn::Gt(sigma1, hn::Sub(nsq, hn::Set(di, 1)));  // sigma1 >= sigma_nsq
         // sigma1 < sigma_nsq: sigma2 and a count.
         const auto non_log = hn::BitCast(du64, hn::IfThenZeroElse(is_log, sigma2));
-        acc_num_non_log_ = hn::Add(acc_num_non_log_, hn::And(non_log, lo32));
-        acc_num_non_log_ = hn::Add(acc_num_non_log_, hn::ShiftRight<32>(non_log));
+        num_non_log = hn::Add(num_non_log, hn::And(non_log, lo32));
+        num_non_log = hn::Add(num_non_log, hn::ShiftRight<32>(non_log));
         const std::size_t logs = hn::CountTrue(di, is_log);
         den_non_log_ += static_cast<std::int64_t>(hn::Lanes(di) - logs);
         if (logs == 0) return;
@@ -558,19 +561,21 @@ public:
         if (num_count_ >= kFlushAt) FlushNumBuffer(false);
     }
 
-    void Finish(StatSums& sums) {
+    template <class VU64>
+    void Finish(StatSums& sums, VU64 num_non_log) {
         const hn::Repartition<std::uint64_t, DU32> du64;
         FlushDenBuffer(true);
         FlushNumBuffer(true);
-        FlushDen();
-        sums.num_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_log_)));
-        sums.den_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_den_log_)));
-        sums.num_non_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, acc_num_non_log_)));
+        sums.num_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, hn::Load(du64, num_log_))));
+        sums.den_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, hn::Load(du64, den_log_))));
+        sums.num_non_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, num_non_log)));
         sums.den_non_log += den_non_log_;
     }
 
 private:
+    using DU64 = hn::Repartition<std::uint64_t, DU32>;
     static constexpr std::size_t kMaxN = hn::MaxLanes(DU32());
+    static constexpr std::size_t kMaxN64 = hn::MaxLanes(DU64());
     static constexpr unsigned kFlushAt = 256;
     static constexpr std::size_t kBufLen = kFlushAt + 2 * kMaxN;
 
@@ -582,24 +587,38 @@ private:
         const std::size_t n = hn::Lanes(d);
         const auto nsq = hn::Set(di, static_cast<std::int32_t>(kSigmaNsq));
         const VU32 bias = hn::Set(d, 2048u * 17u);
+        const DU64 du64;
+        const auto lo32 = hn::Set(du64, 0xFFFFFFFFull);
+        // Per-lane 32-bit partial sums (each term < 2^15), widened every 4096.
+        VU32 den32 = hn::Zero(d);
+        auto den64 = hn::Load(du64, den_log_);
+        unsigned pending = 0;
+        auto widen = [&](VU32 v) {
+            den64 = hn::Add(den64, hn::And(hn::BitCast(du64, v), lo32));
+            den64 = hn::Add(den64, hn::ShiftRight<32>(hn::BitCast(du64, v)));
+        };
         std::size_t i = 0;
         for (; i + n <= den_count_; i += n) {
             const VU32 v = hn::BitCast(d, hn::Add(hn::LoadU(di, den_buf_ + i), nsq));
-            den_log32_ = hn::Add(den_log32_, hn::Sub(Log2Q11(d, v, table_), bias));
-            if (++pending_ == 4096) FlushDen();
+            den32 = hn::Add(den32, hn::Sub(Log2Q11(d, v, table_), bias));
+            if (++pending == 4096) {
+                widen(den32);
+                den32 = hn::Zero(d);
+                pending = 0;
+            }
         }
         const std::size_t rest = den_count_ - i;
         if (all && rest > 0) {
             const auto valid = hn::FirstN(di, rest);
             const VU32 v = hn::BitCast(d, hn::Add(hn::IfThenElseZero(valid, hn::LoadU(di, den_buf_ + i)), nsq));
-            den_log32_ = hn::Add(den_log32_,
-                                 hn::IfThenElseZero(hn::RebindMask(d, valid), hn::Sub(Log2Q11(d, v, table_), bias)));
-            if (++pending_ == 4096) FlushDen();
+            den32 = hn::Add(den32, hn::IfThenElseZero(hn::RebindMask(d, valid), hn::Sub(Log2Q11(d, v, table_), bias)));
             den_count_ = 0;
         } else {
             for (std::size_t k = 0; k < rest; ++k) den_buf_[k] = den_buf_[i + k];
             den_count_ = static_cast<unsigned>(rest);
         }
+        widen(den32);
+        hn::Store(den64, du64, den_log_);
     }
 
     /// Numerator terms of the buffered pixels (sigma12 > 0, sigma2 > 0).
@@ -650,27 +669,16 @@ private:
         };
         const auto lo_term = num_half(hn::LowerHalf(dih, s1), hn::LowerHalf(dih, s2), hn::LowerHalf(dih, s12));
         const auto hi_term = num_half(hn::UpperHalf(dih, s1), hn::UpperHalf(dih, s2), hn::UpperHalf(dih, s12));
-        acc_num_log_ = hn::Add(acc_num_log_, hn::Add(lo_term, hi_term));
+        const DU64 du64;
+        hn::Store(hn::Add(hn::Load(du64, num_log_), hn::Add(lo_term, hi_term)), du64, num_log_);
     }
 
-    HWY_INLINE void FlushDen() {
-        const hn::Repartition<std::uint64_t, DU32> du64;
-        const auto lo32 = hn::Set(du64, 0xFFFFFFFFull);
-        acc_den_log_ = hn::Add(acc_den_log_, hn::And(hn::BitCast(du64, den_log32_), lo32));
-        acc_den_log_ = hn::Add(acc_den_log_, hn::ShiftRight<32>(hn::BitCast(du64, den_log32_)));
-        den_log32_ = hn::Zero(DU32());
-        pending_ = 0;
-    }
-
-    using VU64 = hn::Vec<hn::Repartition<std::uint64_t, DU32>>;
+    // Vector sums live in memory: SVE vectors cannot be class members.
     double limit_;
     const std::uint16_t* table_;
-    VU64 acc_num_log_ = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
-    VU64 acc_num_non_log_ = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
-    VU64 acc_den_log_ = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
-    VU32 den_log32_ = hn::Zero(DU32());  // per-lane partial sums, each term < 2^15
+    HWY_ALIGN std::uint64_t num_log_[kMaxN64] = {};
+    HWY_ALIGN std::uint64_t den_log_[kMaxN64] = {};
     std::int64_t den_non_log_ = 0;
-    unsigned pending_ = 0;
     unsigned den_count_ = 0, num_count_ = 0;
     HWY_ALIGN std::int32_t den_buf_[kBufLen];
     HWY_ALIGN std::int32_t num1_buf_[kBufLen];
@@ -705,13 +713,14 @@ HWY_INLINE VI32 PairMulAdd(DI32 di, VI16 a, VI16 b, VI32 acc) {
 /// (corrected by `bias`). Every true sum is below 2^32, so the wrapping
 /// arithmetic gives it exactly.
 template <unsigned kPairs>
-HWY_INLINE VU32 FilterPlane(const std::int16_t* p, const VI16* cp, unsigned pairs, const unsigned* big,
+HWY_INLINE VU32 FilterPlane(const std::int16_t* p, const std::int32_t* cp, unsigned pairs, const unsigned* big,
                             unsigned nbig, VU32 bias) {
     const DI32 di;
     const DI16 d16;
     const unsigned np = kPairs ? kPairs : pairs;
     VI32 acc = hn::Zero(di);
-    for (unsigned m = 0; m < np; ++m) acc = PairMulAdd(di, hn::LoadU(d16, p + 2 * m), cp[m], acc);
+    for (unsigned m = 0; m < np; ++m)
+        acc = PairMulAdd(di, hn::LoadU(d16, p + 2 * m), hn::BitCast(d16, hn::Set(di, cp[m])), acc);
     for (unsigned b = 0; b < nbig; ++b)
         acc = hn::Add(acc, hn::ShiftLeft<16>(hn::BitCast(di, hn::LoadU(d16, p + big[b]))));
     return hn::Add(hn::BitCast(DU32(), acc), bias);
@@ -729,13 +738,13 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
     const std::size_t n = hn::Lanes(d);
 
     // Coefficient pairs (c_2m, c_2m+1) as int16 (c_taps = 0), taps >= 32768.
-    VI16 cp[9];
+    std::int32_t cp[9];  // (no vector arrays: SVE vectors cannot be array elements)
     unsigned big[17];
     unsigned nbig = 0;
     std::uint32_t csum = 0;
     for (unsigned m = 0; m < pairs; ++m) {
         const std::uint32_t lo = coeff[2 * m], hi = 2 * m + 1 < taps ? coeff[2 * m + 1] : 0u;
-        cp[m] = hn::BitCast(d16, hn::Set(d, lo | (hi << 16)));
+        cp[m] = static_cast<std::int32_t>(lo | (hi << 16));
     }
     for (unsigned k = 0; k < taps; ++k) {
         csum += coeff[k];
@@ -745,6 +754,7 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
     const VU32 round = hn::Set(d, 32768u);
 
     StatAccumulator acc(enhn_gain_limit, table);
+    auto num_non_log = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
     unsigned j = 0;
     // A block covers 2n pixels: lanes hold the even ones, then the odd ones.
     // It reads entries up to j + 2n + taps - 1, one past its pixels' needs.
@@ -760,10 +770,10 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
             const VU32 xx = moment(in.xx_lo, in.xx_hi);
             const VU32 yy = moment(in.yy_lo, in.yy_hi);
             const VU32 xy = moment(in.xy_lo, in.xy_hi);
-            acc.Add(mu1, mu2, xx, yy, xy);
+            acc.Add(mu1, mu2, xx, yy, xy, num_non_log);
         }
     }
-    acc.Finish(sums);
+    acc.Finish(sums, num_non_log);
     (void)d16;
     if (j < w) ref::stat_hfilter(in.offset(j), w - j, coeff, taps, enhn_gain_limit, table, sums);
 }
