@@ -43,6 +43,14 @@ namespace vmaf::vif::HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
+// SVE vectors are sizeless: no arrays or class members of them.
+#undef VMAF_VIF_SIZELESS
+#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || HWY_TARGET == HWY_SVE2_128
+#define VMAF_VIF_SIZELESS 1
+#else
+#define VMAF_VIF_SIZELESS 0
+#endif
+
 using DU32 = hn::ScalableTag<std::uint32_t>;
 using VU32 = hn::Vec<DU32>;
 
@@ -712,15 +720,25 @@ HWY_INLINE VI32 PairMulAdd(DI32 di, VI16 a, VI16 b, VI32 acc) {
 /// adding x'_k << 16), and sum_k c_k x'_k = sum_k c_k x_k - 32768 sum_k c_k
 /// (corrected by `bias`). Every true sum is below 2^32, so the wrapping
 /// arithmetic gives it exactly.
-template <unsigned kPairs>
-HWY_INLINE VU32 FilterPlane(const std::int16_t* p, const std::int32_t* cp, unsigned pairs, const unsigned* big,
+/// Coefficient pair m as a vector: kept in registers where vectors can form
+/// arrays; SVE's sizeless vectors cannot, so there it is broadcast per use.
+HWY_INLINE VI16 CoefPair(const std::int32_t* cp, unsigned m) {
+    return hn::BitCast(DI16(), hn::Set(DI32(), cp[m]));
+}
+#if !VMAF_VIF_SIZELESS
+HWY_INLINE VI16 CoefPair(const VI16* cp, unsigned m) {
+    return cp[m];
+}
+#endif
+
+template <unsigned kPairs, class CP>
+HWY_INLINE VU32 FilterPlane(const std::int16_t* p, const CP* cp, unsigned pairs, const unsigned* big,
                             unsigned nbig, VU32 bias) {
     const DI32 di;
     const DI16 d16;
     const unsigned np = kPairs ? kPairs : pairs;
     VI32 acc = hn::Zero(di);
-    for (unsigned m = 0; m < np; ++m)
-        acc = PairMulAdd(di, hn::LoadU(d16, p + 2 * m), hn::BitCast(d16, hn::Set(di, cp[m])), acc);
+    for (unsigned m = 0; m < np; ++m) acc = PairMulAdd(di, hn::LoadU(d16, p + 2 * m), CoefPair(cp, m), acc);
     for (unsigned b = 0; b < nbig; ++b)
         acc = hn::Add(acc, hn::ShiftLeft<16>(hn::BitCast(di, hn::LoadU(d16, p + big[b]))));
     return hn::Add(hn::BitCast(DU32(), acc), bias);
@@ -738,18 +756,24 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
     const std::size_t n = hn::Lanes(d);
 
     // Coefficient pairs (c_2m, c_2m+1) as int16 (c_taps = 0), taps >= 32768.
-    std::int32_t cp[9];  // (no vector arrays: SVE vectors cannot be array elements)
+    std::int32_t cp_scalar[9];
     unsigned big[17];
     unsigned nbig = 0;
     std::uint32_t csum = 0;
     for (unsigned m = 0; m < pairs; ++m) {
         const std::uint32_t lo = coeff[2 * m], hi = 2 * m + 1 < taps ? coeff[2 * m + 1] : 0u;
-        cp[m] = static_cast<std::int32_t>(lo | (hi << 16));
+        cp_scalar[m] = static_cast<std::int32_t>(lo | (hi << 16));
     }
     for (unsigned k = 0; k < taps; ++k) {
         csum += coeff[k];
         if (coeff[k] >= 32768) big[nbig++] = k;
     }
+#if VMAF_VIF_SIZELESS
+    const std::int32_t* cp = cp_scalar;
+#else
+    VI16 cp[9];
+    for (unsigned m = 0; m < pairs; ++m) cp[m] = CoefPair(cp_scalar, m);
+#endif
     const VU32 bias = hn::Set(d, 32768u * csum);
     const VU32 round = hn::Set(d, 32768u);
 
