@@ -11,11 +11,15 @@
 //    bits, and (hi_sum * 2^16 + lo_sum + round) >> s (s <= 16, round <= 2^15)
 //    is (hi_sum << (16 - s)) + ((lo_sum + round) >> s), cut to 32 bits.
 //  * 8-bit samples: every vertical sum is below 65536 * 255^2 < 2^32.
+//  * the statistic's rows are biased 16-bit planes (StatRow): the horizontal
+//    pass multiplies them pairwise (pmaddwd on x86) with (c_k, c_k+1) as
+//    signed 16-bit numbers, lanes holding the even pixels then the odd ones;
+//    FilterPlane documents the bias and large-coefficient corrections.
 //  * log2 in Q11: the bit width comes from a float/double exponent of a
-//    value converted exactly; the 16-bit table is read with 32/64-bit gathers
-//    ending at the wanted entry.
-//  * the gain's double arithmetic is the reference's, operation by operation
-//    (no FMA: Mul then Sub/Add, as the project builds with -ffp-contract=off).
+//    value converted exactly; the 16-bit table is read with scalar loads
+//    (AMD Zen 4's gathers are slower than scalar loads).
+//  * pixels needing logs are packed densely first (StatAccumulator): every
+//    sum is an integer sum, so the order of pixels does not change it.
 // Widths that do not fill a vector are finished by the scalar reference.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/vif/vif_simd.cpp"
@@ -751,11 +755,10 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
     constexpr unsigned kPairs = kTaps ? (kTaps + 1) / 2 : 0;
     const unsigned pairs = (taps + 1) / 2;
     const DU32 d;
-    const DI32 di;
-    const DI16 d16;
     const std::size_t n = hn::Lanes(d);
 
-    // Coefficient pairs (c_2m, c_2m+1) as int16 (c_taps = 0), taps >= 32768.
+    // Coefficient pairs (c_2m, c_2m+1) as int16 (c_taps = 0); the taps whose
+    // coefficient is >= 32768 (corrected in FilterPlane).
     std::int32_t cp_scalar[9];
     unsigned big[17];
     unsigned nbig = 0;
@@ -798,7 +801,6 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
         }
     }
     acc.Finish(sums, num_non_log);
-    (void)d16;
     if (j < w) ref::stat_hfilter(in.offset(j), w - j, coeff, taps, enhn_gain_limit, table, sums);
 }
 
