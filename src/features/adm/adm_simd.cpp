@@ -424,13 +424,11 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
     };
     int j = 0;
     for (; j + n <= n_px; j += n) {
-        hn::Vec<decltype(d32)> oi[3], ti[3];
-        for (int theta = 0; theta < 3; ++theta) {
-            oi[theta] = hn::LoadU(d32, o[theta] + j);
-            ti[theta] = hn::LoadU(d32, t[theta] + j);
-        }
+        // Named vectors, not arrays: SVE vectors cannot be array elements.
+        const auto oi0 = hn::LoadU(d32, o[0] + j), oi1 = hn::LoadU(d32, o[1] + j), oi2 = hn::LoadU(d32, o[2] + j);
+        const auto ti0 = hn::LoadU(d32, t[0] + j), ti1 = hn::LoadU(d32, t[1] + j), ti2 = hn::LoadU(d32, t[2] + j);
         // |INT32_MIN| stays 2^31 as uint32.
-        const auto big = hn::Or(hn::Or(hn::Abs(oi[0]), hn::Abs(oi[1])), hn::Or(hn::Abs(ti[0]), hn::Abs(ti[1])));
+        const auto big = hn::Or(hn::Or(hn::Abs(oi0), hn::Abs(oi1)), hn::Or(hn::Abs(ti0), hn::Abs(ti1)));
         if (!hn::AllTrue(du32, hn::Lt(hn::BitCast(du32, big), limit))) {
             const i32* ot[3] = {o[0] + j, o[1] + j, o[2] + j};
             const i32* tt[3] = {t[0] + j, t[1] + j, t[2] + j};
@@ -439,17 +437,17 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
             scalar::decouple123(ot, tt, n, egl, rt, at);
             continue;
         }
-        const auto oh = hn::PromoteTo(df, oi[0]), ov = hn::PromoteTo(df, oi[1]);
-        const auto th = hn::PromoteTo(df, ti[0]), tv = hn::PromoteTo(df, ti[1]);
-        const auto oh64 = hn::PromoteTo(di64, oi[0]), ov64 = hn::PromoteTo(di64, oi[1]);
-        const auto th64 = hn::PromoteTo(di64, ti[0]), tv64 = hn::PromoteTo(di64, ti[1]);
+        const auto oh = hn::PromoteTo(df, oi0), ov = hn::PromoteTo(df, oi1);
+        const auto th = hn::PromoteTo(df, ti0), tv = hn::PromoteTo(df, ti1);
+        const auto oh64 = hn::PromoteTo(di64, oi0), ov64 = hn::PromoteTo(di64, oi1);
+        const auto th64 = hn::PromoteTo(di64, ti0), tv64 = hn::PromoteTo(di64, ti1);
         const auto dp = hn::Mul(i64_to_float(hn::Add(mul64(oh64, th64), mul64(ov64, tv64))), inv4096);
         const auto om = hn::Mul(i64_to_float(hn::Add(mul64(oh64, oh64), mul64(ov64, ov64))), inv4096);
         const auto tm = hn::Mul(i64_to_float(hn::Add(mul64(th64, th64), mul64(tv64, tv64))), inv4096);
         const auto angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
         for (int theta = 0; theta < 3; ++theta) {
-            const auto oo = theta == 0 ? oh : theta == 1 ? ov : hn::PromoteTo(df, oi[2]);
-            const auto tt = theta == 0 ? th : theta == 1 ? tv : hn::PromoteTo(df, ti[2]);
+            const auto oo = theta == 0 ? oh : theta == 1 ? ov : hn::PromoteTo(df, oi2);
+            const auto tt = theta == 0 ? th : theta == 1 ? tv : hn::PromoteTo(df, ti2);
             const auto o_zero = hn::Eq(oo, zero);
             const auto abs_o = hn::Abs(oo);
             const auto p2e = hn::BitCast(df, hn::And(hn::BitCast(du64, abs_o), exp_mask));
