@@ -15,6 +15,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "features/motion/motion_kernels.hpp"
+#include "features/motion/motion_temporal.hpp"
 
 namespace vmaf {
 
@@ -78,7 +79,8 @@ public:
           five_(o.b(kFiveFrameWindow)),
           moving_average_(o.b(kMovingAverage)),
           debug_(o.b(kDebug)),
-          distance_(five_ ? 2u : 1u) {}
+          distance_(five_ ? 2u : 1u),
+          temporal_(distance_, blend_factor_, blend_offset_, max_val_, moving_average_) {}
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& /*dist*/) const override {
         auto st = std::make_unique<MotionFrame>();
@@ -91,7 +93,7 @@ public:
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
         auto& st = static_cast<MotionFrame&>(state);
-        const unsigned pos = static_cast<unsigned>(sad_.size());  // frames arrive 0, 1, 2, ...
+        const unsigned pos = temporal_.frames();  // frames arrive 0, 1, 2, ...
         double score = 0.;
         if (!force_zero_) {
             if (pos >= distance_) {
@@ -110,7 +112,7 @@ public:
         }
         out.write(index, kSad, score);
         if (debug_) out.write(index, kMotion, score);
-        sad_.push_back(score);
+        temporal_.push(score);
         emit(false, out);
     }
 
@@ -148,45 +150,13 @@ private:
     static constexpr std::size_t kMaxPooled = 8;
     mutable std::mutex pool_mutex_;
     mutable std::vector<Buffer> pool_;  ///< free vertical-sum planes of w_ * h_ values
-    /// Writes motion2/motion3 of every frame whose inputs are known. Upstream,
-    /// with n frames, min index m = distance_ and SAD scores s[]:
-    ///   i < m:  motion2 = 0; motion3 = "stamp" = min(blend(s[m]), max) if n > m, else 0
-    ///   i >= m: lo = i - (distance_ - 1), hi = i + 1
-    ///           motion2 = s[i] if hi >= n; else min(s[lo], s[hi]) if lo >= m; else s[hi]
-    ///           processed = min(blend(motion2), max)
-    ///           motion3 = moving_average ? (processed + previous processed) / 2 : processed
-    /// where "previous processed" is the stamp for frame m.
+    /// Writes motion2/motion3 of every frame whose inputs are known.
     void emit(bool at_end, ScoreWriter& out) {
-        const unsigned n = static_cast<unsigned>(sad_.size());
-        const unsigned m = distance_;
-        while (next_ < n) {
-            const unsigned i = next_;
-            if (!at_end && (i < m ? n <= m : i + 1 >= n)) break;  // frame m / frame i+1 not seen yet
-            double motion2 = 0., motion3 = 0.;
-            if (i < m) {
-                const double stamp = n > m ? clip(motion::blend(sad_[m], blend_factor_, blend_offset_)) : 0.;
-                motion3 = stamp;
-                prev_processed_ = stamp;
-            } else {
-                const int lo = static_cast<int>(i) - static_cast<int>(distance_ - 1);
-                const unsigned hi = i + 1;
-                if (hi >= n)
-                    motion2 = sad_[i];
-                else if (lo >= static_cast<int>(m))
-                    motion2 = sad_[static_cast<unsigned>(lo)] < sad_[hi] ? sad_[static_cast<unsigned>(lo)] : sad_[hi];
-                else
-                    motion2 = sad_[hi];
-                const double processed = clip(motion::blend(motion2, blend_factor_, blend_offset_));
-                motion3 = moving_average_ ? (processed + prev_processed_) / 2.0 : processed;
-                prev_processed_ = processed;
-            }
+        temporal_.drain(at_end, [&](unsigned i, double motion2, double motion3) {
             out.write(i, kMotion2, motion2);
             out.write(i, kMotion3, motion3);
-            ++next_;
-        }
+        });
     }
-
-    double clip(double v) const { return v < max_val_ ? v : max_val_; }
 
     const motion::MotionKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned w_, h_, bpc_;
@@ -198,9 +168,7 @@ private:
     // Ordered-stage state.
     std::vector<std::unique_ptr<std::uint32_t[]>> history_;  ///< vertical sums of the last distance_ frames
     std::vector<std::int32_t> row_;                     ///< scratch of the horizontal stage
-    std::vector<double> sad_;                           ///< SAD score of every frame so far
-    unsigned next_ = 0;                                 ///< first frame without motion2/motion3
-    double prev_processed_ = 0.;
+    motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {

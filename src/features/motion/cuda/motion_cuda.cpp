@@ -12,6 +12,7 @@
 #include "backends/cuda/twin_util.hpp"
 #include "features/motion/cuda/motion_cuda_kernels.hpp"
 #include "features/motion/motion_kernels.hpp"
+#include "features/motion/motion_temporal.hpp"
 
 namespace vmaf::cuda {
 
@@ -55,7 +56,8 @@ public:
               return std::make_unique<DeviceBuffer>(std::size_t{w_} * h_ * sizeof(std::uint32_t));
           }),
           sad_dev_(sizeof(unsigned long long)),
-          sad_host_(sizeof(unsigned long long)) {}
+          sad_host_(sizeof(unsigned long long)),
+          temporal_(distance_, blend_factor_, blend_offset_, max_val_, moving_average_) {}
 
     ~MotionCuda() override {
         history_.clear();
@@ -89,7 +91,7 @@ public:
         auto& st = static_cast<MotionFrame&>(state);
         double score = 0.;
         if (!force_zero_) {
-            if (sad_.size() >= distance_) {
+            if (temporal_.frames() >= distance_) {
                 session_.bind();
                 const DeviceBuffer& earlier = *history_[history_.size() - distance_];
                 cudaStream_t s = ordered_.get();
@@ -111,7 +113,7 @@ public:
         }
         out.write(index, out_sad_, score);
         if (debug_) out.write(index, out_motion_, score);
-        sad_.push_back(score);
+        temporal_.push(score);
         emit(false, out);
     }
 
@@ -124,36 +126,11 @@ public:
 private:
     /// motion2/motion3 of every frame whose inputs are known (the CPU kind's rules).
     void emit(bool at_end, ScoreWriter& out) {
-        const unsigned n = static_cast<unsigned>(sad_.size());
-        const unsigned m = distance_;
-        while (next_ < n) {
-            const unsigned i = next_;
-            if (!at_end && (i < m ? n <= m : i + 1 >= n)) break;
-            double motion2 = 0., motion3 = 0.;
-            if (i < m) {
-                const double stamp = n > m ? clip(motion::blend(sad_[m], blend_factor_, blend_offset_)) : 0.;
-                motion3 = stamp;
-                prev_processed_ = stamp;
-            } else {
-                const int lo = static_cast<int>(i) - static_cast<int>(distance_ - 1);
-                const unsigned hi = i + 1;
-                if (hi >= n)
-                    motion2 = sad_[i];
-                else if (lo >= static_cast<int>(m))
-                    motion2 = sad_[static_cast<unsigned>(lo)] < sad_[hi] ? sad_[static_cast<unsigned>(lo)] : sad_[hi];
-                else
-                    motion2 = sad_[hi];
-                const double processed = clip(motion::blend(motion2, blend_factor_, blend_offset_));
-                motion3 = moving_average_ ? (processed + prev_processed_) / 2.0 : processed;
-                prev_processed_ = processed;
-            }
+        temporal_.drain(at_end, [&](unsigned i, double motion2, double motion3) {
             out.write(i, out_motion2_, motion2);
             out.write(i, out_motion3_, motion3);
-            ++next_;
-        }
+        });
     }
-
-    double clip(double v) const { return v < max_val_ ? v : max_val_; }
 
     Session& session_;
     const unsigned w_, h_, bpc_;
@@ -171,9 +148,7 @@ private:
     DeviceBuffer sad_dev_;
     PinnedBuffer sad_host_;
     std::deque<std::unique_ptr<DeviceBuffer>> history_;
-    std::vector<double> sad_;
-    unsigned next_ = 0;
-    double prev_processed_ = 0.;
+    motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
 };
 
 std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
