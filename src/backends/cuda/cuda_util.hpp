@@ -21,59 +21,56 @@ inline void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw Error(ErrorKind::Internal, std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
 }
 
+/// Owner of one CUDA allocation; `Memory` provides alloc(bytes) and release(p).
+template <typename Memory>
+class CudaBuffer {
+public:
+    CudaBuffer() = default;
+    explicit CudaBuffer(std::size_t bytes) : bytes_(bytes) {
+        if (bytes) p_ = Memory::alloc(bytes);
+    }
+    ~CudaBuffer() {
+        if (p_) Memory::release(p_);
+    }
+    CudaBuffer(CudaBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    CudaBuffer& operator=(CudaBuffer&& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(bytes_, o.bytes_);
+        return *this;
+    }
+    template <typename T = void>
+    T* get() const {
+        return static_cast<T*>(p_);
+    }
+    std::size_t size() const { return bytes_; }
+
+private:
+    void* p_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+struct DeviceMemory {
+    static void* alloc(std::size_t bytes) {
+        void* p = nullptr;
+        check(cudaMalloc(&p, bytes), "cudaMalloc");
+        return p;
+    }
+    static void release(void* p) { cudaFree(p); }
+};
+
+struct PinnedMemory {
+    static void* alloc(std::size_t bytes) {
+        void* p = nullptr;
+        check(cudaHostAlloc(&p, bytes, cudaHostAllocDefault), "cudaHostAlloc");
+        return p;
+    }
+    static void release(void* p) { cudaFreeHost(p); }
+};
+
 /// Device memory.
-class DeviceBuffer {
-public:
-    DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-        if (bytes) check(cudaMalloc(&p_, bytes), "cudaMalloc");
-    }
-    ~DeviceBuffer() {
-        if (p_) cudaFree(p_);
-    }
-    DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(bytes_, o.bytes_);
-        return *this;
-    }
-    template <typename T = void>
-    T* get() const {
-        return static_cast<T*>(p_);
-    }
-    std::size_t size() const { return bytes_; }
-
-private:
-    void* p_ = nullptr;
-    std::size_t bytes_ = 0;
-};
-
+using DeviceBuffer = CudaBuffer<DeviceMemory>;
 /// Page-locked host memory (staging for uploads and readbacks).
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    explicit PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
-        if (bytes) check(cudaHostAlloc(&p_, bytes, cudaHostAllocDefault), "cudaHostAlloc");
-    }
-    ~PinnedBuffer() {
-        if (p_) cudaFreeHost(p_);
-    }
-    PinnedBuffer(PinnedBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
-    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(bytes_, o.bytes_);
-        return *this;
-    }
-    template <typename T = void>
-    T* get() const {
-        return static_cast<T*>(p_);
-    }
-    std::size_t size() const { return bytes_; }
-
-private:
-    void* p_ = nullptr;
-    std::size_t bytes_ = 0;
-};
+using PinnedBuffer = CudaBuffer<PinnedMemory>;
 
 class Stream {
 public:

@@ -2,6 +2,7 @@
 // decouple + CSF pass, and a contrast-masking + den pass that reduces each
 // row and adds its rounded, shifted sum to the frame's totals. The integer
 // arithmetic follows adm_scalar.cpp line for line (same casts, same wraps).
+#include "backends/cuda/reduce.cuh"
 #include "adm_cuda_kernels.hpp"
 
 namespace vmaf::adm::cuda {
@@ -378,10 +379,7 @@ __device__ __forceinline__ void cm123_px(const CmArgs& c, const ScaleParams& sp,
     }
 }
 
-__device__ __forceinline__ u64 warp_sum(u64 v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
+using vmaf::cuda::warp_sum;
 
 template <bool Scale0>
 __global__ void __launch_bounds__(kRowThreads) cm_den_rows(RowArgs a, u64* sums) {

@@ -1,3 +1,4 @@
+#include "backends/cuda/reduce.cuh"
 #include "motion_cuda_kernels.hpp"
 
 namespace vmaf::motion::cuda {
@@ -31,24 +32,6 @@ __global__ void vertical_sums(const unsigned char* luma, std::size_t pitch, unsi
     out[static_cast<std::size_t>(y) * w + x] = acc;
 }
 
-template <typename U>
-__device__ U warp_sum(U v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
-template <typename U>
-__device__ U block_sum(U v) {
-    __shared__ U part[kThreads / 32];
-    v = warp_sum(v);
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (lane == 0) part[warp] = v;
-    __syncthreads();
-    v = threadIdx.x < kThreads / 32 ? part[threadIdx.x] : U{0};
-    if (warp == 0) v = warp_sum(v);
-    return v;
-}
-
 __global__ void sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h, unsigned bpc,
                     unsigned long long* out) {
     const long long round_v = 1ll << (bpc - 1);
@@ -68,7 +51,7 @@ __global__ void sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigne
             const int u = static_cast<int>((a + (1ll << 15)) >> 16);
             acc += static_cast<unsigned>(u < 0 ? -u : u);
         }
-        acc = block_sum(acc);
+        acc = vmaf::cuda::block_sum<kThreads>(acc);
         __syncthreads();
         total += acc;
     }

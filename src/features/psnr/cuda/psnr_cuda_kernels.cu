@@ -1,3 +1,4 @@
+#include "backends/cuda/reduce.cuh"
 #include "psnr_cuda_kernels.hpp"
 
 namespace vmaf::psnr::cuda {
@@ -5,25 +6,6 @@ namespace vmaf::psnr::cuda {
 namespace {
 
 constexpr unsigned kThreads = 256;
-
-template <typename U>
-__device__ U warp_sum(U v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
-/// Block sum of one value per thread; the result is valid in thread 0.
-template <typename U>
-__device__ U block_sum(U v) {
-    __shared__ U part[kThreads / 32];
-    v = warp_sum(v);
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (lane == 0) part[warp] = v;
-    __syncthreads();
-    v = threadIdx.x < kThreads / 32 ? part[threadIdx.x] : U{0};
-    if (warp == 0) v = warp_sum(v);
-    return v;
-}
 
 // One block per row (grid-stride over rows). uint32 wrap-around adds are
 // associative, so the row sum equals the CPU's sequential uint32 sum.
@@ -38,7 +20,7 @@ __global__ void sse8(const unsigned char* a, const unsigned char* b, std::size_t
             const int e = static_cast<int>(ra[x]) - static_cast<int>(rb[x]);
             acc += static_cast<unsigned>(e * e);
         }
-        acc = block_sum(acc);
+        acc = vmaf::cuda::block_sum<kThreads>(acc);
         __syncthreads();
         total += acc;  // thread 0's value is the row sum
     }
@@ -56,7 +38,7 @@ __global__ void sse16(const unsigned char* a, const unsigned char* b, std::size_
             acc += e * e;
         }
     }
-    acc = block_sum(acc);
+    acc = vmaf::cuda::block_sum<kThreads>(acc);
     if (threadIdx.x == 0 && acc) atomicAdd(out, acc);
 }
 

@@ -1,3 +1,4 @@
+#include "backends/cuda/reduce.cuh"
 #include "vif_cuda_kernels.hpp"
 
 namespace vmaf::vif::cuda {
@@ -97,10 +98,7 @@ __device__ __forceinline__ void accumulate(Sums& s, unsigned mu1, unsigned mu2, 
     }
 }
 
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
+using vmaf::cuda::warp_sum;
 
 /// Horizontal pass + per-pixel statistic; block sums into out[4].
 __global__ void horizontal(unsigned w, unsigned h, unsigned scale, double egl, Scratch s, long long* out) {
