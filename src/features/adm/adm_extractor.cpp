@@ -6,6 +6,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "features/adm/adm_kernels.hpp"
+#include "features/adm/adm_scores.hpp"
 #include "features/adm/adm_simd.hpp"
 #include "vmaf/error.hpp"
 
@@ -13,21 +14,7 @@ namespace vmaf {
 
 namespace {
 
-// Option indices (positions in kOptions).
-enum Opt : std::size_t {
-    kDebug,
-    kCsfScale,
-    kCsfDiagScale,
-    kDlmWeight,
-    kEnhnGainLimit,
-    kNormViewDist,
-    kRefDisplayHeight,
-    kCsfMode,
-    kNoiseWeight,
-    kSkipAim,
-    kSkipScale0,
-    kMinVal,
-};
+using namespace adm;  // option and output indices (adm_scores.hpp)
 
 // Names, aliases, types, defaults, ranges and feature-parameter flags as in
 // upstream's table (they determine the key suffixes, e.g. "_egl_1").
@@ -52,23 +39,8 @@ constexpr OptionSpec kOptions[] = {
      "minimum value allowed; lower values will be clipped to this value"},
 };
 
-// Upstream's score names, in its write order; the last 11 only with debug.
-enum Out : unsigned {
-    kAdm2,
-    kAim,
-    kAdm3,
-    kScale0,
-    kScale1,
-    kScale2,
-    kScale3,
-    kDbgAdm,
-    kDbgNum,
-    kDbgDen,
-    kDbgNumScale0,  // then den_scale0, num_scale1, ... den_scale3
-};
-constexpr unsigned kRegularOutputs = 7;
-
-constexpr std::string_view kOutputs[] = {
+// Upstream's score names, in its write order (indices: adm::Out).
+constexpr std::string_view kOutputs[kOutCount] = {
     "VMAF_integer_feature_adm2_score",
     "VMAF_integer_feature_aim_score",
     "VMAF_integer_feature_adm3_score",
@@ -92,59 +64,18 @@ constexpr std::string_view kOutputs[] = {
 class AdmExtractor final : public FeatureExtractor {
 public:
     AdmExtractor(const OptionValues& o, const VideoGeometry& geom, const ExtractorContext& ctx)
-        : kernels_(adm::adm_registry().select(ctx.cpumask)) {
-        p_.csf_scale = o.d(kCsfScale);
-        p_.csf_diag_scale = o.d(kCsfDiagScale);
-        p_.enhn_gain_limit = o.d(kEnhnGainLimit);
-        p_.norm_view_dist = o.d(kNormViewDist);
-        p_.ref_display_height = o.i(kRefDisplayHeight);
-        p_.csf_mode = static_cast<adm::CsfMode>(o.i(kCsfMode));
-        p_.noise_weight = o.d(kNoiseWeight);
-        p_.skip_aim = o.b(kSkipAim);
-        p_.skip_scale0 = o.b(kSkipScale0);
-        dlm_weight_ = o.d(kDlmWeight);
-        min_val_ = o.d(kMinVal);
-        debug_ = o.b(kDebug);
-
-        if (const char* why = adm::params_problem(p_)) throw Error(ErrorKind::Usage, std::string("adm: ") + why);
-        if (geom.width < adm::kMinSize || geom.height < adm::kMinSize)
-            throw Error(ErrorKind::Input, "adm: frames of " + std::to_string(geom.width) + "x" +
-                                              std::to_string(geom.height) + " are too small (minimum " +
-                                              std::to_string(adm::kMinSize) + "x" +
-                                              std::to_string(adm::kMinSize) + ")");
-        if (geom.bpc < 8 || geom.bpc > 16)
-            throw Error(ErrorKind::Input, "adm: unsupported bit depth " + std::to_string(geom.bpc));
-    }
+        : kernels_(adm::adm_registry().select(ctx.cpumask)), settings_(adm::settings_from(o, geom)) {}
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
-        const adm::Result r = adm::compute(ref.plane(0), dist.plane(0), ref.bpc(), p_, kernels_);
+        const adm::Result r = adm::compute(ref.plane(0), dist.plane(0), ref.bpc(), settings_.params, kernels_);
         auto st = std::make_unique<FrameState>();
-        auto& s = st->scores;
-        s.reserve(debug_ ? std::size(kOutputs) : kRegularOutputs);
-        s.emplace_back(kAdm2, r.score);
-        s.emplace_back(kAim, r.score_aim);
-        const double adm3 = r.score * dlm_weight_ + (1 - r.score_aim) * (1 - dlm_weight_);
-        s.emplace_back(kAdm3, adm3 > min_val_ ? adm3 : min_val_);
-        for (unsigned k = 0; k < 4; ++k)
-            s.emplace_back(kScale0 + k, static_cast<double>(r.num_scale[k]) / static_cast<double>(r.den_scale[k]));
-        if (debug_) {
-            s.emplace_back(kDbgAdm, r.score);
-            s.emplace_back(kDbgNum, r.num);
-            s.emplace_back(kDbgDen, r.den);
-            for (unsigned k = 0; k < 4; ++k) {
-                s.emplace_back(kDbgNumScale0 + 2 * k, r.num_scale[k]);
-                s.emplace_back(kDbgNumScale0 + 2 * k + 1, r.den_scale[k]);
-            }
-        }
+        adm::append_scores(r, settings_, st->scores);
         return st;
     }
 
 private:
     adm::AdmKernels kernels_;  ///< selected once for the run's cpumask
-    adm::Params p_;
-    double dlm_weight_ = 0.5;
-    double min_val_ = 0.0;
-    bool debug_ = false;
+    adm::Settings settings_;
 };
 
 std::unique_ptr<FeatureExtractor> create_adm(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
