@@ -40,9 +40,31 @@ struct Plane {
     }
 };
 
+/// Where a picture's samples live.
+enum class MemoryKind : std::uint8_t {
+    Host,        ///< ordinary (pageable) host memory
+    PinnedHost,  ///< host memory the active GPU backend can copy from directly (page-locked)
+    Device,      ///< memory of the active GPU backend's device (CUDA: device pointers)
+};
+
+/// Storage for the pictures of a PicturePool, e.g. page-locked memory a GPU
+/// backend uploads from without an extra copy. Thread-safe.
+class PictureAllocator {
+public:
+    virtual ~PictureAllocator() = default;
+    /// `bytes` of storage, 64-byte aligned; throws std::bad_alloc.
+    virtual std::uint8_t* allocate(std::size_t bytes) = 0;
+    /// Returns storage from allocate(bytes).
+    virtual void deallocate(std::uint8_t* p, std::size_t bytes) noexcept = 0;
+    /// What allocate() returns.
+    virtual MemoryKind memory() const = 0;
+};
+
 /// A frame: luma plus (unless 4:0:0) two chroma planes. Chroma planes of
 /// odd-sized frames are ceil(w/2) (x ceil(h/2)) as in the standard raw layout.
-/// Owns its storage; rows start 64-byte aligned and strides are multiples of 64.
+/// A luma-only picture (see PicturePool) keeps its pixel format but has only
+/// plane 0. Owns (or shares) its storage; rows of pictures the library
+/// allocates start 64-byte aligned and strides are multiples of 64.
 class PicturePool;
 
 class Picture {
@@ -50,11 +72,22 @@ public:
     Picture() = default;
     Picture(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height);
 
+    /// A picture over memory the caller owns (e.g. a decoder's frame, or a
+    /// CUDA device frame with MemoryKind::Device). `planes` gives plane_count(fmt)
+    /// planes (or one with `luma_only`) whose widths/heights must match the
+    /// format's layout; `owner` is kept alive until the last copy of the
+    /// picture is released. Throws vmaf::Error(Usage) on an inconsistent layout.
+    static Picture wrap(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, const Plane* planes,
+                        MemoryKind memory, std::shared_ptr<void> owner, bool luma_only = false);
+
     PixelFormat format() const { return fmt_; }
     unsigned bpc() const { return bpc_; }
     unsigned width() const { return planes_[0].width; }
     unsigned height() const { return planes_[0].height; }
-    unsigned planes() const { return plane_count(fmt_); }
+    /// Planes present: plane_count(format()), or 1 for a luma-only picture.
+    unsigned planes() const { return luma_only_ ? 1 : plane_count(fmt_); }
+    bool luma_only() const { return luma_only_; }
+    MemoryKind memory() const { return memory_; }
     /// Bytes per sample: 1 for 8-bit, 2 above.
     unsigned bytes_per_sample() const { return bpc_ > 8 ? 2 : 1; }
     const Plane& plane(unsigned i) const { return planes_[i]; }
@@ -64,11 +97,13 @@ public:
 private:
     friend class PicturePool;
     /// Lays the planes out; returns the number of bytes the storage needs.
-    std::size_t layout(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height);
+    std::size_t layout(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, bool luma_only = false);
     void attach(std::shared_ptr<std::uint8_t> storage);
 
     PixelFormat fmt_ = PixelFormat::Yuv420;
     unsigned bpc_ = 8;
+    bool luma_only_ = false;
+    MemoryKind memory_ = MemoryKind::Host;
     Plane planes_[3];
     std::size_t offsets_[3] = {};
     std::shared_ptr<std::uint8_t> storage_;
@@ -77,10 +112,12 @@ private:
 /// Hands out pictures of one geometry, recycling the storage of pictures that
 /// were released (up to `keep` buffers are kept for reuse; more are freed).
 /// Saves a large allocation, and its page faults, per frame. Thread-safe;
-/// pictures may outlive the pool.
+/// pictures may outlive the pool (and keep its allocator alive).
 class PicturePool {
 public:
-    PicturePool(const VideoGeometry& geom, unsigned keep = 64);
+    /// `allocator` null: plain host memory. `luma_only`: pictures have plane 0 only.
+    explicit PicturePool(const VideoGeometry& geom, unsigned keep = 64,
+                         std::shared_ptr<PictureAllocator> allocator = nullptr, bool luma_only = false);
     ~PicturePool();
     PicturePool(const PicturePool&) = delete;
     PicturePool& operator=(const PicturePool&) = delete;
@@ -91,6 +128,7 @@ public:
 private:
     struct Shared;
     VideoGeometry geom_;
+    bool luma_only_;
     std::shared_ptr<Shared> shared_;
 };
 

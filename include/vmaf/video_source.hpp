@@ -1,6 +1,7 @@
 // Frame sources: raw planar YUV and Y4M files, read one frame at a time.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,16 @@ struct StreamInfo {
     std::string colorspace;                 ///< Y4M C tag as written, e.g. "420jpeg"
 };
 
+/// How a consumer wants pictures delivered; see VideoSource::plan().
+struct ReadPlan {
+    /// Only plane 0 is needed: the source may leave chroma out (pictures are then luma-only).
+    bool luma_only = false;
+    /// Storage for the pictures (e.g. page-locked for a GPU backend); null: plain host memory.
+    std::shared_ptr<PictureAllocator> allocator;
+    /// Pictures the consumer holds at once, at most (sizes the source's recycling pool).
+    unsigned in_flight = 64;
+};
+
 class VideoSource {
 public:
     virtual ~VideoSource() = default;
@@ -30,6 +41,20 @@ public:
     virtual std::optional<Picture> read() = 0;
     /// Skips `n` frames; throws if the stream ends first.
     virtual void skip(unsigned n);
+
+    /// Asks for pictures delivered as `plan` says, before the first read. A
+    /// source may ignore any part of it (full pictures in host memory are
+    /// always acceptable); the default ignores all of it.
+    virtual void plan(const ReadPlan& /*plan*/) {}
+
+    /// Random access (raw files with a fixed frame size): the number of frames
+    /// from the current position to the end of the input, a partial final
+    /// frame counted; nullopt when the source can only be read in order.
+    virtual std::optional<std::uint64_t> frames_left() const { return std::nullopt; }
+    /// With random access: frame `index` counted from the current position,
+    /// without moving it; callable from several threads at once. Throws
+    /// vmaf::Error(Input) for a truncated frame or an index at or past the end.
+    virtual Picture read_frame(std::uint64_t index);
 };
 
 /// Raw planar YUV (Y, then U, then V; 16-bit little-endian above 8 bit).

@@ -36,11 +36,17 @@ public:
     virtual bool has_twin(std::string_view kind_name) const = 0;
     /// Around one frame's compute() calls (concurrent for different frames):
     /// stage the pictures once for every twin of the frame, release them after.
+    /// Pictures may be in host memory of any kind, or (MemoryKind::Device) in
+    /// this backend's device memory. After frame_end the backend no longer
+    /// reads them.
     virtual void frame_begin(unsigned /*index*/, const Picture& /*ref*/, const Picture& /*dist*/) {}
     virtual void frame_end(unsigned /*index*/) {}
     /// Called once all extractors of a run are created (lets the backend size its staging).
     virtual void run_begin(const VideoGeometry& /*geom*/, bool /*needs_chroma*/) {}
     virtual void run_end() {}
+    /// Storage the backend uploads from directly (page-locked), for the
+    /// readers' pictures; null when plain host memory is as good.
+    virtual std::shared_ptr<PictureAllocator> picture_allocator() { return nullptr; }
 };
 
 struct BackendDescriptor {

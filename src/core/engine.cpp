@@ -6,6 +6,7 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -72,6 +73,11 @@ private:
     FeatureCollector& fc_;
     const Instance& inst_;
 };
+
+std::string ended_first(const VideoSource& shorter, const VideoSource& longer, unsigned frames) {
+    return "\"" + shorter.name() + "\" ended before \"" + longer.name() + "\"; scored the first " +
+           std::to_string(frames) + " frames";
+}
 
 std::string geometry_text(const VideoGeometry& g) {
     return std::to_string(g.width) + "x" + std::to_string(g.height) + " " + pixel_format_name(g.format) + " " +
@@ -142,6 +148,19 @@ struct Engine::Impl {
         models.push_back(std::move(e));
     }
 
+    /// Frame pairs in flight in the threaded pipeline. A GPU backend keeps
+    /// them in page-locked memory, which is costly to allocate: within a budget.
+    unsigned tokens(bool luma_only) const {
+        const unsigned cpu = cfg.threads * 2 + 1;
+        if (!session) return cpu;
+        const Picture probe(geom.format, geom.bpc, geom.width, 1);
+        const std::size_t row = static_cast<std::size_t>(probe.plane(0).stride);
+        const std::size_t pair = 2 * row * geom.height * (luma_only || geom.format == PixelFormat::Yuv400 ? 1 : 3);
+        constexpr std::size_t kBudget = std::size_t{128} << 20;
+        const std::size_t fit = std::max<std::size_t>(4, kBudget / pair);
+        return static_cast<unsigned>(std::min<std::size_t>(cpu, fit));
+    }
+
     bool counted(unsigned frame) const { return cfg.subsample <= 1 || frame % cfg.subsample == 0; }
 
     /// Predicts every model frame whose features are complete, up to `upto` (exclusive).
@@ -187,6 +206,11 @@ struct Engine::Impl {
     };
 
     void compute(Token& t, bool parallel) {
+        if (t.ref.memory() == MemoryKind::Device || t.dist.memory() == MemoryKind::Device)
+            for (const Instance& inst : instances)
+                if (!inst.on_backend)
+                    throw Error(ErrorKind::Usage, "feature '" + std::string(inst.info->name) +
+                                                      "' runs on the CPU, which cannot read pictures in device memory");
         bool staged = false;
         if (session)
             for (const Instance& inst : instances)
@@ -358,13 +382,38 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         }
     } run_end{d.session.get()};
 
+    // Read only what some extractor needs, into the backend's upload memory
+    // when it has one, with as many frames in flight as the pipeline holds.
+    bool luma_only = true;
+    for (const Instance& inst : d.instances) luma_only &= !inst.info->needs_chroma;
+    const unsigned tokens = d.tokens(luma_only);
+    const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, tokens + 2};
+    ref.plan(plan);
+    dist.plan(plan);
+
     if (limits.skip_ref) ref.skip(limits.skip_ref);
     if (limits.skip_dist) dist.skip(limits.skip_dist);
 
+    // Inputs with random access (raw files) are read by the parallel stage,
+    // several frames at once; the others in order by the serial input stage.
+    const std::optional<std::uint64_t> ref_left = ref.frames_left(), dist_left = dist.frames_left();
+    const bool random = ref_left && dist_left;
+    std::uint64_t total = 0;
+    if (random) {
+        total = std::min(*ref_left, *dist_left);
+        if (limits.frame_count) total = std::min<std::uint64_t>(total, *limits.frame_count);
+    }
+
     const auto t0 = std::chrono::steady_clock::now();
     unsigned next = 0;
-    // Reads the next pair; false at the end of either input or the frame limit.
+    // Reads the next pair (or, with random access, numbers it for load());
+    // false at the end of either input or the frame limit.
     auto read_pair = [&](Impl::Token& t) {
+        if (random) {
+            if (next >= total) return false;
+            t.index = next++;
+            return true;
+        }
         if (limits.frame_count && next >= *limits.frame_count) return false;
         // The input stage is serial: with worker threads, read the two
         // sources concurrently (independent readers) to halve its latency.
@@ -377,8 +426,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         }
         if (!r || !s) {
             if (r || s)
-                d.warnings.push_back("\"" + (r ? dist : ref).name() + "\" ended before \"" + (r ? ref : dist).name() +
-                                     "\"; scored the first " + std::to_string(next) + " frames");
+                d.warnings.push_back(ended_first(r ? dist : ref, r ? ref : dist, next));
             return false;
         }
         t.index = next++;
@@ -386,17 +434,22 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         t.dist = std::move(*s);
         return true;
     };
+    auto load = [&](Impl::Token& t) {
+        if (!random) return;
+        t.ref = ref.read_frame(t.index);
+        t.dist = dist.read_frame(t.index);
+    };
 
     if (d.cfg.threads == 0) {
         Impl::Token t;
         while (read_pair(t)) {
+            load(t);
             d.compute(t, false);
             d.finish(t);
         }
     } else {
         tbb::task_arena arena(static_cast<int>(d.cfg.threads));
         arena.execute([&] {
-            const std::size_t tokens = std::size_t{d.cfg.threads} * 2 + 1;
             tbb::parallel_pipeline(
                 tokens,
                 tbb::make_filter<void, std::shared_ptr<Impl::Token>>(
@@ -412,12 +465,20 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
                     tbb::make_filter<std::shared_ptr<Impl::Token>, std::shared_ptr<Impl::Token>>(
                         tbb::filter_mode::parallel,
                         [&](std::shared_ptr<Impl::Token> t) {
+                            load(*t);
                             d.compute(*t, true);
                             return t;
                         }) &
                     tbb::make_filter<std::shared_ptr<Impl::Token>, void>(
                         tbb::filter_mode::serial_in_order, [&](std::shared_ptr<Impl::Token> t) { d.finish(*t); }));
         });
+    }
+    // Random access ends where in-order reading would: the longer input's
+    // next frame is still read (a partial one is an error), then the warning.
+    if (random && (!limits.frame_count || *limits.frame_count > total) && *ref_left != *dist_left) {
+        VideoSource& longer = *ref_left > total ? ref : dist;
+        longer.read_frame(total);
+        d.warnings.push_back(ended_first(*ref_left > total ? dist : ref, longer, next));
     }
     if (next == 0) throw Error(ErrorKind::Input, "no frames to compare: " + ref.name() + " or " + dist.name() + " is empty");
 

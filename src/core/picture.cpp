@@ -1,8 +1,11 @@
 #include "vmaf/picture.hpp"
 
+#include "vmaf/error.hpp"
+
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace vmaf {
@@ -32,13 +35,14 @@ constexpr std::size_t kAlign = 64;
 std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 }  // namespace
 
-std::size_t Picture::layout(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height) {
+std::size_t Picture::layout(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, bool luma_only) {
     fmt_ = fmt;
     bpc_ = bpc;
+    luma_only_ = luma_only && plane_count(fmt) > 1;
     const ChromaShift cs = chroma_shift(fmt);
     const unsigned bps = bpc > 8 ? 2 : 1;
     std::size_t total = 0;
-    for (unsigned p = 0; p < plane_count(fmt); ++p) {
+    for (unsigned p = 0; p < planes(); ++p) {
         Plane& pl = planes_[p];
         pl.width = p ? (width + (1u << cs.x) - 1) >> cs.x : width;
         pl.height = p ? (height + (1u << cs.y) - 1) >> cs.y : height;
@@ -52,7 +56,29 @@ std::size_t Picture::layout(PixelFormat fmt, unsigned bpc, unsigned width, unsig
 
 void Picture::attach(std::shared_ptr<std::uint8_t> storage) {
     storage_ = std::move(storage);
-    for (unsigned p = 0; p < plane_count(fmt_); ++p) planes_[p].data = storage_.get() + offsets_[p];
+    for (unsigned p = 0; p < planes(); ++p) planes_[p].data = storage_.get() + offsets_[p];
+}
+
+Picture Picture::wrap(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, const Plane* planes,
+                      MemoryKind memory, std::shared_ptr<void> owner, bool luma_only) {
+    Picture pic;
+    pic.layout(fmt, bpc, width, height, luma_only);
+    const unsigned row_min = bpc > 8 ? 2 : 1;
+    for (unsigned p = 0; p < pic.planes(); ++p) {
+        const Plane& in = planes[p];
+        Plane& out = pic.planes_[p];
+        if (in.width != out.width || in.height != out.height || !in.data ||
+            in.stride < static_cast<std::ptrdiff_t>(std::size_t{in.width} * row_min))
+            throw Error(ErrorKind::Usage, "wrapped picture: plane " + std::to_string(p) + " is " +
+                                              std::to_string(in.width) + "x" + std::to_string(in.height) + " (stride " +
+                                              std::to_string(in.stride) + "), expected " + std::to_string(out.width) +
+                                              "x" + std::to_string(out.height));
+        out = in;
+    }
+    pic.memory_ = memory;
+    // The aliasing constructor ties the caller's owner to the picture's lifetime.
+    pic.storage_ = std::shared_ptr<std::uint8_t>(std::move(owner), static_cast<std::uint8_t*>(planes[0].data));
+    return pic;
 }
 
 Picture::Picture(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height) {
@@ -62,27 +88,51 @@ Picture::Picture(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height)
     attach(std::shared_ptr<std::uint8_t>(raw, [](std::uint8_t* p) { std::free(p); }));
 }
 
+namespace {
+
+/// Plain aligned host memory.
+class HostAllocator final : public PictureAllocator {
+public:
+    std::uint8_t* allocate(std::size_t bytes) override {
+        auto* p = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, align_up(bytes)));
+        if (!p) throw std::bad_alloc();
+        return p;
+    }
+    void deallocate(std::uint8_t* p, std::size_t) noexcept override { std::free(p); }
+    MemoryKind memory() const override { return MemoryKind::Host; }
+};
+
+}  // namespace
+
 struct PicturePool::Shared {
     std::mutex mu;
     std::vector<std::uint8_t*> free;
+    std::shared_ptr<PictureAllocator> alloc;
+    std::size_t bytes = 0;
     unsigned keep = 0;
     bool closed = false;
 };
 
-PicturePool::PicturePool(const VideoGeometry& geom, unsigned keep) : geom_(geom), shared_(std::make_shared<Shared>()) {
+PicturePool::PicturePool(const VideoGeometry& geom, unsigned keep, std::shared_ptr<PictureAllocator> allocator,
+                         bool luma_only)
+    : geom_(geom), luma_only_(luma_only), shared_(std::make_shared<Shared>()) {
     shared_->keep = keep;
+    shared_->alloc = allocator ? std::move(allocator) : std::make_shared<HostAllocator>();
+    Picture probe;
+    shared_->bytes = probe.layout(geom_.format, geom_.bpc, geom_.width, geom_.height, luma_only_);
 }
 
 PicturePool::~PicturePool() {
     std::lock_guard<std::mutex> lock(shared_->mu);
     shared_->closed = true;
-    for (auto* p : shared_->free) std::free(p);
+    for (auto* p : shared_->free) shared_->alloc->deallocate(p, shared_->bytes);
     shared_->free.clear();
 }
 
 Picture PicturePool::acquire() {
     Picture pic;
-    const std::size_t bytes = pic.layout(geom_.format, geom_.bpc, geom_.width, geom_.height);
+    pic.layout(geom_.format, geom_.bpc, geom_.width, geom_.height, luma_only_);
+    pic.memory_ = shared_->alloc->memory();
     std::uint8_t* raw = nullptr;
     {
         std::lock_guard<std::mutex> lock(shared_->mu);
@@ -91,8 +141,7 @@ Picture PicturePool::acquire() {
             shared_->free.pop_back();
         }
     }
-    if (!raw) raw = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, bytes));
-    if (!raw) throw std::bad_alloc();
+    if (!raw) raw = shared_->alloc->allocate(shared_->bytes);
     // The deleter returns the buffer to the pool while it is open and not full.
     pic.attach(std::shared_ptr<std::uint8_t>(raw, [shared = shared_](std::uint8_t* p) {
         {
@@ -102,7 +151,7 @@ Picture PicturePool::acquire() {
                 return;
             }
         }
-        std::free(p);
+        shared->alloc->deallocate(p, shared->bytes);
     }));
     return pic;
 }

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "vmaf/error.hpp"
 
 namespace vmaf {
 namespace {
@@ -42,6 +46,39 @@ TEST(PicturePool, PicturesMayOutliveThePool) {
         keep.plane(2).row<std::uint16_t>(7)[7] = 1023;
     }
     EXPECT_EQ(keep.plane(2).row<std::uint16_t>(7)[7], 1023);
+}
+
+TEST(PicturePool, LumaOnlyPicturesKeepTheirFormat) {
+    PicturePool pool(VideoGeometry{PixelFormat::Yuv420, 8, 64, 48}, 4, nullptr, true);
+    Picture p = pool.acquire();
+    EXPECT_TRUE(p.luma_only());
+    EXPECT_EQ(p.planes(), 1u);
+    EXPECT_EQ(p.format(), PixelFormat::Yuv420);
+    EXPECT_EQ(p.memory(), MemoryKind::Host);
+    EXPECT_EQ(p.plane(0).width, 64u);
+    // 4:0:0 has no chroma to leave out.
+    PicturePool mono(VideoGeometry{PixelFormat::Yuv400, 8, 8, 8}, 4, nullptr, true);
+    EXPECT_FALSE(mono.acquire().luma_only());
+}
+
+TEST(Picture, WrapKeepsTheOwnerAliveAndChecksTheLayout) {
+    auto owner = std::make_shared<std::vector<std::uint8_t>>(16 * 4 + 2 * 8 * 2);
+    Plane planes[3] = {{owner->data(), 16, 16, 4}, {owner->data() + 64, 8, 8, 2}, {owner->data() + 80, 8, 8, 2}};
+    Picture p = Picture::wrap(PixelFormat::Yuv420, 8, 16, 4, planes, MemoryKind::Device, owner);
+    EXPECT_EQ(p.memory(), MemoryKind::Device);
+    EXPECT_EQ(p.plane(1).data, owner->data() + 64);
+    EXPECT_FALSE(p.empty());
+    std::weak_ptr<std::vector<std::uint8_t>> watch = owner;
+    owner.reset();
+    EXPECT_FALSE(watch.expired());
+    p = Picture();
+    EXPECT_TRUE(watch.expired());
+
+    std::vector<std::uint8_t> buf(64);
+    Plane bad[3] = {{buf.data(), 16, 16, 3}, {}, {}};  // 3 rows, 4 expected
+    EXPECT_THROW(Picture::wrap(PixelFormat::Yuv400, 8, 16, 4, bad, MemoryKind::Host, nullptr), Error);
+    Plane narrow[1] = {{buf.data(), 8, 16, 4}};  // stride below the row size
+    EXPECT_THROW(Picture::wrap(PixelFormat::Yuv400, 8, 16, 4, narrow, MemoryKind::Host, nullptr), Error);
 }
 
 }  // namespace

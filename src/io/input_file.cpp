@@ -1,6 +1,7 @@
 #include "io/input_file.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -68,6 +69,26 @@ std::uint64_t InputFile::remaining() const {
     return size_ - static_cast<std::uint64_t>(pos);
 }
 
+std::uint64_t InputFile::tell() const {
+    const off_t pos = ::ftello(f_);
+    return pos < 0 ? 0 : static_cast<std::uint64_t>(pos);
+}
+
+std::size_t InputFile::read_at(void* dst, std::size_t n, std::uint64_t offset) const {
+    const int fd = ::fileno(f_);
+    std::size_t done = 0;
+    while (done < n) {
+        const ssize_t r = ::pread(fd, static_cast<char*>(dst) + done, n - done, static_cast<off_t>(offset + done));
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            throw Error(ErrorKind::Input, "read error in " + path_ + ": " + errno_text(errno));
+        }
+        if (r == 0) break;
+        done += static_cast<std::size_t>(r);
+    }
+    return done;
+}
+
 std::uint64_t InputFile::skip(std::uint64_t n) {
     if (regular_) {
         const std::uint64_t k = std::min(n, remaining());
@@ -106,6 +127,26 @@ std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample
     } else {
         for (unsigned y = 0; y < pl.height; ++y) {
             const std::size_t g = in.read(pl.row<std::uint8_t>(y), row_bytes);
+            got += g;
+            if (g < row_bytes) break;
+        }
+    }
+    if constexpr (std::endian::native == std::endian::big) {
+        if (bytes_per_sample == 2) {
+            for (unsigned y = 0; y < pl.height; ++y) swap_bytes16(pl.row<std::uint16_t>(y), pl.width);
+        }
+    }
+    return got;
+}
+
+std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset) {
+    const std::size_t row_bytes = std::size_t{pl.width} * bytes_per_sample;
+    std::size_t got = 0;
+    if (static_cast<std::ptrdiff_t>(row_bytes) == pl.stride) {
+        got = in.read_at(pl.data, row_bytes * pl.height, offset);
+    } else {
+        for (unsigned y = 0; y < pl.height; ++y) {
+            const std::size_t g = in.read_at(pl.row<std::uint8_t>(y), row_bytes, offset + got);
             got += g;
             if (g < row_bytes) break;
         }

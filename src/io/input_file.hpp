@@ -36,6 +36,15 @@ public:
     /// Bytes left before end of file when that is known (regular files).
     bool remaining_known() const { return regular_; }
     std::uint64_t remaining() const;
+    /// Current position of the forward reader (regular files).
+    std::uint64_t tell() const;
+    /// Size in bytes at open time (regular files).
+    std::uint64_t size() const { return size_; }
+
+    /// Regular files only: reads up to `n` bytes at byte `offset` without
+    /// moving the forward reader; thread-safe. Returns fewer than `n` only at
+    /// end of file. Throws on an I/O error.
+    std::size_t read_at(void* dst, std::size_t n, std::uint64_t offset) const;
 
 private:
     std::string path_;
@@ -53,6 +62,8 @@ std::uint64_t planar_frame_bytes(PixelFormat fmt, unsigned bpc, unsigned width, 
 /// the file and converted to native order. Returns the bytes read; fewer than
 /// the plane's size only at end of file.
 std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample);
+/// The same from byte `offset` of a regular file (InputFile::read_at); thread-safe.
+std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset);
 
 /// Throws the reader's one-line truncation error.
 [[noreturn]] void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got,

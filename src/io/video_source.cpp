@@ -13,4 +13,8 @@ void VideoSource::skip(unsigned n) {
     }
 }
 
+Picture VideoSource::read_frame(std::uint64_t /*index*/) {
+    throw Error(ErrorKind::Internal, name() + " cannot be read out of order");
+}
+
 }  // namespace vmaf

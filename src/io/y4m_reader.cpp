@@ -122,6 +122,10 @@ public:
     const StreamInfo& info() const override { return info_; }
     const std::string& name() const override { return in_.path(); }
 
+    void plan(const ReadPlan& p) override {
+        pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
+    }
+
     std::optional<Picture> read() override {
         if (!frame_header()) return std::nullopt;
         if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
@@ -129,6 +133,14 @@ public:
         const unsigned bps = pic.bytes_per_sample();
         got_ = 0;
         read_into(pic.plane(0), bps);
+        if (pic.luma_only()) {  // pass over the chroma (and alpha) payload
+            const std::uint64_t rest = payload_bytes_ - got_;
+            const std::uint64_t g = in_.skip(rest);
+            got_ += g;
+            if (g < rest) io::throw_truncated(in_.path(), frame_, got_, payload_bytes_);
+            ++frame_;
+            return pic;
+        }
         switch (cs_->convert) {
             case Convert::None:
                 for (unsigned p = 1; p < pic.planes(); ++p) read_into(pic.plane(p), bps);

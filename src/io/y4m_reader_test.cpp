@@ -185,6 +185,18 @@ TEST(Y4mReader, Alpha444DropsTheAlphaPlane) {
         expect_picture(*pic, f);
     }
     EXPECT_FALSE(src->read());
+
+    // Luma only: chroma and alpha are passed over, frame by frame.
+    auto luma = open_y4m(path);
+    luma->plan(ReadPlan{true, nullptr, 2});
+    EXPECT_FALSE(luma->frames_left());
+    for (const auto& f : frames) {
+        auto pic = luma->read();
+        ASSERT_TRUE(pic);
+        EXPECT_TRUE(pic->luma_only());
+        expect_picture(*pic, {f[0]});
+    }
+    EXPECT_FALSE(luma->read());
 }
 
 TEST(Y4mReader, MonoBecomes420WithNeutralChroma) {

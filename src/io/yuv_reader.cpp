@@ -11,6 +11,10 @@
 //
 // Errors: a frame cut short by end of file raises "truncated frame N in FILE
 // (got X of Y bytes)" (N counts from 0); no partial picture is returned.
+//
+// Regular files are read with positioned reads, so frames can also be read
+// out of order and from several threads (read_frame); pipes are read in order.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -26,14 +30,53 @@ namespace {
 class YuvSource final : public VideoSource {
 public:
     YuvSource(const std::string& path, const VideoGeometry& geom)
-        : in_(path), geom_(geom), frame_bytes_(io::planar_frame_bytes(geom.format, geom.bpc, geom.width, geom.height)) {}
+        : in_(path),
+          geom_(geom),
+          frame_bytes_(io::planar_frame_bytes(geom.format, geom.bpc, geom.width, geom.height)),
+          pool_(std::make_unique<PicturePool>(geom)) {}
 
     const VideoGeometry& geometry() const override { return geom_; }
     const StreamInfo& info() const override { return info_; }
     const std::string& name() const override { return in_.path(); }
 
+    void plan(const ReadPlan& p) override {
+        pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
+    }
+
+    std::optional<std::uint64_t> frames_left() const override {
+        if (!in_.remaining_known()) return std::nullopt;
+        const std::uint64_t start = frame_ * frame_bytes_;
+        return in_.size() <= start ? 0 : (in_.size() - start + frame_bytes_ - 1) / frame_bytes_;
+    }
+
+    Picture read_frame(std::uint64_t index) override {
+        if (!in_.remaining_known()) return VideoSource::read_frame(index);
+        const std::uint64_t abs = frame_ + index;
+        const std::uint64_t off = abs * frame_bytes_;
+        if (off >= in_.size())
+            throw Error(ErrorKind::Input, "frame " + std::to_string(abs) + " is past the end of " + in_.path());
+        if (in_.size() - off < frame_bytes_) io::throw_truncated(in_.path(), abs, in_.size() - off, frame_bytes_);
+        Picture pic = pool_->acquire();
+        const unsigned bps = pic.bytes_per_sample();
+        std::uint64_t pos = off;
+        for (unsigned p = 0; p < pic.planes(); ++p) {
+            const Plane& pl = pic.plane(p);
+            const std::size_t want = std::size_t{pl.width} * pl.height * bps;
+            const std::size_t g = io::read_plane_at(in_, pl, bps, pos);
+            pos += g;
+            if (g < want) io::throw_truncated(in_.path(), abs, pos - off, frame_bytes_);  // the file shrank
+        }
+        return pic;
+    }
+
     std::optional<Picture> read() override {
-        if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
+        if (in_.remaining_known()) {
+            if (frame_ * frame_bytes_ >= in_.size()) return std::nullopt;
+            Picture pic = read_frame(0);
+            ++frame_;
+            return pic;
+        }
+        // A pipe or device: in order through the buffered reader.
         Picture pic = pool_->acquire();
         const unsigned bps = pic.bytes_per_sample();
         std::uint64_t got = 0;
@@ -47,13 +90,23 @@ public:
                 io::throw_truncated(in_.path(), frame_, got, frame_bytes_);
             }
         }
+        if (got < frame_bytes_) {  // a luma-only picture: pass over the chroma
+            const std::uint64_t g = in_.skip(frame_bytes_ - got);
+            if (g < frame_bytes_ - got) io::throw_truncated(in_.path(), frame_, got + g, frame_bytes_);
+        }
         ++frame_;
         return pic;
     }
 
     void skip(unsigned n) override {
         const std::uint64_t want = frame_bytes_ * n;
-        const std::uint64_t got = in_.skip(want);
+        std::uint64_t got = 0;
+        if (in_.remaining_known()) {
+            const std::uint64_t start = frame_ * frame_bytes_;
+            got = in_.size() > start ? std::min(want, in_.size() - start) : 0;
+        } else {
+            got = in_.skip(want);
+        }
         if (got < want) {
             const std::uint64_t whole = got / frame_bytes_;
             const std::uint64_t part = got % frame_bytes_;
@@ -68,10 +121,10 @@ public:
 private:
     io::InputFile in_;
     VideoGeometry geom_;
-    std::unique_ptr<PicturePool> pool_;  ///< recycles frame storage
     StreamInfo info_;
     std::uint64_t frame_bytes_;
-    std::uint64_t frame_ = 0;  // index of the next frame
+    std::unique_ptr<PicturePool> pool_;  ///< recycles frame storage
+    std::uint64_t frame_ = 0;            ///< index of the next frame read()/read_frame(0) returns
 };
 
 void validate(const std::string& path, const VideoGeometry& g) {

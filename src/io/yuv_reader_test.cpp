@@ -1,6 +1,9 @@
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <tuple>
 
 #include "io/io_test_util.hpp"
@@ -199,6 +202,135 @@ TEST(YuvReader, SkipSeeksWholeFrames) {
     write_file(path, bytes);
     auto et = catch_error([&] { open_yuv(path, g)->skip(5); });
     EXPECT_CONTAINS(std::string(et.what()), "truncated frame 4 in " + path);
+}
+
+/// Counts its allocations; reports page-locked memory (as a GPU backend's would).
+class CountingAllocator final : public PictureAllocator {
+public:
+    std::uint8_t* allocate(std::size_t bytes) override {
+        ++live;
+        return static_cast<std::uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+    }
+    void deallocate(std::uint8_t* p, std::size_t) noexcept override {
+        --live;
+        std::free(p);
+    }
+    MemoryKind memory() const override { return MemoryKind::PinnedHost; }
+    std::atomic<int> live{0};
+};
+
+struct Clip {
+    std::string path;
+    std::vector<std::vector<PlaneData>> frames;
+};
+
+Clip write_clip(const TempDir& dir, PixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned n) {
+    Clip c{dir.file("clip.yuv"), {}};
+    std::mt19937 rng(n * 977 + w + bpc);
+    std::vector<std::uint8_t> bytes;
+    for (unsigned i = 0; i < n; ++i) {
+        c.frames.push_back(random_frame(fmt, bpc, w, h, rng));
+        append_samples(bytes, c.frames.back(), bpc);
+    }
+    write_file(c.path, bytes);
+    return c;
+}
+
+TEST(YuvReader, RandomAccessMatchesInOrderReading) {
+    TempDir dir;
+    const Clip c = write_clip(dir, PixelFormat::Yuv420, 10, 33, 7, 6);
+    auto src = open_yuv(c.path, {PixelFormat::Yuv420, 10, 33, 7});
+    ASSERT_EQ(src->frames_left(), 6u);
+    expect_picture(src->read_frame(4), c.frames[4]);
+    expect_picture(src->read_frame(0), c.frames[0]);
+    src->skip(2);
+    ASSERT_EQ(src->frames_left(), 4u);
+    expect_picture(src->read_frame(0), c.frames[2]);
+    // Out-of-order reads leave the in-order position alone.
+    auto pic = src->read();
+    ASSERT_TRUE(pic);
+    expect_picture(*pic, c.frames[2]);
+    EXPECT_EQ(src->frames_left(), 3u);
+    auto e = catch_error([&] { src->read_frame(3); });
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
+    EXPECT_CONTAINS(std::string(e.what()), "frame 6 is past the end of " + c.path);
+
+    // Several threads at once, each frame many times.
+    auto all = open_yuv(c.path, {PixelFormat::Yuv420, 10, 33, 7});
+    std::atomic<int> bad{0};
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < 4; ++t)
+        pool.emplace_back([&, t] {
+            for (unsigned k = 0; k < 60; ++k) {
+                const unsigned i = (k * 5 + t) % 6;
+                const Picture p = all->read_frame(i);
+                for (unsigned y = 0; y < 7; ++y)
+                    for (unsigned x = 0; x < 33; ++x)
+                        if (sample(p, 0, x, y) != c.frames[i][0].at(x, y)) ++bad;
+            }
+        });
+    for (auto& th : pool) th.join();
+    EXPECT_EQ(bad.load(), 0);
+}
+
+TEST(YuvReader, RandomAccessCountsAndReportsAPartialFinalFrame) {
+    TempDir dir;
+    const std::string path = dir.file("trunc.yuv");
+    const unsigned frame = 8 * 4 + 2 * 4 * 2;  // 8x4 4:2:0
+    write_file(path, std::vector<std::uint8_t>(2 * frame + 20, 7));
+    auto src = open_yuv(path, {PixelFormat::Yuv420, 8, 8, 4});
+    EXPECT_EQ(src->frames_left(), 3u);
+    src->read_frame(1);
+    auto e = catch_error([&] { src->read_frame(2); });
+    EXPECT_EQ(std::string(e.what()), "truncated frame 2 in " + path + " (got 20 of 48 bytes)");
+    // The same with a luma-only plan: the chroma it does not read still counts.
+    src->plan(ReadPlan{true, nullptr, 4});
+    auto e2 = catch_error([&] { src->read_frame(2); });
+    EXPECT_EQ(std::string(e2.what()), "truncated frame 2 in " + path + " (got 20 of 48 bytes)");
+}
+
+TEST(YuvReader, LumaOnlyPlanIntoTheGivenAllocator) {
+    TempDir dir;
+    const Clip c = write_clip(dir, PixelFormat::Yuv422, 8, 17, 5, 4);
+    auto alloc = std::make_shared<CountingAllocator>();
+    {
+        auto src = open_yuv(c.path, {PixelFormat::Yuv422, 8, 17, 5});
+        src->plan(ReadPlan{true, alloc, 2});
+        for (unsigned i = 0; i < 4; ++i) {
+            auto pic = src->read();
+            ASSERT_TRUE(pic);
+            EXPECT_TRUE(pic->luma_only());
+            EXPECT_EQ(pic->planes(), 1u);
+            EXPECT_EQ(pic->format(), PixelFormat::Yuv422);
+            EXPECT_EQ(pic->memory(), MemoryKind::PinnedHost);
+            expect_picture(*pic, {c.frames[i][0]});
+        }
+        EXPECT_FALSE(src->read());
+        EXPECT_EQ(alloc->live.load(), 1);  // one buffer, recycled
+    }
+    EXPECT_EQ(alloc->live.load(), 0);
+}
+
+TEST(YuvReader, LumaOnlyThroughAPipePassesOverChroma) {
+    TempDir dir;
+    const Clip c = write_clip(dir, PixelFormat::Yuv420, 16, 9, 6, 3);
+    const std::string fifo = dir.file("pipe.yuv");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] {
+        std::ifstream in(c.path, std::ios::binary);
+        std::ofstream out(fifo, std::ios::binary);
+        out << in.rdbuf();
+    });
+    auto src = open_yuv(fifo, {PixelFormat::Yuv420, 16, 9, 6});
+    EXPECT_FALSE(src->frames_left());
+    src->plan(ReadPlan{true, nullptr, 2});
+    for (unsigned i = 0; i < 3; ++i) {
+        auto pic = src->read();
+        ASSERT_TRUE(pic);
+        expect_picture(*pic, {c.frames[i][0]});
+    }
+    EXPECT_FALSE(src->read());
+    writer.join();
 }
 
 TEST(YuvReader, RealClipFrameMatchesReference) {

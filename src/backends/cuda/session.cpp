@@ -1,7 +1,11 @@
 #include "backends/cuda/session.hpp"
 
+#include <sys/mman.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace vmaf::cuda {
 
@@ -59,7 +63,52 @@ struct Session::Slot {
     Stream stream;
     Event ready;
     DeviceFrame frame;
+    bool direct = false;  ///< the last upload read the pictures themselves
 };
+
+namespace {
+
+/// Page-locked picture storage: host memory registered with the driver, so
+/// the upload copies straight from the reader's picture. Large buffers are
+/// 2 MiB aligned and advised as huge pages, which makes first touch (and
+/// registration) several times cheaper than 4 KiB pages.
+class PinnedAllocator final : public PictureAllocator {
+public:
+    explicit PinnedAllocator(int device) : device_(device) {}
+    std::uint8_t* allocate(std::size_t bytes) override {
+        constexpr std::size_t kHuge = std::size_t{2} << 20;
+        const std::size_t align = bytes >= kHuge ? kHuge : 64;
+        const std::size_t size = (bytes + align - 1) / align * align;
+        void* p = nullptr;
+        if (posix_memalign(&p, align, size) != 0) throw std::bad_alloc();
+        if (align == kHuge) madvise(p, size, MADV_HUGEPAGE);
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        if (const cudaError_t e = cudaHostRegister(p, size, cudaHostRegisterPortable); e != cudaSuccess) {
+            std::free(p);
+            check(e, "cudaHostRegister");
+        }
+        return static_cast<std::uint8_t*>(p);
+    }
+    void deallocate(std::uint8_t* p, std::size_t) noexcept override {
+        cudaHostUnregister(p);
+        std::free(p);
+    }
+    MemoryKind memory() const override { return MemoryKind::PinnedHost; }
+
+private:
+    int device_;
+};
+
+cudaMemcpyKind copy_kind(MemoryKind m) {
+    return m == MemoryKind::Device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
+}
+
+}  // namespace
+
+std::shared_ptr<PictureAllocator> Session::picture_allocator() {
+    if (!pinned_) pinned_ = std::make_shared<PinnedAllocator>(device_);
+    return pinned_;
+}
 
 Session::Session(int device) : device_(device) {}
 
@@ -102,7 +151,6 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
     slots_ = std::make_unique<Pool<Slot>>([=, this] {
         bind();
         auto s = std::make_unique<Slot>();
-        s->host = PinnedBuffer(bytes);
         s->dev = DeviceBuffer(bytes);
         s->frame.planes = planes;
         s->frame.bpc = bpc;
@@ -132,22 +180,39 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
     // A reused slot: its last upload and every reader registered by
     // add_reader() must be done before the staging is overwritten.
     check(cudaStreamSynchronize(s->stream.get()), "cudaStreamSynchronize");
-    // Pack the planes into pinned staging, then one upload.
-    auto* host = s->host.get<std::uint8_t>();
-    std::size_t off = 0;
+    cudaStream_t st = s->stream.get();
+    std::uint8_t* host = nullptr;
+    std::size_t off = 0;     // of the plane in the staging layout
+    std::size_t packed = 0;  // staging bytes to upload in one copy (host pictures)
+    s->direct = false;
     for (int side = 0; side < 2; ++side) {
         const Picture& pic = side ? dist : ref;
+        if (pic.planes() < s->frame.planes) throw Error(ErrorKind::Internal, "cuda: a luma-only picture where chroma is needed");
         for (unsigned p = 0; p < s->frame.planes; ++p) {
             const DevicePlane& dp = side ? s->frame.dist[p] : s->frame.ref[p];
             const Plane& src = pic.plane(p);
             if (src.width != dp.width || src.height != dp.height)
                 throw Error(ErrorKind::Input, "cuda: picture geometry differs from the run's");
-            for (unsigned y = 0; y < dp.height; ++y) std::memcpy(host + off + y * dp.pitch, src.row<const std::uint8_t>(y), dp.pitch);
+            if (pic.memory() == MemoryKind::Host) {
+                // Pageable: pack into the pinned staging, uploaded below.
+                if (packed != off) throw Error(ErrorKind::Internal, "cuda: pageable planes after direct ones");
+                if (!s->host.size()) s->host = PinnedBuffer(s->dev.size());
+                host = s->host.get<std::uint8_t>();
+                for (unsigned y = 0; y < dp.height; ++y)
+                    std::memcpy(host + off + y * dp.pitch, src.row<const std::uint8_t>(y), dp.pitch);
+                packed += dp.pitch * dp.height;
+            } else {
+                // Page-locked host or device memory: copied straight in.
+                check(cudaMemcpy2DAsync(const_cast<void*>(dp.data), dp.pitch, src.data, static_cast<std::size_t>(src.stride),
+                                        dp.pitch, dp.height, copy_kind(pic.memory()), st),
+                      "upload");
+                s->direct = true;
+            }
             off += dp.pitch * dp.height;
         }
     }
-    check(cudaMemcpyAsync(s->dev.get(), host, off, cudaMemcpyHostToDevice, s->stream.get()), "upload");
-    check(cudaEventRecord(s->ready.get(), s->stream.get()), "cudaEventRecord");
+    if (packed) check(cudaMemcpyAsync(s->dev.get(), host, packed, cudaMemcpyHostToDevice, st), "upload");
+    check(cudaEventRecord(s->ready.get(), st), "cudaEventRecord");
     std::lock_guard lk(m_);
     active_[index] = std::move(s);
 }
@@ -161,8 +226,10 @@ void Session::frame_end(unsigned index) {
         s = std::move(it->second);
         active_.erase(it);
     }
-    // Readers still running were registered with add_reader(); frame_begin
-    // synchronises the slot's stream before reusing it.
+    // The caller releases the pictures after this: copies that read them
+    // directly must be complete. Readers still running were registered with
+    // add_reader(); frame_begin synchronises the slot's stream before reuse.
+    if (s->direct) check(cudaEventSynchronize(s->ready.get()), "cudaEventSynchronize");
     slots_->release(std::move(s));
 }
 

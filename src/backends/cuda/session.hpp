@@ -56,6 +56,7 @@ public:
     void run_end() override;
     void frame_begin(unsigned index, const Picture& ref, const Picture& dist) override;
     void frame_end(unsigned index) override;
+    std::shared_ptr<PictureAllocator> picture_allocator() override;
 
     /// The staged frame `index` (between frame_begin and frame_end).
     const DeviceFrame& frame(unsigned index);
@@ -73,6 +74,7 @@ private:
     VideoGeometry geom_;
     bool chroma_ = false;
     std::unique_ptr<Pool<Slot>> slots_;
+    std::shared_ptr<PictureAllocator> pinned_;
     std::mutex m_;
     std::unordered_map<unsigned, std::unique_ptr<Slot>> active_;
 };
