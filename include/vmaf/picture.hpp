@@ -124,6 +124,10 @@ public:
 
     /// A picture with unspecified sample values.
     Picture acquire();
+    /// Allocates storage for `n` pictures ahead of use (at most `keep`), on
+    /// several threads: first-touch page faults are a large part of a frame's
+    /// cost at the start of a run.
+    void reserve(unsigned n);
 
 private:
     struct Shared;

@@ -26,6 +26,8 @@ struct ReadPlan {
     std::shared_ptr<PictureAllocator> allocator;
     /// Pictures the consumer holds at once, at most (sizes the source's recycling pool).
     unsigned in_flight = 64;
+    /// Allocate the storage of `in_flight` pictures now rather than at first use.
+    bool prefill = false;
 };
 
 class VideoSource {

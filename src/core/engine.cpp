@@ -149,15 +149,16 @@ struct Engine::Impl {
     }
 
     /// Frame pairs in flight in the threaded pipeline. A GPU backend keeps
-    /// them in page-locked memory, which is costly to allocate: within a budget.
+    /// them in page-locked memory, which is costly to allocate, and needs
+    /// only enough to overlap reading, upload and kernels: 4 to 12 within a budget.
     unsigned tokens(bool luma_only) const {
         const unsigned cpu = cfg.threads * 2 + 1;
         if (!session) return cpu;
         const Picture probe(geom.format, geom.bpc, geom.width, 1);
         const std::size_t row = static_cast<std::size_t>(probe.plane(0).stride);
         const std::size_t pair = 2 * row * geom.height * (luma_only || geom.format == PixelFormat::Yuv400 ? 1 : 3);
-        constexpr std::size_t kBudget = std::size_t{128} << 20;
-        const std::size_t fit = std::max<std::size_t>(4, kBudget / pair);
+        constexpr std::size_t kBudget = std::size_t{160} << 20;
+        const std::size_t fit = std::clamp<std::size_t>(kBudget / pair, 4, 12);
         return static_cast<unsigned>(std::min<std::size_t>(cpu, fit));
     }
 
@@ -387,7 +388,8 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     bool luma_only = true;
     for (const Instance& inst : d.instances) luma_only &= !inst.info->needs_chroma;
     const unsigned tokens = d.tokens(luma_only);
-    const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, tokens + 2};
+    const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, tokens + 2,
+                        d.session != nullptr};
     ref.plan(plan);
     dist.plan(plan);
 

@@ -2,7 +2,11 @@
 
 #include "vmaf/error.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <string>
@@ -127,6 +131,24 @@ PicturePool::~PicturePool() {
     shared_->closed = true;
     for (auto* p : shared_->free) shared_->alloc->deallocate(p, shared_->bytes);
     shared_->free.clear();
+}
+
+void PicturePool::reserve(unsigned n) {
+    std::size_t have = 0;
+    {
+        std::lock_guard<std::mutex> lock(shared_->mu);
+        have = shared_->free.size();
+        n = std::min(n, shared_->keep);
+    }
+    if (have >= n) return;
+    std::vector<std::uint8_t*> fresh(n - have, nullptr);
+    tbb::parallel_for(std::size_t{0}, fresh.size(), [&](std::size_t i) {
+        std::uint8_t* p = shared_->alloc->allocate(shared_->bytes);
+        std::memset(p, 0, shared_->bytes);  // fault the pages in now
+        fresh[i] = p;
+    });
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    shared_->free.insert(shared_->free.end(), fresh.begin(), fresh.end());
 }
 
 Picture PicturePool::acquire() {

@@ -41,6 +41,7 @@ public:
 
     void plan(const ReadPlan& p) override {
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
+        if (p.prefill) pool_->reserve(p.in_flight);
     }
 
     std::optional<std::uint64_t> frames_left() const override {

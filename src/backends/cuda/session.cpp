@@ -82,6 +82,7 @@ public:
         void* p = nullptr;
         if (posix_memalign(&p, align, size) != 0) throw std::bad_alloc();
         if (align == kHuge) madvise(p, size, MADV_HUGEPAGE);
+        std::memset(p, 0, size);  // first touch here, in the caller's thread, not under the driver's lock
         check(cudaSetDevice(device_), "cudaSetDevice");
         if (const cudaError_t e = cudaHostRegister(p, size, cudaHostRegisterPortable); e != cudaSuccess) {
             std::free(p);
