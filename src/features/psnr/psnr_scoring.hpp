@@ -16,7 +16,7 @@ enum Opt : std::size_t { kEnableChroma, kEnableMse, kEnableApsnr, kReducedHbdPea
 constexpr unsigned kPsnr = 0, kMse = 3, kApsnr = 6;
 
 /// One frame: the exact per-plane sums (from either backend) and its scores.
-struct PsnrFrame final : FrameState {
+struct PsnrFrame : FrameState {
     std::uint64_t sse[3] = {};
     std::uint64_t samples[3] = {};
 };
