@@ -533,11 +533,13 @@ public:
     StatAccumulator(double enhn_gain_limit, const std::uint16_t* table) : limit_(enhn_gain_limit), table_(table) {}
 
     /// mu1, mu2: filtered means (Q16); xx, yy, xy: filtered second moments
-    /// after their final >> 16.
+    /// after their final >> 16. xy_fn() returns xy: it is only called when a
+    /// lane needs a log (sigma1 >= sigma_nsq), since the other pixels'
+    /// contribution does not depend on it.
     /// num_non_log: the caller's vector of per-lane sums of sigma2 where
     /// sigma1 < sigma_nsq (kept in a register across calls).
-    template <class VU64>
-    HWY_INLINE void Add(VU32 mu1, VU32 mu2, VU32 xx, VU32 yy, VU32 xy, VU64& num_non_log) {
+    template <class XyFn, class VU64>
+    HWY_INLINE void Add(VU32 mu1, VU32 mu2, VU32 xx, VU32 yy, const XyFn& xy_fn, VU64& num_non_log) {
         const DU32 d;
         const DI32 di;
         const hn::Repartition<std::uint64_t, DU32> du64;
@@ -547,7 +549,6 @@ public:
 
         const auto sigma1 = hn::BitCast(di, hn::Sub(xx, MulHiRound(d, mu1, mu1)));
         const auto sigma2 = hn::Max(hn::BitCast(di, hn::Sub(yy, MulHiRound(d, mu2, mu2))), zero);
-        const auto sigma12 = hn::BitCast(di, hn::Sub(xy, MulHiRound(d, mu1, mu2)));
 
         const auto is_log = hn::Gt(sigma1, hn::Sub(nsq, hn::Set(di, 1)));  // sigma1 >= sigma_nsq
         // sigma1 < sigma_nsq: sigma2 and a count.
@@ -557,6 +558,7 @@ public:
         const std::size_t logs = hn::CountTrue(di, is_log);
         den_non_log_ += static_cast<std::int64_t>(hn::Lanes(di) - logs);
         if (logs == 0) return;
+        const auto sigma12 = hn::BitCast(di, hn::Sub(xy_fn(), MulHiRound(d, mu1, mu2)));
 
         hn::StoreU(CompressLanes(sigma1, is_log), di, den_buf_ + den_count_);
         den_count_ += static_cast<unsigned>(logs);
@@ -796,8 +798,7 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
             const VU32 mu1 = plane(in.mu1), mu2 = plane(in.mu2);
             const VU32 xx = moment(in.xx_lo, in.xx_hi);
             const VU32 yy = moment(in.yy_lo, in.yy_hi);
-            const VU32 xy = moment(in.xy_lo, in.xy_hi);
-            acc.Add(mu1, mu2, xx, yy, xy, num_non_log);
+            acc.Add(mu1, mu2, xx, yy, [&] { return moment(in.xy_lo, in.xy_hi); }, num_non_log);
         }
     }
     acc.Finish(sums, num_non_log);
