@@ -29,38 +29,6 @@ __device__ __forceinline__ int log2_q11(const std::uint16_t* table, unsigned lon
     return static_cast<int>(table[v >> k]) + 2048 * k;
 }
 
-/// Vertical pass: first moments (truncated to 16 bits), second moments.
-template <typename T>
-__global__ void vertical(const unsigned char* ref, const unsigned char* dis, std::size_t pitch, unsigned w, unsigned h,
-                         unsigned scale, unsigned shift_mu, unsigned round_mu, unsigned shift_sq,
-                         unsigned long long round_sq, Scratch s) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h) return;
-    const unsigned taps = kTaps[scale];
-    const int half = static_cast<int>(taps / 2);
-    unsigned a_mu1 = 0, a_mu2 = 0;
-    unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
-    for (unsigned k = 0; k < taps; ++k) {
-        const unsigned row = mirror(static_cast<int>(y) - half + static_cast<int>(k), h);
-        const unsigned c = kCoeff[scale][k];
-        const unsigned r = reinterpret_cast<const T*>(ref + row * pitch)[x];
-        const unsigned d = reinterpret_cast<const T*>(dis + row * pitch)[x];
-        const unsigned cr = c * r, cd = c * d;
-        a_mu1 += cr;
-        a_mu2 += cd;
-        a_xx += static_cast<unsigned long long>(cr) * r;
-        a_yy += static_cast<unsigned long long>(cd) * d;
-        a_xy += static_cast<unsigned long long>(cr) * d;
-    }
-    const std::size_t o = static_cast<std::size_t>(y) * w + x;
-    s.mu1[o] = static_cast<std::uint16_t>((a_mu1 + round_mu) >> shift_mu);
-    s.mu2[o] = static_cast<std::uint16_t>((a_mu2 + round_mu) >> shift_mu);
-    s.xx[o] = static_cast<unsigned>((a_xx + round_sq) >> shift_sq);
-    s.yy[o] = static_cast<unsigned>((a_yy + round_sq) >> shift_sq);
-    s.xy[o] = static_cast<unsigned>((a_xy + round_sq) >> shift_sq);
-}
-
 struct Sums {
     long long num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
 };
@@ -98,48 +66,85 @@ __device__ __forceinline__ void accumulate(Sums& s, unsigned mu1, unsigned mu2, 
     }
 }
 
-using vmaf::cuda::warp_sum;
-
-/// Horizontal pass + per-pixel statistic; block sums into out[4].
-__global__ void horizontal(unsigned w, unsigned h, unsigned scale, double egl, Scratch s, long long* out) {
-    const unsigned taps = kTaps[scale];
-    const int half = static_cast<int>(taps / 2);
-    Sums acc;
-    const std::size_t n = static_cast<std::size_t>(w) * h;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        const unsigned y = static_cast<unsigned>(i / w), x = static_cast<unsigned>(i % w);
-        const std::size_t rowb = static_cast<std::size_t>(y) * w;
-        unsigned a_mu1 = 0, a_mu2 = 0;
-        unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
-        for (unsigned k = 0; k < taps; ++k) {
-            const std::size_t o = rowb + mirror(static_cast<int>(x) - half + static_cast<int>(k), w);
-            const unsigned c = kCoeff[scale][k];
-            a_mu1 += c * s.mu1[o];
-            a_mu2 += c * s.mu2[o];
-            a_xx += c * static_cast<unsigned long long>(s.xx[o]);
-            a_yy += c * static_cast<unsigned long long>(s.yy[o]);
-            a_xy += c * static_cast<unsigned long long>(s.xy[o]);
-        }
-        accumulate(acc, a_mu1, a_mu2, a_xx, a_yy, a_xy, egl, s.log2_table);
-    }
-    __shared__ unsigned long long part[4][kThreads / 32];
-    unsigned long long v[4] = {static_cast<unsigned long long>(acc.num_log), static_cast<unsigned long long>(acc.den_log),
-                               static_cast<unsigned long long>(acc.num_non_log),
-                               static_cast<unsigned long long>(acc.den_non_log)};
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+/// Adds the block's four sums to out[0..3] (one atomic per sum and block).
+__device__ void add_block_sums(const Sums& acc, long long* out) {
+    const long long v[4] = {acc.num_log, acc.den_log, acc.num_non_log, acc.den_non_log};
+#pragma unroll
     for (int j = 0; j < 4; ++j) {
-        v[j] = warp_sum(v[j]);
-        if (lane == 0) part[j][warp] = v[j];
+        const auto t = vmaf::cuda::block_sum<kThreads>(static_cast<unsigned long long>(v[j]));
+        if (threadIdx.x == 0 && t) atomicAdd(reinterpret_cast<unsigned long long*>(out + j), t);
+        __syncthreads();  // block_sum's shared scratch is reused by the next sum
+    }
+}
+
+constexpr unsigned kTaps0[4] = {17, 9, 5, 3};
+
+/// One scale's statistic, fused: a block loads a tile of both pictures (with
+/// the filter's halo, mirrored at the borders) into shared memory, filters it
+/// vertically there, then horizontally, and adds its pixels' integer sums to
+/// out[4]. Bit-exact with separate passes: the same integer filter sums.
+template <typename T, unsigned Scale>
+__global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* ref, const unsigned char* dis,
+                                                           std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
+                                                           unsigned round_mu, unsigned shift_sq,
+                                                           unsigned long long round_sq, double egl,
+                                                           const std::uint16_t* table, long long* out) {
+    constexpr int kT = kTaps0[Scale], kHalf = kT / 2;
+    constexpr int kTx = 64, kTy = 16;
+    constexpr int kSw = kTx + 2 * kHalf, kSh = kTy + 2 * kHalf;
+    __shared__ std::uint16_t s_ref[kSh][kSw], s_dis[kSh][kSw];
+    __shared__ std::uint16_t v_mu1[kTy][kSw], v_mu2[kTy][kSw];
+    __shared__ std::uint32_t v_xx[kTy][kSw], v_yy[kTy][kSw], v_xy[kTy][kSw];
+    const int x0 = static_cast<int>(blockIdx.x) * kTx, y0 = static_cast<int>(blockIdx.y) * kTy;
+    const unsigned* coeff = kCoeff[Scale];
+
+    for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
+        const int r = i / kSw, c = i % kSw;
+        // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
+        const unsigned gy = min(mirror(y0 - kHalf + r, h), h - 1), gx = min(mirror(x0 - kHalf + c, w), w - 1);
+        s_ref[r][c] = reinterpret_cast<const T*>(ref + gy * pitch)[gx];
+        s_dis[r][c] = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
     }
     __syncthreads();
-    if (warp == 0) {
-        for (int j = 0; j < 4; ++j) {
-            unsigned long long t = lane < kThreads / 32 ? part[j][lane] : 0ull;
-            t = warp_sum(t);
-            if (lane == 0 && t) atomicAdd(reinterpret_cast<unsigned long long*>(out + j), t);
+    for (int i = threadIdx.x; i < kTy * kSw; i += kThreads) {
+        const int r = i / kSw, c = i % kSw;
+        unsigned a_mu1 = 0, a_mu2 = 0;
+        unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
+#pragma unroll
+        for (int k = 0; k < kT; ++k) {
+            const unsigned rv = s_ref[r + k][c], dv = s_dis[r + k][c];
+            const unsigned cr = coeff[k] * rv, cd = coeff[k] * dv;
+            a_mu1 += cr;
+            a_mu2 += cd;
+            a_xx += static_cast<unsigned long long>(cr) * rv;
+            a_yy += static_cast<unsigned long long>(cd) * dv;
+            a_xy += static_cast<unsigned long long>(cr) * dv;
         }
+        v_mu1[r][c] = static_cast<std::uint16_t>((a_mu1 + round_mu) >> shift_mu);
+        v_mu2[r][c] = static_cast<std::uint16_t>((a_mu2 + round_mu) >> shift_mu);
+        v_xx[r][c] = static_cast<unsigned>((a_xx + round_sq) >> shift_sq);
+        v_yy[r][c] = static_cast<unsigned>((a_yy + round_sq) >> shift_sq);
+        v_xy[r][c] = static_cast<unsigned>((a_xy + round_sq) >> shift_sq);
     }
+    __syncthreads();
+    Sums acc;
+    for (int i = threadIdx.x; i < kTy * kTx; i += kThreads) {
+        const int r = i / kTx, c = i % kTx;
+        if (y0 + r >= static_cast<int>(h) || x0 + c >= static_cast<int>(w)) continue;
+        unsigned a_mu1 = 0, a_mu2 = 0;
+        unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
+#pragma unroll
+        for (int k = 0; k < kT; ++k) {
+            const unsigned cf = coeff[k];
+            a_mu1 += cf * v_mu1[r][c + k];
+            a_mu2 += cf * v_mu2[r][c + k];
+            a_xx += cf * static_cast<unsigned long long>(v_xx[r][c + k]);
+            a_yy += cf * static_cast<unsigned long long>(v_yy[r][c + k]);
+            a_xy += cf * static_cast<unsigned long long>(v_xy[r][c + k]);
+        }
+        accumulate(acc, a_mu1, a_mu2, a_xx, a_yy, a_xy, egl, table);
+    }
+    add_block_sums(acc, out);
 }
 
 /// Decimation, vertical half: filter the even rows with the next scale's kernel.
@@ -187,13 +192,19 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
         shift_sq = 2 * (bpc - 8);
         round_sq = shift_sq == 0 ? 0 : 1ull << (shift_sq - 1);
     }
-    const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
-    vertical<T><<<grid, block, 0, st>>>(static_cast<const unsigned char*>(ref), static_cast<const unsigned char*>(dis),
-                                        pitch, w, h, scale, shift_mu, round_mu, shift_sq, round_sq, s);
-    const std::size_t n = static_cast<std::size_t>(w) * h;
-    std::size_t blocks = (n + kThreads - 1) / kThreads;
-    if (blocks > 2048) blocks = 2048;
-    horizontal<<<static_cast<unsigned>(blocks), kThreads, 0, st>>>(w, h, scale, egl, s, s.sums + 4 * scale);
+    const dim3 grid((w + 63) / 64, (h + 15) / 16);
+    const auto* r = static_cast<const unsigned char*>(ref);
+    const auto* d = static_cast<const unsigned char*>(dis);
+    long long* out = s.sums + 4 * scale;
+#define VMAF_VIF_TILE(S) \
+    statistic_tile<T, S><<<grid, kThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl, s.log2_table, out)
+    switch (scale) {
+        case 0: VMAF_VIF_TILE(0); break;
+        case 1: VMAF_VIF_TILE(1); break;
+        case 2: VMAF_VIF_TILE(2); break;
+        default: VMAF_VIF_TILE(3);
+    }
+#undef VMAF_VIF_TILE
 }
 
 template <typename T>
@@ -210,13 +221,11 @@ void decimate(const void* src, std::size_t pitch, unsigned w, unsigned h, unsign
 }  // namespace
 
 std::size_t scratch_bytes(unsigned w, unsigned h) {
-    const std::size_t n = static_cast<std::size_t>(w) * h;
     const std::size_t q = static_cast<std::size_t>(w / 2) * (h / 2);
-    return 5 * align(n * 4) + align(static_cast<std::size_t>(w) * (h / 2) * 4) + 4 * align(q * 2) + align(16 * 8);
+    return align(static_cast<std::size_t>(w) * (h / 2) * 4) + 4 * align(q * 2) + align(16 * 8);
 }
 
 Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* table) {
-    const std::size_t n = static_cast<std::size_t>(w) * h;
     const std::size_t q = static_cast<std::size_t>(w / 2) * (h / 2);
     auto* p = static_cast<unsigned char*>(base);
     auto take = [&](std::size_t bytes) {
@@ -225,11 +234,6 @@ Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* 
         return r;
     };
     Scratch s{};
-    s.mu1 = static_cast<std::uint32_t*>(take(n * 4));
-    s.mu2 = static_cast<std::uint32_t*>(take(n * 4));
-    s.xx = static_cast<std::uint32_t*>(take(n * 4));
-    s.yy = static_cast<std::uint32_t*>(take(n * 4));
-    s.xy = static_cast<std::uint32_t*>(take(n * 4));
     s.tmp = static_cast<std::uint32_t*>(take(static_cast<std::size_t>(w) * (h / 2) * 4));
     for (auto& pp : s.scale)
         for (auto& side : pp) side = static_cast<std::uint16_t*>(take(q * 2));

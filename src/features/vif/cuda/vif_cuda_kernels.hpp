@@ -11,11 +11,6 @@ namespace vmaf::vif::cuda {
 
 /// Device scratch of one frame's VIF at w x h (scale 0 size).
 struct Scratch {
-    std::uint32_t* mu1;  ///< each w*h
-    std::uint32_t* mu2;
-    std::uint32_t* xx;
-    std::uint32_t* yy;
-    std::uint32_t* xy;
     std::uint32_t* tmp;          ///< w * (h / 2): decimation rows
     std::uint16_t* scale[2][2];  ///< [ping/pong][ref/dis], each (w/2) * (h/2)
     long long* sums;             ///< [4 scales][4]: num_log, den_log, num_non_log, den_non_log
