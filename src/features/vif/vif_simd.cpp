@@ -434,6 +434,122 @@ void StatVFilter16(const std::uint16_t* const* ref_rows, const std::uint16_t* co
     }
 }
 
+#ifdef VMAF_VIF_X86_MADD
+// Statistic: vertical pass, 16-bit samples, in 16-bit lanes with pmaddwd.
+// A sample x, and each product x*y split by mullo/mulhi into 16-bit halves,
+// is taken biased, x' = x - 32768 (x ^ 0x8000 as int16). Rows k and
+// taps-1-k (equal coefficients c_k < 2^15) are interleaved pairwise
+// (InterleaveLower/Upper, per 128-bit block) and pmaddwd with (c_k, c_k)
+// gives c_k (x'_a + x'_b); the centre row pairs with itself, its coefficient
+// split in two halves below 2^15. Adding 32768 * sum_k c_k back gives each
+// sum of StatVFilter16T (the same values modulo 2^32: mu, and the low and
+// high halves of the second moments), which are then normalised as there;
+// ReorderDemote2To (packssdw, per 128-bit block) restores pixel order.
+template <unsigned kTaps>
+void StatVFilter16MaddT(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows, unsigned w,
+                        const std::uint16_t* coeff, unsigned taps_arg, const VerticalNorm& norm, const StatRow& out) {
+    const unsigned taps = TapCount<kTaps>(taps_arg);
+    using D16 = hn::ScalableTag<std::int16_t>;
+    const D16 d16;
+    const hn::RebindToUnsigned<D16> du16;
+    const hn::Repartition<std::int32_t, D16> d32;
+    const hn::RebindToUnsigned<decltype(d32)> du32;
+    using V16 = hn::Vec<D16>;
+    using V32 = hn::Vec<decltype(d32)>;
+    const std::size_t n = hn::Lanes(d16);
+    const unsigned half = taps / 2;
+
+    // Coefficient pair of term k (rows k and taps-1-k; k == half: the centre).
+    V16 cpair[9];
+    std::uint32_t csum = 0;
+    for (unsigned k = 0; k < half; ++k) {
+        cpair[k] = hn::BitCast(d16, hn::Set(d32, static_cast<std::int32_t>(coeff[k] | (std::uint32_t{coeff[k]} << 16))));
+        csum += 2u * coeff[k];
+    }
+    const std::uint32_t c_mid_a = coeff[half] / 2, c_mid_b = coeff[half] - c_mid_a;
+    cpair[half] = hn::BitCast(d16, hn::Set(d32, static_cast<std::int32_t>(c_mid_a | (c_mid_b << 16))));
+    csum += coeff[half];
+    const V32 bias_sum = hn::Set(d32, static_cast<std::int32_t>(32768u * csum));
+
+    const V32 round_mu = hn::Set(d32, static_cast<std::int32_t>(norm.round_mu));
+    const V32 round_sq = hn::Set(d32, static_cast<std::int32_t>(norm.round_sq));
+    const V32 mask16 = hn::Set(d32, 0xFFFF), bias = hn::Set(d32, 32768);
+    const int shift_mu = static_cast<int>(norm.shift_mu), shift_sq = static_cast<int>(norm.shift_sq);
+    const V16 flip = hn::Set(d16, static_cast<std::int16_t>(-32768));
+
+    auto load = [&](const std::uint16_t* p) { return hn::LoadU(du16, p); };
+    auto biased = [&](hn::Vec<decltype(du16)> v) { return hn::Xor(hn::BitCast(d16, v), flip); };
+    auto shr = [&](V32 v, int s) { return hn::BitCast(d32, hn::ShiftRightSame(hn::BitCast(du32, v), s)); };
+    // Biased 16-bit values of two 32-bit vectors (interleave order) in pixel order.
+    auto pack = [&](V32 lo, V32 hi) { return hn::ReorderDemote2To(d16, hn::Sub(lo, bias), hn::Sub(hi, bias)); };
+    auto store_mu = [&](V32 lo, V32 hi, std::int16_t* p) {
+        lo = hn::And(shr(hn::Add(lo, round_mu), shift_mu), mask16);
+        hi = hn::And(shr(hn::Add(hi, round_mu), shift_mu), mask16);
+        hn::StoreU(pack(lo, hi), d16, p);
+    };
+    // (hi_sum * 2^16 + lo_sum + round) >> shift, cut to 32 bits (see CombineSplit).
+    auto combine = [&](V32 hs, V32 ls) {
+        return hn::Add(hn::ShiftLeftSame(hs, 16 - shift_sq), shr(hn::Add(ls, round_sq), shift_sq));
+    };
+    auto store_moment = [&](V32 lo_l, V32 hi_l, V32 lo_h, V32 hi_h, std::int16_t* plo, std::int16_t* phi) {
+        const V32 a = combine(hi_l, lo_l), b = combine(hi_h, lo_h);
+        hn::StoreU(pack(hn::And(a, mask16), hn::And(b, mask16)), d16, plo);
+        hn::StoreU(pack(shr(a, 16), shr(b, 16)), d16, phi);
+    };
+
+    unsigned j = 0;
+    for (; j + n <= w; j += static_cast<unsigned>(n)) {
+        // Sums per quantity, for the lower and upper interleave halves.
+        V32 mu1_l = bias_sum, mu1_h = bias_sum, mu2_l = bias_sum, mu2_h = bias_sum;
+        V32 xxl_l = bias_sum, xxl_h = bias_sum, xxh_l = bias_sum, xxh_h = bias_sum;
+        V32 yyl_l = bias_sum, yyl_h = bias_sum, yyh_l = bias_sum, yyh_h = bias_sum;
+        V32 xyl_l = bias_sum, xyl_h = bias_sum, xyh_l = bias_sum, xyh_h = bias_sum;
+        for (unsigned k = 0; k <= half; ++k) {
+            const V16 c = cpair[k];
+            auto madd2 = [&](V16 a, V16 b, V32& acc_l, V32& acc_h) {
+                V32 unused = hn::Zero(d32);
+                acc_l = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, a, b), c, acc_l, unused);
+                acc_h = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, a, b), c, acc_h, unused);
+            };
+            const auto ra = load(ref_rows[k] + j), rb = load(ref_rows[taps - 1 - k] + j);
+            const auto da = load(dis_rows[k] + j), db = load(dis_rows[taps - 1 - k] + j);
+            madd2(biased(ra), biased(rb), mu1_l, mu1_h);
+            madd2(biased(da), biased(db), mu2_l, mu2_h);
+            madd2(biased(hn::Mul(ra, ra)), biased(hn::Mul(rb, rb)), xxl_l, xxl_h);
+            madd2(biased(hn::MulHigh(ra, ra)), biased(hn::MulHigh(rb, rb)), xxh_l, xxh_h);
+            madd2(biased(hn::Mul(da, da)), biased(hn::Mul(db, db)), yyl_l, yyl_h);
+            madd2(biased(hn::MulHigh(da, da)), biased(hn::MulHigh(db, db)), yyh_l, yyh_h);
+            madd2(biased(hn::Mul(ra, da)), biased(hn::Mul(rb, db)), xyl_l, xyl_h);
+            madd2(biased(hn::MulHigh(ra, da)), biased(hn::MulHigh(rb, db)), xyh_l, xyh_h);
+        }
+        store_mu(mu1_l, mu1_h, out.mu1 + j);
+        store_mu(mu2_l, mu2_h, out.mu2 + j);
+        store_moment(xxl_l, xxh_l, xxl_h, xxh_h, out.xx_lo + j, out.xx_hi + j);
+        store_moment(yyl_l, yyh_l, yyl_h, yyh_h, out.yy_lo + j, out.yy_hi + j);
+        store_moment(xyl_l, xyh_l, xyl_h, xyh_h, out.xy_lo + j, out.xy_hi + j);
+    }
+    if (j < w) StatVFilter16T<kTaps>(OffsetRows<std::uint16_t>(ref_rows, taps, j).p,
+                                     OffsetRows<std::uint16_t>(dis_rows, taps, j).p, w - j, coeff, taps, norm,
+                                     out.offset(j));
+}
+
+void StatVFilter16Madd(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows, unsigned w,
+                       const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out) {
+    bool ok = taps <= 17 && taps % 2 == 1 && norm.shift_sq <= 16 && norm.round_sq <= (std::uint64_t{1} << 15);
+    // pmaddwd takes signed 16-bit coefficients: each side tap and each centre half below 2^15.
+    for (unsigned k = 0; ok && k < taps / 2; ++k) ok = coeff[k] < 32768 && coeff[k] == coeff[taps - 1 - k];
+    ok = ok && coeff[taps / 2] - coeff[taps / 2] / 2 < 32768;
+    if (!ok) return StatVFilter16(ref_rows, dis_rows, w, coeff, taps, norm, out);
+    switch (taps) {
+        case 17: return StatVFilter16MaddT<17>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 9: return StatVFilter16MaddT<9>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 5: return StatVFilter16MaddT<5>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        case 3: return StatVFilter16MaddT<3>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+        default: return StatVFilter16MaddT<0>(ref_rows, dis_rows, w, coeff, taps, norm, out);
+    }
+}
+#endif
+
 // ---------------------------------------------------------------------------
 // Statistic: horizontal pass and per-pixel accumulation.
 
@@ -824,7 +940,11 @@ void FillVifKernels(VifKernels& t) {
 #else
     t.stat_vfilter_8 = &StatVFilter8;
 #endif
+#ifdef VMAF_VIF_X86_MADD
+    t.stat_vfilter_16 = &StatVFilter16Madd;
+#else
     t.stat_vfilter_16 = &StatVFilter16;
+#endif
     t.stat_hfilter = &StatHFilter;
     t.sub_vfilter_8 = &SubVFilter<std::uint8_t>;
     t.sub_vfilter_16 = &SubVFilter<std::uint16_t>;
