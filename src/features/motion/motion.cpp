@@ -10,7 +10,6 @@
 //   VMAF_integer_feature_motion3_score[i]    = blended / clipped / averaged motion2.
 #include <cfloat>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "core/feature_extractor.hpp"
@@ -58,10 +57,10 @@ constexpr std::string_view kOutputs[] = {
     "VMAF_integer_feature_motion3_score",
 };
 
-/// compute() result: the frame's vertical filter sums (empty under force_zero).
+/// compute() result: the frame's reference picture (shared, not copied;
+/// empty under force_zero), kept by finish() while later frames need it.
 struct MotionFrame final : FrameState {
-    /// w*h values; left uninitialised until the kernel writes them (no zero-fill pass).
-    std::unique_ptr<std::uint32_t[]> vsum;
+    Picture ref;
 };
 
 class MotionExtractor final : public FeatureExtractor {
@@ -84,10 +83,7 @@ public:
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& /*dist*/) const override {
         auto st = std::make_unique<MotionFrame>();
-        if (force_zero_) return st;
-        const Plane& y = ref.plane(0);
-        st->vsum = take_buffer(static_cast<std::size_t>(y.width) * y.height);
-        kernels_.vertical_sums(y, ref.bpc(), st->vsum.get());
+        if (!force_zero_) st->ref = ref;
         return st;
     }
 
@@ -97,18 +93,15 @@ public:
         double score = 0.;
         if (!force_zero_) {
             if (pos >= distance_) {
-                const std::uint32_t* earlier = history_[history_.size() - distance_].get();
+                const Picture& earlier = history_[history_.size() - distance_];
                 row_.resize(motion::sad_scratch_size(w_));
                 const std::uint64_t sad =
-                    kernels_.blurred_difference_sad(earlier, st.vsum.get(), w_, h_, bpc_, row_.data());
+                    kernels_.blurred_difference_sad(earlier.plane(0), st.ref.plane(0), bpc_, row_.data());
                 score = motion::sad_to_score(sad, w_, h_, fps_weight_, max_val_);
             }
-            // Keep the last `distance_` frames' sums.
-            if (history_.size() == distance_) {
-                give_back(std::move(history_.front()));
-                history_.erase(history_.begin());
-            }
-            history_.push_back(std::move(st.vsum));
+            // Keep the last `distance_` frames' pictures.
+            if (history_.size() == distance_) history_.erase(history_.begin());
+            history_.push_back(std::move(st.ref));
         }
         out.write(index, kSad, score);
         if (debug_) out.write(index, kMotion, score);
@@ -118,38 +111,10 @@ public:
 
     void flush(ScoreWriter& out) override {
         emit(true, out);
-        for (auto& b : history_) give_back(std::move(b));
         history_.clear();
     }
 
 private:
-    using Buffer = std::unique_ptr<std::uint32_t[]>;
-
-    /// A vertical-sum plane of `n` values: a recycled one when available
-    /// (no allocation, no page faults of fresh memory), else a new one.
-    Buffer take_buffer(std::size_t n) const {
-        {
-            std::lock_guard<std::mutex> lock(pool_mutex_);
-            // finish() reads w_ * h_ values of every plane: the luma size.
-            if (!pool_.empty() && n == static_cast<std::size_t>(w_) * h_) {
-                Buffer b = std::move(pool_.back());
-                pool_.pop_back();
-                return b;
-            }
-        }
-        return Buffer(new std::uint32_t[n]);
-    }
-
-    /// Returns a plane no longer needed by finish() to the pool.
-    void give_back(Buffer b) {
-        if (!b) return;
-        std::lock_guard<std::mutex> lock(pool_mutex_);
-        if (pool_.size() < kMaxPooled) pool_.push_back(std::move(b));
-    }
-
-    static constexpr std::size_t kMaxPooled = 8;
-    mutable std::mutex pool_mutex_;
-    mutable std::vector<Buffer> pool_;  ///< free vertical-sum planes of w_ * h_ values
     /// Writes motion2/motion3 of every frame whose inputs are known.
     void emit(bool at_end, ScoreWriter& out) {
         temporal_.drain(at_end, [&](unsigned i, double motion2, double motion3) {
@@ -166,7 +131,7 @@ private:
     const unsigned distance_;  ///< frames between the two compared frames
 
     // Ordered-stage state.
-    std::vector<std::unique_ptr<std::uint32_t[]>> history_;  ///< vertical sums of the last distance_ frames
+    std::vector<Picture> history_;   ///< reference pictures of the last distance_ frames
     std::vector<std::int32_t> row_;                     ///< scratch of the horizontal stage
     motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
 };

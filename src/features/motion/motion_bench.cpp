@@ -42,23 +42,11 @@ Picture frame(unsigned bpc, std::uint64_t seed) {
 void register_kernels(const std::string& variant, motion::MotionKernels k) {
     for (unsigned bpc : {8u, 10u}) {
         const std::string suffix = "/" + variant + "/" + std::to_string(bpc) + "bit/1920x1080";
-        benchmark::RegisterBenchmark(("vertical_sums" + suffix).c_str(), [k, bpc](benchmark::State& st) {
-            const Picture a = frame(bpc, 1);
-            std::vector<std::uint32_t> out(std::size_t{kW} * kH);
-            for (auto _ : st) {
-                k.vertical_sums(a.plane(0), bpc, out.data());
-                benchmark::ClobberMemory();
-            }
-            st.SetItemsProcessed(st.iterations() * kW * kH);
-        });
         benchmark::RegisterBenchmark(("blurred_difference_sad" + suffix).c_str(), [k, bpc](benchmark::State& st) {
             const Picture a = frame(bpc, 1), b = frame(bpc, 2);
-            std::vector<std::uint32_t> va(std::size_t{kW} * kH), vb(std::size_t{kW} * kH);
-            motion::vertical_sums(a.plane(0), bpc, va.data());
-            motion::vertical_sums(b.plane(0), bpc, vb.data());
             std::vector<std::int32_t> scratch(motion::sad_scratch_size(kW));
             for (auto _ : st)
-                benchmark::DoNotOptimize(k.blurred_difference_sad(va.data(), vb.data(), kW, kH, bpc, scratch.data()));
+                benchmark::DoNotOptimize(k.blurred_difference_sad(a.plane(0), b.plane(0), bpc, scratch.data()));
             st.SetItemsProcessed(st.iterations() * kW * kH);
         });
     }

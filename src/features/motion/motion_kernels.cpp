@@ -18,42 +18,26 @@ int reflect(int idx, int size) {
 namespace {
 
 template <typename T>
-void vertical_sums_t(const Plane& luma, std::uint32_t* out) {
-    const int w = static_cast<int>(luma.width);
-    const int h = static_cast<int>(luma.height);
-    for (int y = 0; y < h; ++y) {
-        const T* r[kTaps];
-        for (int k = 0; k < kTaps; ++k) r[k] = luma.row<const T>(static_cast<unsigned>(reflect(y - 2 + k, h)));
-        std::uint32_t* o = out + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
-        for (int x = 0; x < w; ++x) {
-            std::uint32_t acc = 0;
-            for (int k = 0; k < kTaps; ++k) acc += kFilter[k] * static_cast<std::uint32_t>(r[k][x]);
-            o[x] = acc;
-        }
-    }
-}
-
-}  // namespace
-
-void vertical_sums(const Plane& luma, unsigned bpc, std::uint32_t* out) {
-    if (bpc == 8)
-        vertical_sums_t<std::uint8_t>(luma, out);
-    else
-        vertical_sums_t<std::uint16_t>(luma, out);
-}
-
-std::uint64_t blurred_difference_sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
-                                     unsigned bpc, std::int32_t* row) {
-    const int iw = static_cast<int>(w);
+std::uint64_t blurred_difference_sad_t(const Plane& prev, const Plane& cur, unsigned bpc, std::int32_t* row) {
+    const int w = static_cast<int>(prev.width);
+    const int h = static_cast<int>(prev.height);
     const std::int64_t round_v = std::int64_t{1} << (bpc - 1);
     // Row with two reflected samples on each side: t(c) lives at ext[c + 2].
     std::int32_t* ext = row;
     std::uint64_t sad = 0;
-    for (unsigned y = 0; y < h; ++y) {
-        const std::size_t base = static_cast<std::size_t>(y) * w;
+    for (int y = 0; y < h; ++y) {
+        const T* a[kTaps];
+        const T* b[kTaps];
+        for (int k = 0; k < kTaps; ++k) {
+            const auto r = static_cast<unsigned>(reflect(y - 2 + k, h));
+            a[k] = prev.row<const T>(r);
+            b[k] = cur.row<const T>(r);
+        }
         std::int32_t any = 0;
-        for (unsigned x = 0; x < w; ++x) {
-            const std::int64_t v = static_cast<std::int64_t>(prev[base + x]) - static_cast<std::int64_t>(cur[base + x]);
+        for (int x = 0; x < w; ++x) {
+            std::int64_t v = 0;
+            for (int k = 0; k < kTaps; ++k)
+                v += static_cast<std::int64_t>(kFilter[k]) * (std::int64_t{a[k][x]} - std::int64_t{b[k][x]});
             const std::int32_t t = static_cast<std::int32_t>((v + round_v) >> bpc);
             ext[x + 2] = t;
             any |= t;
@@ -61,11 +45,11 @@ std::uint64_t blurred_difference_sad(const std::uint32_t* prev, const std::uint3
         // An all-zero row contributes nothing (the horizontal stage maps 0 to 0).
         if (!any) continue;
         for (int k = 1; k <= 2; ++k) {
-            ext[2 - k] = ext[2 + reflect(-k, iw)];
-            ext[2 + iw - 1 + k] = ext[2 + reflect(iw - 1 + k, iw)];
+            ext[2 - k] = ext[2 + reflect(-k, w)];
+            ext[2 + w - 1 + k] = ext[2 + reflect(w - 1 + k, w)];
         }
         std::uint32_t row_sad = 0;  // uint32 per row, as upstream
-        for (unsigned x = 0; x < w; ++x) {
+        for (int x = 0; x < w; ++x) {
             std::int64_t acc = 0;
             for (int k = 0; k < kTaps; ++k) acc += static_cast<std::int64_t>(kFilter[k]) * ext[x + k];
             const std::int32_t u = static_cast<std::int32_t>((acc + (std::int64_t{1} << 15)) >> 16);
@@ -74,6 +58,13 @@ std::uint64_t blurred_difference_sad(const std::uint32_t* prev, const std::uint3
         sad += row_sad;
     }
     return sad;
+}
+
+}  // namespace
+
+std::uint64_t blurred_difference_sad(const Plane& prev, const Plane& cur, unsigned bpc, std::int32_t* row) {
+    if (bpc == 8) return blurred_difference_sad_t<std::uint8_t>(prev, cur, bpc, row);
+    return blurred_difference_sad_t<std::uint16_t>(prev, cur, bpc, row);
 }
 
 double sad_to_score(std::uint64_t sad, unsigned w, unsigned h, double fps_weight, double max_val) {

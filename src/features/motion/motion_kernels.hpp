@@ -9,10 +9,9 @@
 //   u(x, y) = (sum_k F[k] * t(c_k, y) + 2^15) >> 16     c_k = reflect(x - 2 + k)
 //   SAD     = sum_y (uint32 sum_x |u(x, y)|)            (per-row uint32 sums)
 //
-// The vertical stage is linear and exact before its rounding, so
-// v = V(A) - V(B) with V(P)(x, y) = sum_k F[k] * P(x, r_k). V(P) depends on one
-// frame only and is computed concurrently per frame (vertical_sums); the rest
-// needs both frames and runs in the ordered stage (blurred_difference_sad).
+// v is formed per row from both frames' samples (no full-size intermediate
+// planes): the whole measure runs in the ordered stage, which keeps the
+// earlier frame's picture.
 #pragma once
 
 #include <cstddef>
@@ -34,27 +33,18 @@ inline constexpr std::uint32_t kFilter[kTaps] = {3571, 16004, 26386, 16004, 3571
 /// bounds) fold repeatedly, and size 1 always maps to 0. Precondition: size >= 1.
 int reflect(int idx, int size);
 
-/// Unrounded vertical filter sums V(P) of a luma plane, row-major, w*h values
-/// (w, h = plane size). Samples are uint8_t when bpc == 8, else uint16_t.
-/// Every sum fits in uint32 (65535 * 65536 < 2^32), for all depths up to 16.
-void vertical_sums(const Plane& luma, unsigned bpc, std::uint32_t* out);
-
-/// SAD of the blurred difference of two frames given their vertical sums
-/// (prev = A, the earlier frame; cur = B). The sign matters: the shifts round
-/// towards -inf. `row` is scratch of at least w + 4 values (sad_scratch_size(w)
-/// for any kernel of MotionKernels).
-std::uint64_t blurred_difference_sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
-                                     unsigned bpc, std::int32_t* row);
+/// SAD of the blurred difference of two luma planes of the same size (prev = A,
+/// the earlier frame; cur = B). Samples are uint8_t when bpc == 8, else
+/// uint16_t. The sign matters: the shifts round towards -inf. `row` is scratch
+/// of at least sad_scratch_size(w) values.
+std::uint64_t blurred_difference_sad(const Plane& prev, const Plane& cur, unsigned bpc, std::int32_t* row);
 
 /// Per-frame motion score from a SAD: min(SAD / 256 / (w*h) * fps_weight, max_val),
 /// evaluated left to right in double as upstream does (w*h in unsigned arithmetic).
 /// Kernel table: scalar reference by default, overridden per SIMD target
 /// (motion_simd.cpp). Every entry gives bit-identical results for every input.
 struct MotionKernels {
-    using VerticalSumsFn = void (*)(const Plane& luma, unsigned bpc, std::uint32_t* out);
-    using SadFn = std::uint64_t (*)(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
-                                    unsigned bpc, std::int32_t* scratch);
-    VerticalSumsFn vertical_sums = &motion::vertical_sums;
+    using SadFn = std::uint64_t (*)(const Plane& prev, const Plane& cur, unsigned bpc, std::int32_t* scratch);
     SadFn blurred_difference_sad = &motion::blurred_difference_sad;
 };
 

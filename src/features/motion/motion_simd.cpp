@@ -3,15 +3,18 @@
 // to the scalar reference (motion_kernels.cpp) for every input; the integer
 // identities used (all exact):
 //
-// Vertical sums. The taps are symmetric and sum to 2^16 (F2 = 2^16 - 2 F0 - 2 F1), so
+// Vertical sums. v = V(A) - V(B) with V(P) = sum_k F_k P(x, r_k), each V fitting
+// uint32 (65535 * 65536 < 2^32). The taps are symmetric and sum to 2^16
+// (F2 = 2^16 - 2 F0 - 2 F1), so
 //   V = 2^16 p2 + F0 (p0 + p4 - 2 p2) + F1 (p1 + p3 - 2 p2)      (mod 2^32)
-// Both sides agree mod 2^32 and the scalar sum is a uint32 too: two 32-bit
-// multiplies per 8/16-bit sample instead of five. Border rows are mirrored by
-// choosing row pointers; columns need no mirroring. The last partial vector
-// is recomputed over the last full-width window (same values, rewritten).
+// Both sides agree mod 2^32: two 32-bit multiplies per sample instead of
+// five. Border rows are mirrored by choosing row pointers; columns need no
+// mirroring. The last partial vector is recomputed over the last full-width
+// window (same values, rewritten).
 //
-// Difference and rounding. t = (int64(p) - int64(c) + 2^(b-1)) >> b needs 33
-// bits. With p = ph 2^b + pl and c = ch 2^b + cl (0 <= pl, cl < 2^b):
+// Difference and rounding. t = (int64(p) - int64(c) + 2^(b-1)) >> b (p = V(A),
+// c = V(B)) needs 33 bits. With p = ph 2^b + pl and c = ch 2^b + cl
+// (0 <= pl, cl < 2^b):
 //   t = (ph - ch) + ((pl - cl + 2^(b-1)) >> b)                    (floor shifts)
 // where ph - ch fits int32 and the second term is -1, 0 or 1. Added in int32
 // (wrapping) this equals the scalar's int64 -> int32 conversion.
@@ -44,62 +47,26 @@ namespace hn = hwy::HWY_NAMESPACE;
 using motion::kFilter;
 using motion::reflect;
 
-template <typename T>
-void VerticalSumsT(const Plane& luma, std::uint32_t* out) {
-    const hn::ScalableTag<std::uint32_t> d32;
-    const hn::Rebind<T, decltype(d32)> dt;
-    const std::size_t n = hn::Lanes(d32);
-    const auto f0 = hn::Set(d32, kFilter[0]);
-    const auto f1 = hn::Set(d32, kFilter[1]);
-    const int w = static_cast<int>(luma.width);
-    const int h = static_cast<int>(luma.height);
-    for (int y = 0; y < h; ++y) {
-        const T* r[motion::kTaps];
-        for (int k = 0; k < motion::kTaps; ++k)
-            r[k] = luma.row<const T>(static_cast<unsigned>(reflect(y - 2 + k, h)));
-        std::uint32_t* HWY_RESTRICT o = out + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
-        if (static_cast<std::size_t>(w) < n) {
-            for (int x = 0; x < w; ++x) {
-                std::uint32_t acc = 0;
-                for (int k = 0; k < motion::kTaps; ++k) acc += kFilter[k] * static_cast<std::uint32_t>(r[k][x]);
-                o[x] = acc;
-            }
-            continue;
-        }
-        auto column = [&](std::size_t x) HWY_ATTR {
-            const auto p0 = hn::PromoteTo(d32, hn::LoadU(dt, r[0] + x));
-            const auto p1 = hn::PromoteTo(d32, hn::LoadU(dt, r[1] + x));
-            const auto p2 = hn::PromoteTo(d32, hn::LoadU(dt, r[2] + x));
-            const auto p3 = hn::PromoteTo(d32, hn::LoadU(dt, r[3] + x));
-            const auto p4 = hn::PromoteTo(d32, hn::LoadU(dt, r[4] + x));
-            const auto two_p2 = hn::Add(p2, p2);
-            const auto a = hn::Sub(hn::Add(p0, p4), two_p2);
-            const auto b = hn::Sub(hn::Add(p1, p3), two_p2);
-            hn::StoreU(hn::Add(hn::ShiftLeft<16>(p2), hn::Add(hn::Mul(a, f0), hn::Mul(b, f1))), d32, o + x);
-        };
-        std::size_t x = 0;
-        for (; x + n <= static_cast<std::size_t>(w); x += n) column(x);
-        if (x < static_cast<std::size_t>(w)) column(static_cast<std::size_t>(w) - n);
-    }
-}
-
-void VerticalSums(const Plane& luma, unsigned bpc, std::uint32_t* out) {
-    if (bpc == 8)
-        VerticalSumsT<std::uint8_t>(luma, out);
-    else
-        VerticalSumsT<std::uint16_t>(luma, out);
-}
-
 /// Scalar t of one column (the reference formula).
 inline std::int32_t ScalarT(std::uint32_t p, std::uint32_t c, unsigned bpc) {
     const std::int64_t v = static_cast<std::int64_t>(p) - static_cast<std::int64_t>(c);
     return static_cast<std::int32_t>((v + (std::int64_t{1} << (bpc - 1))) >> bpc);
 }
 
-std::uint64_t BlurredDifferenceSad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h,
-                                   unsigned bpc, std::int32_t* scratch) {
+/// Scalar V of one column.
+template <typename T>
+inline std::uint32_t ScalarV(const T* const* r, unsigned x) {
+    std::uint32_t acc = 0;
+    for (int k = 0; k < motion::kTaps; ++k) acc += kFilter[k] * static_cast<std::uint32_t>(r[k][x]);
+    return acc;
+}
+
+template <typename T>
+std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigned bpc, std::int32_t* scratch) {
     const hn::ScalableTag<std::int32_t> di;
     const hn::Repartition<std::uint32_t, decltype(di)> du;
+    const hn::Rebind<T, decltype(du)> dt;
+    const unsigned w = prev.width, h = prev.height;
     const std::size_t n = hn::Lanes(di);
     const int iw = static_cast<int>(w);
     const int b = static_cast<int>(bpc);
@@ -117,10 +84,23 @@ std::uint64_t BlurredDifferenceSad(const std::uint32_t* prev, const std::uint32_
     const auto f1i = hn::Set(di, static_cast<std::int32_t>(kFilter[1]));
     const auto half = hn::Set(du, 1u << 15);
 
+    // V of columns [x, x + n) of five rows.
+    auto vsum = [&](const T* const* r, std::size_t x) HWY_ATTR {
+        const auto p0 = hn::PromoteTo(du, hn::LoadU(dt, r[0] + x));
+        const auto p1 = hn::PromoteTo(du, hn::LoadU(dt, r[1] + x));
+        const auto p2 = hn::PromoteTo(du, hn::LoadU(dt, r[2] + x));
+        const auto p3 = hn::PromoteTo(du, hn::LoadU(dt, r[3] + x));
+        const auto p4 = hn::PromoteTo(du, hn::LoadU(dt, r[4] + x));
+        const auto two_p2 = hn::Add(p2, p2);
+        const auto a = hn::Sub(hn::Add(p0, p4), two_p2);
+        const auto b = hn::Sub(hn::Add(p1, p3), two_p2);
+        return hn::Add(hn::ShiftLeft<16>(p2), hn::Add(hn::Mul(a, f0u), hn::Mul(b, f1u)));
+    };
+
     // Phase 1 for columns [x, x + n): t, split into th/tl; returns t.
-    auto diff = [&](const std::uint32_t* pr, const std::uint32_t* cr, std::size_t x) HWY_ATTR {
-        const auto p = hn::LoadU(du, pr + x);
-        const auto c = hn::LoadU(du, cr + x);
+    auto diff = [&](const T* const* pr, const T* const* cr, std::size_t x) HWY_ATTR {
+        const auto p = vsum(pr, x);
+        const auto c = vsum(cr, x);
         const auto hi = hn::BitCast(di, hn::Sub(hn::ShiftRightSame(p, b), hn::ShiftRightSame(c, b)));
         const auto lo = hn::Add(hn::BitCast(di, hn::Sub(hn::And(p, low_mask), hn::And(c, low_mask))), round_b);
         const auto t = hn::Add(hi, hn::ShiftRightSame(lo, b));
@@ -153,8 +133,13 @@ std::uint64_t BlurredDifferenceSad(const std::uint32_t* prev, const std::uint32_
 
     std::uint64_t sad = 0;
     for (unsigned y = 0; y < h; ++y) {
-        const std::uint32_t* pr = prev + static_cast<std::size_t>(y) * w;
-        const std::uint32_t* cr = cur + static_cast<std::size_t>(y) * w;
+        const T* pr[motion::kTaps];
+        const T* cr[motion::kTaps];
+        for (int k = 0; k < motion::kTaps; ++k) {
+            const auto r = static_cast<unsigned>(reflect(static_cast<int>(y) - 2 + k, static_cast<int>(h)));
+            pr[k] = prev.row<const T>(r);
+            cr[k] = cur.row<const T>(r);
+        }
         std::int32_t any = 0;
         if (w >= n) {
             auto any_v = hn::Zero(di);
@@ -164,7 +149,7 @@ std::uint64_t BlurredDifferenceSad(const std::uint32_t* prev, const std::uint32_
             any = hn::AllTrue(di, hn::Eq(any_v, hn::Zero(di))) ? 0 : 1;
         } else {
             for (unsigned x = 0; x < w; ++x) {
-                const std::int32_t t = ScalarT(pr[x], cr[x], bpc);
+                const std::int32_t t = ScalarT(ScalarV(pr, x), ScalarV(cr, x), bpc);
                 th_row[x + 2] = t >> 16;
                 tl_row[x + 2] = t & 0xFFFF;
                 any |= t;
@@ -206,8 +191,12 @@ std::uint64_t BlurredDifferenceSad(const std::uint32_t* prev, const std::uint32_
     return sad;
 }
 
+std::uint64_t BlurredDifferenceSad(const Plane& prev, const Plane& cur, unsigned bpc, std::int32_t* scratch) {
+    if (bpc == 8) return BlurredDifferenceSadT<std::uint8_t>(prev, cur, bpc, scratch);
+    return BlurredDifferenceSadT<std::uint16_t>(prev, cur, bpc, scratch);
+}
+
 void FillMotionKernels(motion::MotionKernels& k) {
-    k.vertical_sums = &VerticalSums;
     k.blurred_difference_sad = &BlurredDifferenceSad;
 }
 
