@@ -71,13 +71,13 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
     const int iw = static_cast<int>(w);
     const int b = static_cast<int>(bpc);
 
-    // th of column c at th_row[c + 2], tl at tl_row[c + 2]; two mirrored columns each side.
+    // t of column c first at th_row[c + 2] (two mirrored columns each side);
+    // rows that need the split form then hold th there and tl at tl_row[c + 2].
     std::int32_t* HWY_RESTRICT th_row = scratch;
     std::int32_t* HWY_RESTRICT tl_row = scratch + (static_cast<std::size_t>(w) + 4);
 
     const auto low_mask = hn::Set(du, (std::uint32_t{1} << bpc) - 1u);
     const auto round_b = hn::Set(di, std::int32_t{1} << (bpc - 1));
-    const auto mask16 = hn::Set(di, 0xFFFF);
     const auto f0u = hn::Set(du, kFilter[0]);
     const auto f1u = hn::Set(du, kFilter[1]);
     const auto f0i = hn::Set(di, static_cast<std::int32_t>(kFilter[0]));
@@ -97,16 +97,31 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
         return hn::Add(hn::ShiftLeft<16>(p2), hn::Add(hn::Mul(a, f0u), hn::Mul(b, f1u)));
     };
 
-    // Phase 1 for columns [x, x + n): t, split into th/tl; returns t.
+    // Phase 1 for columns [x, x + n): t, stored; returns t.
     auto diff = [&](const T* const* pr, const T* const* cr, std::size_t x) HWY_ATTR {
         const auto p = vsum(pr, x);
         const auto c = vsum(cr, x);
         const auto hi = hn::BitCast(di, hn::Sub(hn::ShiftRightSame(p, b), hn::ShiftRightSame(c, b)));
         const auto lo = hn::Add(hn::BitCast(di, hn::Sub(hn::And(p, low_mask), hn::And(c, low_mask))), round_b);
         const auto t = hn::Add(hi, hn::ShiftRightSame(lo, b));
-        hn::StoreU(hn::ShiftRight<16>(t), di, th_row + 2 + x);
-        hn::StoreU(hn::And(t, mask16), di, tl_row + 2 + x);
+        hn::StoreU(t, di, th_row + 2 + x);
         return t;
+    };
+
+    // Phase 2 when every t of the row lies in [-2^15, 2^15): then
+    // |sum F_k t_k| <= 2^31 (and + 2^15 stays below 2^31), so the symmetric
+    // form in wrapping int32 lanes is the exact sum and u one shift away.
+    auto blur_narrow = [&](std::size_t x) HWY_ATTR {
+        const auto t0 = hn::LoadU(di, th_row + x);
+        const auto t1 = hn::LoadU(di, th_row + x + 1);
+        const auto t2 = hn::LoadU(di, th_row + x + 2);
+        const auto t3 = hn::LoadU(di, th_row + x + 3);
+        const auto t4 = hn::LoadU(di, th_row + x + 4);
+        const auto two_t2 = hn::Add(t2, t2);
+        const auto acc = hn::Add(hn::ShiftLeft<16>(t2), hn::Add(hn::Mul(hn::Sub(hn::Add(t0, t4), two_t2), f0i),
+                                                                hn::Mul(hn::Sub(hn::Add(t1, t3), two_t2), f1i)));
+        const auto u = hn::ShiftRight<16>(hn::Add(acc, hn::BitCast(di, half)));
+        return hn::BitCast(du, hn::Abs(u));
     };
 
     // Phase 2 for output columns [x, x + n): |u| as uint32 lanes.
@@ -141,17 +156,24 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
             cr[k] = cur.row<const T>(r);
         }
         std::int32_t any = 0;
+        bool narrow = false;
         if (w >= n) {
             auto any_v = hn::Zero(di);
+            auto lo_v = hn::Zero(di), hi_v = hn::Zero(di);
+            auto track = [&](decltype(any_v) t) HWY_ATTR {
+                any_v = hn::Or(any_v, t);
+                lo_v = hn::Min(lo_v, t);
+                hi_v = hn::Max(hi_v, t);
+            };
             std::size_t x = 0;
-            for (; x + n <= w; x += n) any_v = hn::Or(any_v, diff(pr, cr, x));
-            if (x < w) any_v = hn::Or(any_v, diff(pr, cr, w - n));
+            for (; x + n <= w; x += n) track(diff(pr, cr, x));
+            if (x < w) track(diff(pr, cr, w - n));
             any = hn::AllTrue(di, hn::Eq(any_v, hn::Zero(di))) ? 0 : 1;
+            narrow = hn::AllTrue(di, hn::And(hn::Gt(lo_v, hn::Set(di, -32769)), hn::Lt(hi_v, hn::Set(di, 32768))));
         } else {
             for (unsigned x = 0; x < w; ++x) {
                 const std::int32_t t = ScalarT(ScalarV(pr, x), ScalarV(cr, x), bpc);
-                th_row[x + 2] = t >> 16;
-                tl_row[x + 2] = t & 0xFFFF;
+                th_row[x + 2] = t;
                 any |= t;
             }
         }
@@ -159,11 +181,25 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
         if (!any) continue;
         for (int k = 1; k <= 2; ++k) {
             th_row[2 - k] = th_row[2 + reflect(-k, iw)];
-            tl_row[2 - k] = tl_row[2 + reflect(-k, iw)];
             th_row[2 + iw - 1 + k] = th_row[2 + reflect(iw - 1 + k, iw)];
-            tl_row[2 + iw - 1 + k] = tl_row[2 + reflect(iw - 1 + k, iw)];
         }
         std::uint32_t row_sad = 0;  // uint32 per row, as upstream
+        if (narrow) {
+            auto acc = hn::Zero(du);
+            std::size_t x = 0;
+            for (; x + n <= w; x += n) acc = hn::Add(acc, blur_narrow(x));
+            if (x < w) {
+                const std::size_t done = n - (w - x);
+                acc = hn::Add(acc, hn::IfThenZeroElse(hn::FirstN(du, done), blur_narrow(w - n)));
+            }
+            sad += hn::GetLane(hn::SumOfLanes(du, acc));
+            continue;
+        }
+        for (unsigned c = 0; c < w + 4; ++c) {
+            const std::int32_t t = th_row[c];
+            th_row[c] = t >> 16;
+            tl_row[c] = t & 0xFFFF;
+        }
         if (w >= n) {
             auto acc = hn::Zero(du);
             std::size_t x = 0;
