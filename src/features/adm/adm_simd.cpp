@@ -16,6 +16,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
+
 HWY_BEFORE_NAMESPACE();
 namespace vmaf::adm::HWY_NAMESPACE {
 namespace {
@@ -163,18 +165,25 @@ void Dwt0Horz(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* 
     const int first = ow > 1 ? 1 : ow;
     scalar::dwt0_horz_range(lo, hi, w, 0, first, a, v, h, d);
     int j = first;
-    for (; j + n - 1 <= (w - 3) / 2 && j + n <= ow; j += n) {
+    auto block = [&](int j) {
         hn::Vec<decltype(d32)> l0, l1, l2, l3;
         LoadDeinterleave16(d32, lo + 2 * j - 1, l0, l1);
         LoadDeinterleave16(d32, lo + 2 * j + 1, l2, l3);
         hn::StoreU(filt(l0, l1, l2, l3, kLo0, kLo1, kLo2, kLo3), d16, a + j);
-        if (!v) continue;
+        if (!v) return;
         hn::StoreU(filt(l0, l1, l2, l3, kHi0, kHi1, kHi2, kHi3), d16, v + j);
         hn::Vec<decltype(d32)> h0, h1, h2, h3;
         LoadDeinterleave16(d32, hi + 2 * j - 1, h0, h1);
         LoadDeinterleave16(d32, hi + 2 * j + 1, h2, h3);
         hn::StoreU(filt(h0, h1, h2, h3, kLo0, kLo1, kLo2, kLo3), d16, h + j);
         hn::StoreU(filt(h0, h1, h2, h3, kHi0, kHi1, kHi2, kHi3), d16, d + j);
+    };
+    const int last = std::min((w - 3) / 2 - n + 1, ow - n);  // the last block start the bounds allow
+    for (; j <= last; j += n) block(j);
+    // The outputs up to `last + n` once more as one block (same values rewritten).
+    if (j > first && j < last + n) {
+        block(last);
+        j = last + n;
     }
     scalar::dwt0_horz_range(lo, hi, w, j, ow, a, v, h, d);
 }
@@ -191,7 +200,10 @@ void Csf0(const i16* src, int n_px, u16 rf, int shift, i32 add, i16* out, i16* f
     const auto one_by_30 = hn::Set(d32, 4369);
     const auto rnd = hn::Set(d32, 2048);
     int j = 0;
-    for (; j + n <= n_px; j += n) {
+    // A last partial vector is recomputed over the last full window (each output
+    // depends on its own pixel only, and outputs never alias inputs).
+    for (; j < n_px && n_px >= n; j += n) {
+        if (j + n > n_px) j = n_px - n;
         const auto s = hn::PromoteTo(d32, hn::LoadU(d16, src + j));
         const auto c = SignExtend16(hn::ShiftRightSame(hn::Add(hn::Mul(vrf, s), vadd), shift));
         const auto f = hn::ShiftRight<12>(hn::Add(hn::Mul(one_by_30, hn::Abs(c)), rnd));
@@ -326,7 +338,10 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
     // float rounding of an exact integer-valued double, back to double.
     auto via_float = [&](decltype(zero) x) { return hn::PromoteTo(df, hn::DemoteTo(df32, x)); };
     int j = 0;
-    for (; j + n <= n_px; j += n) {
+    // A last partial vector is recomputed over the last full window (each output
+    // depends on its own pixel only, and outputs never alias inputs).
+    for (; j < n_px && n_px >= n; j += n) {
+        if (j + n > n_px) j = n_px - n;
         const auto oh = ld(o[0] + j), ov = ld(o[1] + j);
         const auto th = ld(t[0] + j), tv = ld(t[1] + j);
         // x / 4096 == x * 2^-12 exactly (no underflow for these magnitudes).
@@ -423,7 +438,10 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
         return hn::MulEven(hn::BitCast(d32w, x), hn::BitCast(d32w, y));
     };
     int j = 0;
-    for (; j + n <= n_px; j += n) {
+    // A last partial vector is recomputed over the last full window (each output
+    // depends on its own pixel only, and outputs never alias inputs).
+    for (; j < n_px && n_px >= n; j += n) {
+        if (j + n > n_px) j = n_px - n;
         // Named vectors, not arrays: SVE vectors cannot be array elements.
         const auto oi0 = hn::LoadU(d32, o[0] + j), oi1 = hn::LoadU(d32, o[1] + j), oi2 = hn::LoadU(d32, o[2] + j);
         const auto ti0 = hn::LoadU(d32, t[0] + j), ti1 = hn::LoadU(d32, t[1] + j), ti2 = hn::LoadU(d32, t[2] + j);
@@ -592,12 +610,19 @@ void Dwt123Horz(const i32* lo, const i32* hi, int w, i64 add, int shift, i32* a,
     const int first = ow > 1 ? 1 : ow;
     scalar::dwt123_horz_range(lo, hi, w, 0, first, add, shift, a, v, h, d);
     int j = first;
-    // Reads up to index 2j + 2n + 1 <= w - 1.
-    for (; 2 * j + 2 * n + 1 <= w - 1 && j + n <= ow; j += n) {
+    auto four = [&](int j) {
         hn::StoreU(block(lo + 2 * j, kLo0, kLo1, kLo2, kLo3), d32, a + j);
         hn::StoreU(block(lo + 2 * j, kHi0, kHi1, kHi2, kHi3), d32, v + j);
         hn::StoreU(block(hi + 2 * j, kLo0, kLo1, kLo2, kLo3), d32, h + j);
         hn::StoreU(block(hi + 2 * j, kHi0, kHi1, kHi2, kHi3), d32, d + j);
+    };
+    // Reads up to index 2j + 2n + 1 <= w - 1.
+    const int last = std::min((w - 2 - 2 * n) / 2, ow - n);  // the last block start the bounds allow
+    for (; j <= last; j += n) four(j);
+    // The outputs up to `last + n` once more as one block (same values rewritten).
+    if (j > first && j < last + n) {
+        four(last);
+        j = last + n;
     }
     scalar::dwt123_horz_range(lo, hi, w, j, ow, add, shift, a, v, h, d);
 }
@@ -606,7 +631,10 @@ void Csf123(const i32* src, int n_px, u32 rf, i32* out, i32* flt) {
     const hn::ScalableTag<i32> d32;
     const int n = static_cast<int>(hn::Lanes(d32));
     int j = 0;
-    for (; j + n <= n_px; j += n) {
+    // A last partial vector is recomputed over the last full window (each output
+    // depends on its own pixel only, and outputs never alias inputs).
+    for (; j < n_px && n_px >= n; j += n) {
+        if (j + n > n_px) j = n_px - n;
         const auto c = CsfProduct123(d32, hn::LoadU(d32, src + j), rf);
         hn::StoreU(c, d32, out + j);
         hn::StoreU(Q32AbsMul(d32, c, 143165577u), d32, flt + j);  // 2^32 / 30
