@@ -154,6 +154,7 @@ inline std::uint32_t unbias16(std::int16_t v) { return static_cast<std::uint16_t
 //   May read (never use) kStatRowPad entries past in.*[w + taps - 2].
 // sub_vfilter: for j in [0, w): out[j] = (u16)((sum_k coeff[k] rows[k][j] + 2^(shift-1)) >> shift).
 // sub_hfilter: for j in [0, out_w): dst[j] = (u16)((sum_k coeff[k] in[2j + k] + 2^15) >> 16).
+//   May read (never use) in[2 * out_w + taps - 2], one entry past those used.
 // `coeff` has `taps` entries (an odd number <= 17, symmetric, summing to 65536).
 // ---------------------------------------------------------------------------
 template <typename T>

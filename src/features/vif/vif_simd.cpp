@@ -119,8 +119,8 @@ void SubHFilter(const std::uint32_t* in, unsigned out_w, const std::uint16_t* co
     const VU32 round = hn::Set(d, 32768u);
     unsigned oj = 0;
     // A block reads in[2*oj .. 2*oj + 2n + taps - 2], one past what its
-    // outputs need, so it stops one output early.
-    for (; oj + n < out_w; oj += static_cast<unsigned>(n)) {
+    // outputs need (allowed by the contract).
+    for (; oj + n <= out_w; oj += static_cast<unsigned>(n)) {
         const std::uint32_t* p = in + 2 * static_cast<std::size_t>(oj);
         // Full-rate sums; only the even lanes are outputs.
         VU32 a = hn::Mul(hn::Set(d, coeff[half]), hn::LoadU(d, p + half));
