@@ -12,6 +12,9 @@
 // mirroring. The last partial vector is recomputed over the last full-width
 // window (same values, rewritten).
 //
+// 8-bit samples: v = sum_k F_k (a_k - b_k) directly in int32 lanes (|v| < 2^24,
+// exact, three multiplies by symmetry), t = (v + 2^7) >> 8. Deeper samples:
+//
 // Difference and rounding. t = (int64(p) - int64(c) + 2^(b-1)) >> b (p = V(A),
 // c = V(B)) needs 33 bits. With p = ph 2^b + pl and c = ch 2^b + cl
 // (0 <= pl, cl < 2^b):
@@ -82,6 +85,7 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
     const auto f1u = hn::Set(du, kFilter[1]);
     const auto f0i = hn::Set(di, static_cast<std::int32_t>(kFilter[0]));
     const auto f1i = hn::Set(di, static_cast<std::int32_t>(kFilter[1]));
+    const auto f2i = hn::Set(di, static_cast<std::int32_t>(kFilter[2]));
     const auto half = hn::Set(du, 1u << 15);
 
     // V of columns [x, x + n) of five rows.
@@ -99,6 +103,18 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
 
     // Phase 1 for columns [x, x + n): t, stored; returns t.
     auto diff = [&](const T* const* pr, const T* const* cr, std::size_t x) HWY_ATTR {
+        if constexpr (sizeof(T) == 1) {
+            // 8-bit: v = sum_k F_k (a_k - b_k) is exact in int32 (|v| < 255 * 2^16).
+            auto dk = [&](int k) HWY_ATTR {
+                return hn::Sub(hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(dt, pr[k] + x))),
+                               hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(dt, cr[k] + x))));
+            };
+            const auto v = hn::Add(hn::Add(hn::Mul(hn::Add(dk(0), dk(4)), f0i), hn::Mul(hn::Add(dk(1), dk(3)), f1i)),
+                                   hn::Mul(dk(2), f2i));
+            const auto t = hn::ShiftRightSame(hn::Add(v, round_b), b);
+            hn::StoreU(t, di, th_row + 2 + x);
+            return t;
+        }
         const auto p = vsum(pr, x);
         const auto c = vsum(cr, x);
         const auto hi = hn::BitCast(di, hn::Sub(hn::ShiftRightSame(p, b), hn::ShiftRightSame(c, b)));
