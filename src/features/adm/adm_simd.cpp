@@ -67,6 +67,49 @@ HWY_INLINE V64 SraSame(V64 v, int bits) {
 // ---------------------------------------------------------------------------
 // DWT, scale 0.
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || \
+    HWY_TARGET == HWY_SSSE3
+// x86: 16-bit lanes and pmaddwd. Rows 0/1 and 2/3 are interleaved pairwise
+// (InterleaveLower/Upper, per 128-bit block) and multiplied with the tap
+// pairs (int16: every |tap| < 2^15, samples < 2^8), giving the same int32
+// sums; ReorderDemote2To (packssdw, per 128-bit block) restores pixel order,
+// and the results fit int16 (no saturation).
+void Dwt0Vert8(const std::uint8_t* const r[4], int w, i16* lo, i16* hi) {
+    const hn::ScalableTag<i16> d16;
+    const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+    const hn::RebindToUnsigned<decltype(d16)> du16;
+    const hn::Repartition<i32, decltype(d16)> d32;
+    const int n = static_cast<int>(hn::Lanes(d16));
+    auto pair = [&](i32 a, i32 b) {
+        return hn::BitCast(d16, hn::Set(d32, static_cast<i32>(static_cast<std::uint32_t>(a & 0xFFFF) |
+                                                               (static_cast<std::uint32_t>(b) << 16))));
+    };
+    const auto lo01 = pair(kLo0, kLo1), lo23 = pair(kLo2, kLo3);
+    const auto hi01 = pair(kHi0, kHi1), hi23 = pair(kHi2, kHi3);
+    const auto off_lo = hn::Set(d32, -46342 * 128 + 128);
+    const auto off_hi = hn::Set(d32, 128);
+    auto ld = [&](const std::uint8_t* p) { return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, p))); };
+    auto filt = [&](decltype(lo01) a, decltype(lo01) b, decltype(lo01) ca, decltype(lo01) cb, decltype(off_lo) off) {
+        auto unused = hn::Zero(d32);
+        const auto s = hn::ReorderWidenMulAccumulate(d32, a, ca, hn::Zero(d32), unused);
+        return hn::ShiftRight<8>(hn::Add(hn::ReorderWidenMulAccumulate(d32, b, cb, s, unused), off));
+    };
+    int j = 0;
+    for (; j + n <= w; j += n) {
+        const auto s0 = ld(r[0] + j), s1 = ld(r[1] + j), s2 = ld(r[2] + j), s3 = ld(r[3] + j);
+        const auto a_l = hn::InterleaveLower(d16, s0, s1), a_h = hn::InterleaveUpper(d16, s0, s1);
+        const auto b_l = hn::InterleaveLower(d16, s2, s3), b_h = hn::InterleaveUpper(d16, s2, s3);
+        hn::StoreU(hn::ReorderDemote2To(d16, filt(a_l, b_l, lo01, lo23, off_lo), filt(a_h, b_h, lo01, lo23, off_lo)),
+                   d16, lo + j);
+        hn::StoreU(hn::ReorderDemote2To(d16, filt(a_l, b_l, hi01, hi23, off_hi), filt(a_h, b_h, hi01, hi23, off_hi)),
+                   d16, hi + j);
+    }
+    if (j < w) {
+        const std::uint8_t* rt[4] = {r[0] + j, r[1] + j, r[2] + j, r[3] + j};
+        scalar::dwt0_vert8(rt, w - j, lo + j, hi + j);
+    }
+}
+#else
 void Dwt0Vert8(const std::uint8_t* const r[4], int w, i16* lo, i16* hi) {
     const hn::ScalableTag<i32> d32;
     const hn::Rebind<std::uint8_t, decltype(d32)> d8;
@@ -95,6 +138,7 @@ void Dwt0Vert8(const std::uint8_t* const r[4], int w, i16* lo, i16* hi) {
         scalar::dwt0_vert8(rt, w - j, lo + j, hi + j);
     }
 }
+#endif
 
 // High bit depth: a sum of 16-bit samples times the taps exceeds int32, but
 // its positive part P and negative part N each fit in uint32, so
