@@ -209,6 +209,34 @@ void Dwt0Horz(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* 
     const int first = ow > 1 ? 1 : ow;
     scalar::dwt0_horz_range(lo, hi, w, 0, first, a, v, h, d);
     int j = first;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || \
+    HWY_TARGET == HWY_SSSE3
+    // x86: the int16 vector loaded at x + 2j - 1 holds (x[2(j+i) - 1], x[2(j+i)])
+    // in 32-bit lane i, and the one at x + 2j + 1 the next two taps, so pmaddwd
+    // with the tap pairs (all |tap| < 2^15) gives the sums in output order.
+    const hn::Repartition<i16, decltype(d32)> d16w;
+    auto taps = [&](i32 c0, i32 c1) {
+        return hn::BitCast(d16w, hn::Set(d32, static_cast<i32>(static_cast<std::uint32_t>(c0 & 0xFFFF) |
+                                                                (static_cast<std::uint32_t>(c1) << 16))));
+    };
+    const auto lo01 = taps(kLo0, kLo1), lo23 = taps(kLo2, kLo3);
+    const auto hi01 = taps(kHi0, kHi1), hi23 = taps(kHi2, kHi3);
+    auto mfilt = [&](decltype(lo01) x01, decltype(lo01) x23, decltype(lo01) c01, decltype(lo01) c23) {
+        auto unused = hn::Zero(d32);
+        const auto s = hn::ReorderWidenMulAccumulate(d32, x01, c01, rnd, unused);
+        return hn::DemoteTo(d16, hn::ShiftRight<16>(hn::ReorderWidenMulAccumulate(d32, x23, c23, s, unused)));
+    };
+    auto block = [&](int j) {
+        const auto l01 = hn::LoadU(d16w, lo + 2 * j - 1), l23 = hn::LoadU(d16w, lo + 2 * j + 1);
+        hn::StoreU(mfilt(l01, l23, lo01, lo23), d16, a + j);
+        if (!v) return;
+        hn::StoreU(mfilt(l01, l23, hi01, hi23), d16, v + j);
+        const auto h01 = hn::LoadU(d16w, hi + 2 * j - 1), h23 = hn::LoadU(d16w, hi + 2 * j + 1);
+        hn::StoreU(mfilt(h01, h23, lo01, lo23), d16, h + j);
+        hn::StoreU(mfilt(h01, h23, hi01, hi23), d16, d + j);
+    };
+    (void)filt;
+#else
     auto block = [&](int j) {
         hn::Vec<decltype(d32)> l0, l1, l2, l3;
         LoadDeinterleave16(d32, lo + 2 * j - 1, l0, l1);
@@ -222,6 +250,7 @@ void Dwt0Horz(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* 
         hn::StoreU(filt(h0, h1, h2, h3, kLo0, kLo1, kLo2, kLo3), d16, h + j);
         hn::StoreU(filt(h0, h1, h2, h3, kHi0, kHi1, kHi2, kHi3), d16, d + j);
     };
+#endif
     const int last = std::min((w - 3) / 2 - n + 1, ow - n);  // the last block start the bounds allow
     for (; j <= last; j += n) block(j);
     // The outputs up to `last + n` once more as one block (same values rewritten).
