@@ -119,14 +119,20 @@ std::uint64_t planar_frame_bytes(PixelFormat fmt, unsigned bpc, unsigned width, 
     return (luma + chroma) * (bpc > 8 ? 2 : 1);
 }
 
-std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample) {
+namespace {
+
+/// Fills `pl` from `read(dst, n, done)`, which reads up to n bytes of the
+/// plane starting `done` bytes into it (whole plane in one call when rows are
+/// contiguous), then converts little-endian 16-bit samples to native order.
+template <typename Read>
+std::size_t fill_plane(const Plane& pl, unsigned bytes_per_sample, Read&& read) {
     const std::size_t row_bytes = std::size_t{pl.width} * bytes_per_sample;
     std::size_t got = 0;
     if (static_cast<std::ptrdiff_t>(row_bytes) == pl.stride) {
-        got = in.read(pl.data, row_bytes * pl.height);
+        got = read(pl.data, row_bytes * pl.height, std::size_t{0});
     } else {
         for (unsigned y = 0; y < pl.height; ++y) {
-            const std::size_t g = in.read(pl.row<std::uint8_t>(y), row_bytes);
+            const std::size_t g = read(pl.row<std::uint8_t>(y), row_bytes, got);
             got += g;
             if (g < row_bytes) break;
         }
@@ -139,24 +145,15 @@ std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample
     return got;
 }
 
+}  // namespace
+
+std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample) {
+    return fill_plane(pl, bytes_per_sample, [&](void* dst, std::size_t n, std::size_t) { return in.read(dst, n); });
+}
+
 std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset) {
-    const std::size_t row_bytes = std::size_t{pl.width} * bytes_per_sample;
-    std::size_t got = 0;
-    if (static_cast<std::ptrdiff_t>(row_bytes) == pl.stride) {
-        got = in.read_at(pl.data, row_bytes * pl.height, offset);
-    } else {
-        for (unsigned y = 0; y < pl.height; ++y) {
-            const std::size_t g = in.read_at(pl.row<std::uint8_t>(y), row_bytes, offset + got);
-            got += g;
-            if (g < row_bytes) break;
-        }
-    }
-    if constexpr (std::endian::native == std::endian::big) {
-        if (bytes_per_sample == 2) {
-            for (unsigned y = 0; y < pl.height; ++y) swap_bytes16(pl.row<std::uint16_t>(y), pl.width);
-        }
-    }
-    return got;
+    return fill_plane(pl, bytes_per_sample,
+                      [&](void* dst, std::size_t n, std::size_t done) { return in.read_at(dst, n, offset + done); });
 }
 
 void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got, std::uint64_t want) {
