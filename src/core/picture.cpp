@@ -144,7 +144,9 @@ void PicturePool::reserve(unsigned n) {
     std::vector<std::uint8_t*> fresh(n - have, nullptr);
     tbb::parallel_for(std::size_t{0}, fresh.size(), [&](std::size_t i) {
         std::uint8_t* p = shared_->alloc->allocate(shared_->bytes);
-        std::memset(p, 0, shared_->bytes);  // fault the pages in now
+        // Pageable memory: fault the pages in now. Page-locked or device
+        // memory is resident once allocated.
+        if (shared_->alloc->memory() == MemoryKind::Host) std::memset(p, 0, shared_->bytes);
         fresh[i] = p;
     });
     std::lock_guard<std::mutex> lock(shared_->mu);
