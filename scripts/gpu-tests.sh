@@ -2,8 +2,9 @@
 # The CUDA backend's tests on a machine with an NVIDIA GPU, in one call:
 #   1. backend-selection contract (tests/cuda/cuda_test.py selection)
 #   2. parity: --backend cuda equals --backend cpu at --precision max on every
-#      pair in CLIPS, with --threads 0 and 4 (tests/cuda/cuda_test.py parity)
-#   3. compute-sanitizer memcheck (leak check) of a CUDA run, if installed
+#      pair in CLIPS, with --threads 0 and 4, and 4 with batched dispatch
+#      (tests/cuda/cuda_test.py parity)
+#   3. compute-sanitizer memcheck (leak check) of a CUDA run per dispatch mode, if installed
 # Usage: scripts/gpu-tests.sh [VMAF binary] [clip dir] [extra vmaf args for parity...]
 # Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips.
 set -uo pipefail
@@ -22,14 +23,16 @@ python3 tests/cuda/cuda_test.py parity "$VMAF" "$CLIPS" "$@"; prc=$?
 [ $prc -eq 77 ] && echo "parity skipped: no usable CUDA device"
 [ $prc -ne 0 ] && [ $prc -ne 77 ] && rc=1
 if command -v compute-sanitizer >/dev/null; then
-  ref=$(ls "$CLIPS"/p01_*_ref.yuv | head -1); dis=$(ls "$CLIPS"/p01_*.yuv | grep -v _ref | head -1)
-  if compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" -r "$ref" -d "$dis" \
-       -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 4 --feature psnr --feature adm=debug=true --json -o /tmp/cs.json \
-       > /tmp/cs.log 2>&1; then
-    echo "PASS compute-sanitizer memcheck: $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
-  else
-    echo "FAIL compute-sanitizer memcheck"; tail -30 /tmp/cs.log; rc=1
-  fi
+  ref=$(ls "$CLIPS"/p08_*_ref.yuv | head -1); dis=$(ls "$CLIPS"/p08_*.yuv | grep -v _ref | head -1)
+  for dispatch in serial batched; do
+    if VMAF_CUDA_DISPATCH=$dispatch compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" \
+         -r "$ref" -d "$dis" -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 10 \
+         --feature psnr --feature adm=debug=true --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
+      echo "PASS compute-sanitizer memcheck ($dispatch): $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
+    else
+      echo "FAIL compute-sanitizer memcheck ($dispatch)"; tail -30 /tmp/cs.log; rc=1
+    fi
+  done
 else
   echo "compute-sanitizer not installed: memcheck skipped"
 fi

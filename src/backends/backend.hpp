@@ -41,7 +41,8 @@ public:
     /// reads them.
     virtual void frame_begin(unsigned /*index*/, const Picture& /*ref*/, const Picture& /*dist*/) {}
     virtual void frame_end(unsigned /*index*/) {}
-    /// Called once all extractors of a run are created (lets the backend size its staging).
+    /// Called at the start of a run, before its extractors are created
+    /// (lets the backend size its staging; twins then reserve per-frame state).
     virtual void run_begin(const VideoGeometry& /*geom*/, bool /*needs_chroma*/) {}
     virtual void run_end() {}
     /// Storage the backend uploads from directly (page-locked), for the
@@ -55,6 +56,12 @@ struct BackendDescriptor {
     std::unique_ptr<BackendSession> (*start)(const BackendStartOptions& opts) = nullptr;
     /// Creates caller-owned state for `device` (see vmaf::create_backend_state); throws BackendError.
     std::shared_ptr<void> (*create_state)(int device) = nullptr;
+    /// The storage a session started with `opts` uploads from directly,
+    /// usable while the backend is still starting: an allocation touches its
+    /// pages at once and waits for the backend's runtime only to register
+    /// them (it throws if the runtime cannot start). Null when no device is
+    /// likely present (a cheap check, not a start).
+    std::shared_ptr<PictureAllocator> (*upload_allocator)(const BackendStartOptions& opts) = nullptr;
 };
 
 /// Backends compiled into this build, in auto-selection priority order.

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <future>
 #include <variant>
 
 #include "backends/backend.hpp"
@@ -79,6 +80,59 @@ std::string ended_first(const VideoSource& shorter, const VideoSource& longer, u
            std::to_string(frames) + " frames";
 }
 
+/// A started backend session (null: the CPU), with why "auto" fell back.
+struct Started {
+    std::unique_ptr<BackendSession> session;
+    std::string fallback_reason;
+};
+
+/// Starts the backend `c` asks for; throws BackendError when an explicit one cannot start.
+Started start_backend(const EngineConfig& c) {
+    auto start = [&](const std::string& name) -> std::unique_ptr<BackendSession> {
+        if (name == "cuda" && c.no_cuda) throw BackendError(name, -ENODEV, "CUDA is disabled (--no_cuda)");
+        const BackendDescriptor* b = find_backend(name);
+        if (!b) throw BackendError(name, -ENOSYS, "the " + name + " backend is not compiled into this build");
+        BackendStartOptions o;
+        o.device = c.device;
+        o.external = c.backend_state;
+        return b->start(o);
+    };
+    Started st;
+    if (c.backend == "auto") {
+        for (const BackendDescriptor* b : backend_registry()) {
+            if (b->name == "cuda" && c.no_cuda) continue;
+            try {
+                st.session = start(std::string(b->name));
+                st.fallback_reason.clear();
+                break;
+            } catch (const BackendError& e) {
+                if (st.fallback_reason.empty()) st.fallback_reason = e.what();
+            }
+        }
+    } else if (c.backend != "cpu") {
+        st.session = start(c.backend);
+    }
+    return st;
+}
+
+/// "auto", "cpu" or a GPU backend name (compiled in or not).
+bool known_backend(const std::string& name) {
+    bool known = name == "auto" || name == "cpu";
+    for (std::string_view n : kGpuBackendNames) known |= n == name;
+    return known;
+}
+
+/// The backend start_backend(c) tries first, if it is compiled in and a GPU one.
+const BackendDescriptor* first_backend(const EngineConfig& c) {
+    if (c.backend == "auto") {
+        for (const BackendDescriptor* b : backend_registry())
+            if (!(b->name == "cuda" && c.no_cuda)) return b;
+        return nullptr;
+    }
+    if (c.backend == "cpu" || (c.backend == "cuda" && c.no_cuda)) return nullptr;
+    return find_backend(c.backend);
+}
+
 std::string geometry_text(const VideoGeometry& g) {
     return std::to_string(g.width) + "x" + std::to_string(g.height) + " " + pixel_format_name(g.format) + " " +
            std::to_string(g.bpc) + "-bit";
@@ -97,6 +151,10 @@ struct Engine::Impl {
     VideoGeometry geom;
     std::optional<BackendSelection> selection;
     std::unique_ptr<BackendSession> session;
+    /// The backend starting in the background since construction (GPU
+    /// runtimes take a few hundred ms to start); select_backend() takes it.
+    std::future<Started> starting;
+    const BackendDescriptor* starting_backend = nullptr;
 
     /// Index of the instance computing (info, opts), adding it if new.
     std::size_t use_extractor(const ExtractorInfo* info, const OptionDict& dict, const std::string& pinned = {}) {
@@ -151,9 +209,9 @@ struct Engine::Impl {
     /// Frame pairs in flight in the threaded pipeline. A GPU backend keeps
     /// them in page-locked memory, which is costly to allocate, and needs
     /// only enough to overlap reading, upload and kernels: 4 to 12 within a budget.
-    unsigned tokens(bool luma_only) const {
+    unsigned tokens(bool luma_only, bool gpu) const {
         const unsigned cpu = cfg.threads * 2 + 1;
-        if (!session) return cpu;
+        if (!gpu) return cpu;
         const Picture probe(geom.format, geom.bpc, geom.width, 1);
         const std::size_t row = static_cast<std::size_t>(probe.plane(0).stride);
         const std::size_t pair = 2 * row * geom.height * (luma_only || geom.format == PixelFormat::Yuv400 ? 1 : 3);
@@ -249,6 +307,10 @@ struct Engine::Impl {
 Engine::Engine(EngineConfig cfg) : impl_(std::make_unique<Impl>()) {
     if (cfg.subsample == 0) cfg.subsample = 1;
     impl_->cfg = cfg;
+    if (known_backend(cfg.backend) && cfg.backend != "cpu") {
+        impl_->starting_backend = first_backend(cfg);
+        impl_->starting = std::async(std::launch::async, [cfg] { return start_backend(cfg); });
+    }
 }
 
 Engine::~Engine() = default;
@@ -265,33 +327,11 @@ const BackendSelection& Engine::select_backend() {
     Impl& d = *impl_;
     if (d.selection) return *d.selection;
     const EngineConfig& c = d.cfg;
+    if (!known_backend(c.backend)) throw Error(ErrorKind::Usage, "unsupported backend '" + c.backend + "'");
+    Started st = d.starting.valid() ? d.starting.get() : start_backend(c);
+    d.session = std::move(st.session);
     BackendSelection sel;
-    auto start = [&](const std::string& name) -> std::unique_ptr<BackendSession> {
-        if (name == "cuda" && c.no_cuda)
-            throw BackendError(name, -ENODEV, "CUDA is disabled (--no_cuda)");
-        const BackendDescriptor* b = find_backend(name);
-        if (!b) throw BackendError(name, -ENOSYS, "the " + name + " backend is not compiled into this build");
-        BackendStartOptions o;
-        o.device = c.device;
-        o.external = c.backend_state;
-        return b->start(o);
-    };
-    if (c.backend == "auto") {
-        for (const BackendDescriptor* b : backend_registry()) {
-            if (b->name == "cuda" && c.no_cuda) continue;
-            try {
-                d.session = start(std::string(b->name));
-                break;
-            } catch (const BackendError& e) {
-                if (sel.fallback_reason.empty()) sel.fallback_reason = e.what();
-            }
-        }
-    } else if (c.backend != "cpu") {
-        bool known = false;
-        for (std::string_view n : kGpuBackendNames) known |= n == c.backend;
-        if (!known) throw Error(ErrorKind::Usage, "unsupported backend '" + c.backend + "'");
-        d.session = start(c.backend);
-    }
+    sel.fallback_reason = std::move(st.fallback_reason);
     if (d.session) {
         sel.used = std::string(d.session->name());
         sel.fallback_reason.clear();
@@ -362,18 +402,34 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     if (d.instances.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
     d.geom = ref.geometry();
     d.warnings.clear();
+    bool luma_only = true;  // read only what some extractor needs
+    for (const Instance& inst : d.instances) luma_only &= !inst.info->needs_chroma;
+
+    // A GPU backend's page-locked frame buffers take tens of ms to set up:
+    // while it is still starting, fill the readers' pools with its upload
+    // memory (pages are touched now; registration waits for its runtime).
+    // Planned again below should that backend not be the one that starts.
+    std::shared_ptr<PictureAllocator> early_alloc;
+    std::exception_ptr early_error;
+    if (!d.selection && d.starting.valid() && d.starting_backend && d.starting_backend->upload_allocator) {
+        early_alloc = d.starting_backend->upload_allocator(BackendStartOptions{d.cfg.device, d.cfg.backend_state});
+        if (early_alloc) {
+            try {
+                const ReadPlan plan{luma_only, early_alloc, d.tokens(luma_only, true) + 2, true};
+                ref.plan(plan);
+                dist.plan(plan);
+            } catch (const std::exception&) {
+                early_error = std::current_exception();
+            }
+        }
+    }
     select_backend();
     const ExtractorContext ctx{d.cfg.cpumask};
     bool backend_chroma = false;
     for (Instance& inst : d.instances) {
         inst.extractor.reset();
         inst.on_backend = d.session && d.session->has_twin(inst.info->name);
-        if (inst.on_backend) {
-            inst.extractor = d.session->create_extractor(*inst.info, inst.opts, d.geom, ctx);
-            backend_chroma |= inst.info->needs_chroma;
-        } else {
-            inst.extractor = inst.info->create(inst.opts, d.geom, ctx);
-        }
+        backend_chroma |= inst.on_backend && inst.info->needs_chroma;
     }
     if (d.session) d.session->run_begin(d.geom, backend_chroma);
     struct RunEnd {
@@ -382,16 +438,21 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
             if (s) s->run_end();
         }
     } run_end{d.session.get()};
+    for (Instance& inst : d.instances)
+        inst.extractor = inst.on_backend ? d.session->create_extractor(*inst.info, inst.opts, d.geom, ctx)
+                                         : inst.info->create(inst.opts, d.geom, ctx);
 
-    // Read only what some extractor needs, into the backend's upload memory
-    // when it has one, with as many frames in flight as the pipeline holds.
-    bool luma_only = true;
-    for (const Instance& inst : d.instances) luma_only &= !inst.info->needs_chroma;
-    const unsigned tokens = d.tokens(luma_only);
-    const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, tokens + 2,
-                        d.session != nullptr};
-    ref.plan(plan);
-    dist.plan(plan);
+    // Pictures in the backend's upload memory when it has one, as many in
+    // flight as the pipeline holds.
+    const unsigned tokens = d.tokens(luma_only, d.session != nullptr);
+    if (early_alloc && d.session && d.session->name() == d.starting_backend->name) {
+        if (early_error) std::rethrow_exception(early_error);
+    } else {
+        const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, tokens + 2,
+                            d.session != nullptr};
+        ref.plan(plan);
+        dist.plan(plan);
+    }
 
     if (limits.skip_ref) ref.skip(limits.skip_ref);
     if (limits.skip_dist) dist.skip(limits.skip_dist);

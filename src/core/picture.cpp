@@ -142,13 +142,19 @@ void PicturePool::reserve(unsigned n) {
     }
     if (have >= n) return;
     std::vector<std::uint8_t*> fresh(n - have, nullptr);
-    tbb::parallel_for(std::size_t{0}, fresh.size(), [&](std::size_t i) {
-        std::uint8_t* p = shared_->alloc->allocate(shared_->bytes);
-        // Pageable memory: fault the pages in now. Page-locked or device
-        // memory is resident once allocated.
-        if (shared_->alloc->memory() == MemoryKind::Host) std::memset(p, 0, shared_->bytes);
-        fresh[i] = p;
-    });
+    try {
+        tbb::parallel_for(std::size_t{0}, fresh.size(), [&](std::size_t i) {
+            std::uint8_t* p = shared_->alloc->allocate(shared_->bytes);
+            // Pageable memory: fault the pages in now. Page-locked or device
+            // memory is resident once allocated.
+            if (shared_->alloc->memory() == MemoryKind::Host) std::memset(p, 0, shared_->bytes);
+            fresh[i] = p;
+        });
+    } catch (...) {
+        for (std::uint8_t* p : fresh)
+            if (p) shared_->alloc->deallocate(p, shared_->bytes);
+        throw;
+    }
     std::lock_guard<std::mutex> lock(shared_->mu);
     shared_->free.insert(shared_->free.end(), fresh.begin(), fresh.end());
 }

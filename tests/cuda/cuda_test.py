@@ -23,8 +23,9 @@ def check(name, cond, detail=""):
     print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
 
 
-def run(vmaf, args):
-    return subprocess.run([vmaf] + args, capture_output=True, text=True)
+def run(vmaf, args, env=None):
+    return subprocess.run([vmaf] + args, capture_output=True, text=True,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def pairs(clipdir):
@@ -152,10 +153,13 @@ def parity(vmaf, clipdir, tmp, extra):
                 check(f"{name} set{k} cpu run", False, p.stderr)
                 continue
             cpu = json.load(open(t("cpu.json")))
-            for threads in ["0", "4"]:
-                p = run(vmaf, base + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")])
+            # The clips are small, where the default dispatch is serial: batched too.
+            for threads, dispatch in [("0", None), ("4", None), ("4", "batched")]:
+                how = f"--threads {threads}" + (f" VMAF_CUDA_DISPATCH={dispatch}" if dispatch else "")
+                p = run(vmaf, base + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
+                        {"VMAF_CUDA_DISPATCH": dispatch} if dispatch else None)
                 if p.returncode:
-                    check(f"{name} set{k} cuda --threads {threads}", False, p.stderr)
+                    check(f"{name} set{k} cuda {how}", False, p.stderr)
                     continue
                 gpu = json.load(open(t("gpu.json")))
                 same = strip(cpu) == strip(gpu)
@@ -168,7 +172,7 @@ def parity(vmaf, clipdir, tmp, extra):
                                 break
                         if detail:
                             break
-                check(f"{name} set{k} cuda --threads {threads} == cpu ({len(cpu['frames'])} frames)",
+                check(f"{name} set{k} cuda {how} == cpu ({len(cpu['frames'])} frames)",
                       same and gpu["backend_used"] == "cuda", detail)
 
 

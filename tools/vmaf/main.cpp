@@ -65,17 +65,18 @@ int run(const vmaf::cli::Args& args) {
     }
     for (const auto& m : args.models) engine.add_model(m);
     for (const auto& f : args.features) engine.add_feature(f);
-    // Backend selection (explicit backend or GPU-pinned feature that cannot run: exit 100).
-    std::string fallback;
+    const bool tty = ::isatty(STDERR_FILENO);
+    if (tty && !args.quiet) std::fprintf(stderr, "VMAF version %s\n", vmaf::version());
+    // The engine has been starting the backend since its construction; run()
+    // takes it (an explicit backend or GPU-pinned feature that cannot run:
+    // exit 100, before any frame is read).
+    unsigned frames = 0;
     try {
-        fallback = engine.select_backend().fallback_reason;
+        frames = engine.run(*ref, *dist, args.limits);
     } catch (const vmaf::BackendError& e) {
         return backend_failure(e, args.backend, args.output);
     }
-
-    const bool tty = ::isatty(STDERR_FILENO);
-    if (tty && !args.quiet) std::fprintf(stderr, "VMAF version %s\n", vmaf::version());
-    const unsigned frames = engine.run(*ref, *dist, args.limits);
+    const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
     if (!args.output.empty()) engine.write_report(args.output, args.format, args.precision);

@@ -1,6 +1,7 @@
 #include "backends/cuda/session.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -64,6 +65,8 @@ struct Session::Slot {
     Event ready;
     DeviceFrame frame;
     bool direct = false;  ///< the last upload read the pictures themselves
+    std::shared_ptr<FrameResults> results;
+    bool batched = false;  ///< a twin waits for the frame's one readback
 };
 
 namespace {
@@ -82,10 +85,14 @@ public:
         void* p = nullptr;
         if (posix_memalign(&p, align, size) != 0) throw std::bad_alloc();
         if (align == kHuge) madvise(p, size, MADV_HUGEPAGE);
-        std::memset(p, 0, size);  // first touch here, in the caller's thread, not under the driver's lock
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        if (const cudaError_t e = cudaHostRegister(p, size, cudaHostRegisterPortable); e != cudaSuccess) {
+        // First touch here, in the caller's thread, not under the driver's
+        // lock (and, while the runtime is still starting, meanwhile).
+        std::memset(p, 0, size);
+        cudaError_t e = cudaSetDevice(device_);
+        if (e == cudaSuccess) e = cudaHostRegister(p, size, cudaHostRegisterPortable);
+        if (e != cudaSuccess) {
             std::free(p);
+            cudaGetLastError();
             check(e, "cudaHostRegister");
         }
         return static_cast<std::uint8_t*>(p);
@@ -106,6 +113,12 @@ cudaMemcpyKind copy_kind(MemoryKind m) {
 
 }  // namespace
 
+std::shared_ptr<PictureAllocator> upload_allocator(const BackendStartOptions& o) {
+    if (::access("/dev/nvidiactl", F_OK) != 0) return nullptr;  // no NVIDIA driver loaded here
+    const int device = o.external ? static_cast<const State*>(o.external.get())->device : o.device;
+    return std::make_shared<PinnedAllocator>(device);
+}
+
 std::shared_ptr<PictureAllocator> Session::picture_allocator() {
     if (!pinned_) pinned_ = std::make_shared<PinnedAllocator>(device_);
     return pinned_;
@@ -116,6 +129,7 @@ Session::Session(int device) : device_(device) {}
 Session::~Session() {
     active_.clear();
     slots_.reset();
+    results_.reset();
 }
 
 void Session::bind() const { check(cudaSetDevice(device_), "cudaSetDevice"); }
@@ -135,7 +149,16 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
     {
         std::lock_guard lk(m_);
         active_.clear();
+        results_bytes_ = 0;
+        results_sealed_ = false;
     }
+    results_ = std::make_unique<Pool<FrameResults>>([this] {
+        bind();
+        auto r = std::make_unique<FrameResults>();
+        r->dev = DeviceBuffer(results_bytes_);
+        r->host = PinnedBuffer(results_bytes_);
+        return r;
+    });
     geom_ = geom;
     chroma_ = needs_chroma && geom.format != PixelFormat::Yuv400;
     const unsigned planes = chroma_ ? 3 : 1;
@@ -182,6 +205,14 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
     // add_reader() must be done before the staging is overwritten.
     check(cudaStreamSynchronize(s->stream.get()), "cudaStreamSynchronize");
     cudaStream_t st = s->stream.get();
+    {
+        std::lock_guard lk(m_);
+        results_sealed_ = true;
+    }
+    if (results_bytes_) {
+        s->results = acquire_results();
+        check(cudaMemsetAsync(s->results->dev.get(), 0, results_bytes_, st), "cudaMemsetAsync");
+    }
     std::uint8_t* host = nullptr;
     std::size_t off = 0;     // of the plane in the staging layout
     std::size_t packed = 0;  // staging bytes to upload in one copy (host pictures)
@@ -231,26 +262,86 @@ void Session::frame_end(unsigned index) {
     // directly must be complete. Readers still running were registered with
     // add_reader(); frame_begin synchronises the slot's stream before reuse.
     if (s->direct) check(cudaEventSynchronize(s->ready.get()), "cudaEventSynchronize");
+    if (s->batched) {
+        // The one readback of the frame: the slot's stream waits for every
+        // batched twin's work (add_reader), so this copy follows it.
+        FrameResults& r = *s->results;
+        check(cudaMemcpyAsync(r.host.get(), r.dev.get(), results_bytes_, cudaMemcpyDeviceToHost, s->stream.get()),
+              "readback");
+        check(cudaEventRecord(r.copied.get(), s->stream.get()), "cudaEventRecord");
+        r.issued = true;
+    }
+    s->results.reset();
+    s->batched = false;
     slots_->release(std::move(s));
+}
+
+std::shared_ptr<FrameResults> Session::acquire_results() {
+    std::unique_ptr<FrameResults> r = results_->acquire();
+    // Last used by an earlier frame: its readback must be done before the
+    // area is zeroed on another stream.
+    if (r->issued) check(cudaEventSynchronize(r->copied.get()), "cudaEventSynchronize");
+    r->issued = false;
+    Pool<FrameResults>* pool = results_.get();
+    return {r.release(), [pool](FrameResults* p) { pool->release(std::unique_ptr<FrameResults>(p)); }};
+}
+
+ResultArea Session::reserve_results(std::size_t bytes) {
+    std::lock_guard lk(m_);
+    if (results_sealed_) throw Error(ErrorKind::Internal, "cuda: results reserved after the run's first frame");
+    const ResultArea a{(results_bytes_ + 7) / 8 * 8, bytes};
+    results_bytes_ = a.offset + bytes;
+    return a;
+}
+
+void* Session::results_device(unsigned index, ResultArea a) {
+    std::lock_guard lk(m_);
+    return active(index).results->dev.get<std::uint8_t>() + a.offset;
+}
+
+Results Session::submit(unsigned index, ResultArea a, cudaStream_t s, cudaEvent_t done, Dispatch mode) {
+    std::shared_ptr<FrameResults> r;
+    if (mode == Dispatch::Batched) {
+        check(cudaEventRecord(done, s), "cudaEventRecord");
+        std::lock_guard lk(m_);
+        Slot& slot = active(index);
+        check(cudaStreamWaitEvent(slot.stream.get(), done, 0), "cudaStreamWaitEvent");
+        slot.batched = true;
+        return Results(slot.results, a, false);
+    }
+    {
+        std::lock_guard lk(m_);
+        r = active(index).results;
+    }
+    check(cudaMemcpyAsync(r->host.get<std::uint8_t>() + a.offset, r->dev.get<std::uint8_t>() + a.offset, a.bytes,
+                          cudaMemcpyDeviceToHost, s),
+          "readback");
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    return Results(std::move(r), a, true);
+}
+
+Session::Slot& Session::active(unsigned index) {
+    auto it = active_.find(index);
+    if (it == active_.end()) throw Error(ErrorKind::Internal, "cuda: frame " + std::to_string(index) + " is not staged");
+    return *it->second;
 }
 
 void Session::add_reader(unsigned index, cudaEvent_t done) {
     std::lock_guard lk(m_);
-    auto it = active_.find(index);
-    if (it == active_.end()) throw Error(ErrorKind::Internal, "cuda: frame " + std::to_string(index) + " is not staged");
-    check(cudaStreamWaitEvent(it->second->stream.get(), done, 0), "cudaStreamWaitEvent");
+    check(cudaStreamWaitEvent(active(index).stream.get(), done, 0), "cudaStreamWaitEvent");
 }
 
 const DeviceFrame& Session::frame(unsigned index) {
     std::lock_guard lk(m_);
-    auto it = active_.find(index);
-    if (it == active_.end()) throw Error(ErrorKind::Internal, "cuda: frame " + std::to_string(index) + " is not staged");
-    return it->second->frame;
+    return active(index).frame;
 }
 
 }  // namespace vmaf::cuda
 
 namespace vmaf {
 extern const BackendDescriptor kCudaBackend;
-const BackendDescriptor kCudaBackend{.name = "cuda", .start = &cuda::start, .create_state = &cuda::create_state};
+const BackendDescriptor kCudaBackend{.name = "cuda",
+                                     .start = &cuda::start,
+                                     .create_state = &cuda::create_state,
+                                     .upload_allocator = &cuda::upload_allocator};
 }  // namespace vmaf

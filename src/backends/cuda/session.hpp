@@ -11,6 +11,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_util.hpp"
+#include "backends/cuda/dispatch.hpp"
 
 namespace vmaf::cuda {
 
@@ -30,6 +31,43 @@ struct DeviceFrame {
 };
 
 class Session;
+
+/// A twin's part of the per-frame results area (bytes from its start).
+struct ResultArea {
+    std::size_t offset = 0, bytes = 0;
+};
+
+/// One frame's results: a device area the twins' kernels add their exact
+/// sums to (zeroed before the frame's `ready`), and its page-locked host
+/// copy, read back in one copy per frame after every batched twin's work.
+struct FrameResults {
+    DeviceBuffer dev;
+    PinnedBuffer host;
+    Event copied;         ///< recorded after the frame's readback
+    bool issued = false;  ///< the readback is enqueued
+};
+
+/// A twin's share of one frame's results, on the host.
+class Results {
+public:
+    Results() = default;
+    Results(std::shared_ptr<FrameResults> f, ResultArea a, bool copied) : frame_(std::move(f)), area_(a), copied_(copied) {}
+    /// The sums; waits for the frame's readback when the twin did not copy them itself.
+    template <typename T>
+    const T* get() const {
+        if (!copied_) {
+            if (!frame_->issued) throw Error(ErrorKind::Internal, "cuda: results read before the frame's readback");
+            check(cudaEventSynchronize(frame_->copied.get()), "cudaEventSynchronize");
+        }
+        return reinterpret_cast<const T*>(frame_->host.get<std::uint8_t>() + area_.offset);
+    }
+    explicit operator bool() const { return frame_ != nullptr; }
+
+private:
+    std::shared_ptr<FrameResults> frame_;
+    ResultArea area_;
+    bool copied_ = false;
+};
 
 /// A feature's CUDA twin, listed by cmake/Cuda.cmake's generated table.
 struct TwinDescriptor {
@@ -64,12 +102,26 @@ public:
     /// `index` on the device passes the event recorded after that work: the
     /// frame's staging is not reused before it completes.
     void add_reader(unsigned index, cudaEvent_t done);
+
+    /// Reserves `bytes` of every frame's results area for one twin (at
+    /// creation, before the run's first frame).
+    ResultArea reserve_results(std::size_t bytes);
+    /// Frame `index`'s device results area `a` (zeroed; between frame_begin and frame_end).
+    void* results_device(unsigned index, ResultArea a);
+    /// Ends a twin's frame: its kernels for frame `index`, enqueued on `s`,
+    /// wrote their sums into `a`. Serial: copies `a` back on `s` and waits.
+    /// Batched: records `done` on `s` (the frame's staging and its one
+    /// readback, made in frame_end, wait for it) and returns at once; get()
+    /// waits for that readback.
+    Results submit(unsigned index, ResultArea a, cudaStream_t s, cudaEvent_t done, Dispatch mode);
     /// Makes this session's device current on the calling thread.
     void bind() const;
     int device() const { return device_; }
 
 private:
     struct Slot;
+    Slot& active(unsigned index);  // requires m_ held
+    std::shared_ptr<FrameResults> acquire_results();
     int device_;
     VideoGeometry geom_;
     bool chroma_ = false;
@@ -77,6 +129,9 @@ private:
     std::shared_ptr<PictureAllocator> pinned_;
     std::mutex m_;
     std::unordered_map<unsigned, std::unique_ptr<Slot>> active_;
+    std::size_t results_bytes_ = 0;  ///< reserved so far
+    bool results_sealed_ = false;    ///< the first frame has begun
+    std::unique_ptr<Pool<FrameResults>> results_;
 };
 
 /// Kernel-side probe: launches a trivial kernel; false with `err` set if it cannot run.

@@ -22,14 +22,12 @@ namespace {
 struct Work {
     Stream stream;
     DeviceBuffer scratch;
-    DeviceBuffer sums{adm::cuda::kSums * sizeof(unsigned long long)};
-    PinnedBuffer host{adm::cuda::kSums * sizeof(unsigned long long)};
     Event done;
 };
 
-/// Batched dispatch: the frame's work in flight, finished in finish().
+/// The frame's sums (read back with the frame's results), finished in finish().
 struct Pending final : FrameState {
-    std::unique_ptr<Work> work;
+    Results sums;
 };
 
 class AdmCuda final : public FeatureExtractor {
@@ -40,6 +38,7 @@ public:
           h_(g.height),
           settings_(adm::settings_from(o, g)),
           mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "adm", g.width, g.height)),
+          area_(s.reserve_results(adm::cuda::kSums * sizeof(unsigned long long))),
           pool_([this] {
               session_.bind();
               auto w = std::make_unique<Work>();
@@ -56,45 +55,38 @@ public:
     std::unique_ptr<FrameState> compute(unsigned index, const Picture& /*ref*/, const Picture& /*dist*/) const override {
         session_.bind();
         const DeviceFrame& f = session_.frame(index);
-        std::unique_ptr<Work> w = pool_.acquire();
+        Lease<Work> w(pool_);
         cudaStream_t s = w->stream.get();
         check(cudaStreamWaitEvent(s, f.ready, 0), "cudaStreamWaitEvent");
         adm::cuda::launch_adm(f.ref[0].data, f.dist[0].data, f.ref[0].pitch, fp_, w->scratch.get(),
-                              lut_.get<std::int32_t>() + 32768, w->sums.get<unsigned long long>(), s);
+                              lut_.get<std::int32_t>() + 32768,
+                              static_cast<unsigned long long*>(session_.results_device(index, area_)), s);
         check(cudaGetLastError(), "adm kernel launch");
-        check(cudaMemcpyAsync(w->host.get(), w->sums.get(), adm::cuda::kSums * sizeof(unsigned long long),
-                              cudaMemcpyDeviceToHost, s),
-              "readback");
-        if (mode_ == Dispatch::Batched) {
-            check(cudaEventRecord(w->done.get(), s), "cudaEventRecord");
-            session_.add_reader(index, w->done.get());
-            auto st = std::make_unique<Pending>();
-            st->work = std::move(w);
-            return st;
-        }
-        w->stream.sync();
-        auto st = std::make_unique<FrameState>();
-        adm::append_scores(adm::cuda::finish(settings_.params, fp_, w->host.get<unsigned long long>(), w_, h_), settings_,
-                           st->scores);
-        pool_.release(std::move(w));
+        auto st = std::make_unique<Pending>();
+        st->sums = session_.submit(index, area_, s, w->done.get(), mode_);
+        if (mode_ == Dispatch::Serial) collect(*st);
         return st;
     }
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
-        if (auto* p = dynamic_cast<Pending*>(&state); p && p->work) {
-            check(cudaEventSynchronize(p->work->done.get()), "cudaEventSynchronize");
-            adm::append_scores(adm::cuda::finish(settings_.params, fp_, p->work->host.get<unsigned long long>(), w_, h_),
-                               settings_, state.scores);
-            pool_.release(std::move(p->work));
-        }
+        auto& st = static_cast<Pending&>(state);
+        if (st.sums) collect(st);
         FeatureExtractor::finish(index, state, out);
     }
 
 private:
+    /// The CPU's float finishing of the device's exact per-scale sums.
+    void collect(Pending& st) const {
+        adm::append_scores(adm::cuda::finish(settings_.params, fp_, st.sums.get<unsigned long long>(), w_, h_), settings_,
+                           st.scores);
+        st.sums = Results();
+    }
+
     Session& session_;
     const unsigned w_, h_;
     const adm::Settings settings_;
     const Dispatch mode_;
+    const ResultArea area_;
     adm::cuda::FrameParams fp_{};
     DeviceBuffer lut_;
     mutable Pool<Work> pool_;

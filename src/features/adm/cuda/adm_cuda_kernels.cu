@@ -444,7 +444,6 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
                 const std::int32_t* lut, unsigned long long* sums, cudaStream_t st) {
     ScaleBufs b[4];
     layout(static_cast<unsigned>(p.s[0].in_w), static_cast<unsigned>(p.s[0].in_h), static_cast<char*>(scratch), b);
-    cudaMemsetAsync(sums, 0, kSums * sizeof(u64), st);
     const dim3 block(32, 8);
     for (int s = 0; s < 4; ++s) {
         const ScaleParams& sp = p.s[s];

@@ -54,8 +54,8 @@ constexpr unsigned kSums = 4 * kSumsPerScale;
 /// Device scratch of one frame at picture size w x h.
 std::size_t scratch_bytes(unsigned w, unsigned h);
 
-/// One frame: zeroes `sums` (device, kSums values) and adds every scale's
-/// shifted row sums to it. `div_lut` points at entry 0 of the 65537-entry
+/// One frame: adds every scale's shifted row sums to `sums` (device, kSums
+/// values, zeroed by the caller). `div_lut` points at entry 0 of the 65537-entry
 /// reciprocal table (device). ref/dis: luma planes, uint8 when bpc == 8.
 void launch_adm(const void* ref, const void* dis, std::size_t pitch, const FrameParams& p, void* scratch,
                 const std::int32_t* div_lut, unsigned long long* sums, cudaStream_t stream);

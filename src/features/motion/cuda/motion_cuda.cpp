@@ -1,7 +1,8 @@
 // motion_cuda: the CUDA twin of "motion". compute() forms the frame's vertical
 // filter sums on the device (concurrently per frame); finish() takes the SAD
-// against the earlier frame on the device in frame order, reads back one
-// integer, and derives the scores with the CPU's host code.
+// against the earlier frame on the device in frame order. The SADs of several
+// frames (kBatch when dispatch is batched, one when serial) are read back in
+// one copy, then scored with the CPU's host code.
 #include <cstdlib>
 #include <deque>
 #include <memory>
@@ -18,14 +19,24 @@ namespace vmaf::cuda {
 
 namespace {
 
+/// One frame's vertical filter sums on the device. `free` is recorded after
+/// the last SAD that reads them; a frame reusing the buffer waits for it.
+struct Vsum {
+    DeviceBuffer sums;
+    Event free;
+};
+
 struct MotionFrame final : FrameState {
-    std::unique_ptr<DeviceBuffer> vsum;
+    std::unique_ptr<Vsum> vsum;
 };
 
 struct Work {
     Stream stream;
     Event done;
 };
+
+/// Frames whose SAD is read back in one copy when dispatch is batched.
+constexpr unsigned kBatch = 8;
 
 class MotionCuda final : public FeatureExtractor {
 public:
@@ -53,10 +64,13 @@ public:
           }),
           buffers_([this] {
               session_.bind();
-              return std::make_unique<DeviceBuffer>(std::size_t{w_} * h_ * sizeof(std::uint32_t));
+              auto v = std::make_unique<Vsum>();
+              v->sums = DeviceBuffer(std::size_t{w_} * h_ * sizeof(std::uint32_t));
+              return v;
           }),
-          sad_dev_(sizeof(unsigned long long)),
-          sad_host_(sizeof(unsigned long long)),
+          batch_(mode_ == Dispatch::Batched ? kBatch : 1),
+          sad_dev_(kBatch * sizeof(unsigned long long)),
+          sad_host_(kBatch * sizeof(unsigned long long)),
           temporal_(distance_, blend_factor_, blend_offset_, max_val_, moving_average_) {}
 
     ~MotionCuda() override {
@@ -71,14 +85,16 @@ public:
         const DeviceFrame& f = session_.frame(index);
         Lease<Work> w(work_);
         st->vsum = buffers_.acquire();
-        check(cudaStreamWaitEvent(w->stream.get(), f.ready, 0), "cudaStreamWaitEvent");
+        cudaStream_t s = w->stream.get();
+        check(cudaStreamWaitEvent(s, f.ready, 0), "cudaStreamWaitEvent");
+        check(cudaStreamWaitEvent(s, st->vsum->free.get(), 0), "cudaStreamWaitEvent");
         motion::cuda::launch_vertical_sums(f.ref[0].data, f.ref[0].pitch, w_, h_, bpc_,
-                                           st->vsum->get<std::uint32_t>(), w->stream.get());
+                                           st->vsum->sums.get<std::uint32_t>(), s);
         check(cudaGetLastError(), "motion kernel launch");
         if (mode_ == Dispatch::Batched) {
             // finish()'s SAD on ordered_ follows this frame's sums; the
             // staged frame is kept until they are done.
-            check(cudaEventRecord(w->done.get(), w->stream.get()), "cudaEventRecord");
+            check(cudaEventRecord(w->done.get(), s), "cudaEventRecord");
             check(cudaStreamWaitEvent(ordered_.get(), w->done.get(), 0), "cudaStreamWaitEvent");
             session_.add_reader(index, w->done.get());
         } else {
@@ -89,41 +105,64 @@ public:
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
         auto& st = static_cast<MotionFrame&>(state);
-        double score = 0.;
-        if (!force_zero_) {
-            if (temporal_.frames() >= distance_) {
-                session_.bind();
-                const DeviceBuffer& earlier = *history_[history_.size() - distance_];
-                cudaStream_t s = ordered_.get();
-                check(cudaMemsetAsync(sad_dev_.get(), 0, sizeof(unsigned long long), s), "cudaMemsetAsync");
-                motion::cuda::launch_sad(earlier.get<std::uint32_t>(), st.vsum->get<std::uint32_t>(), w_, h_, bpc_,
-                                         sad_dev_.get<unsigned long long>(), s);
-                check(cudaGetLastError(), "motion kernel launch");
-                check(cudaMemcpyAsync(sad_host_.get(), sad_dev_.get(), sizeof(unsigned long long),
-                                      cudaMemcpyDeviceToHost, s),
-                      "readback");
-                ordered_.sync();
-                score = motion::sad_to_score(*sad_host_.get<unsigned long long>(), w_, h_, fps_weight_, max_val_);
-            }
-            if (history_.size() == distance_) {
-                buffers_.release(std::move(history_.front()));
-                history_.pop_front();
-            }
-            history_.push_back(std::move(st.vsum));
+        if (force_zero_) {
+            write(index, 0., out);
+            return;
         }
-        out.write(index, out_sad_, score);
-        if (debug_) out.write(index, out_motion_, score);
-        temporal_.push(score);
-        emit(false, out);
+        session_.bind();
+        cudaStream_t s = ordered_.get();
+        const bool has_sad = seen_++ >= distance_;
+        if (has_sad) {
+            if (sad_count_ == 0)
+                check(cudaMemsetAsync(sad_dev_.get(), 0, batch_ * sizeof(unsigned long long), s), "cudaMemsetAsync");
+            const Vsum& earlier = *history_[history_.size() - distance_];
+            motion::cuda::launch_sad(earlier.sums.get<std::uint32_t>(), st.vsum->sums.get<std::uint32_t>(), w_, h_, bpc_,
+                                     sad_dev_.get<unsigned long long>() + sad_count_, s);
+            check(cudaGetLastError(), "motion kernel launch");
+        }
+        queued_.push_back({index, has_sad ? static_cast<int>(sad_count_) : -1});
+        sad_count_ += has_sad;
+        if (history_.size() == distance_) {
+            // Reusable once the SADs enqueued so far have read it.
+            check(cudaEventRecord(history_.front()->free.get(), s), "cudaEventRecord");
+            buffers_.release(std::move(history_.front()));
+            history_.pop_front();
+        }
+        history_.push_back(std::move(st.vsum));
+        if (sad_count_ == batch_) drain(out);
     }
 
     void flush(ScoreWriter& out) override {
+        drain(out);
         emit(true, out);
         for (auto& b : history_) buffers_.release(std::move(b));
         history_.clear();
     }
 
 private:
+    /// Reads back the queued frames' SADs in one copy and scores them in order.
+    void drain(ScoreWriter& out) {
+        if (sad_count_) {
+            check(cudaMemcpyAsync(sad_host_.get(), sad_dev_.get(), sad_count_ * sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost, ordered_.get()),
+                  "readback");
+            ordered_.sync();
+        }
+        const auto* sad = sad_host_.get<unsigned long long>();
+        for (const Queued& q : queued_)
+            write(q.index, q.sad < 0 ? 0. : motion::sad_to_score(sad[q.sad], w_, h_, fps_weight_, max_val_), out);
+        queued_.clear();
+        sad_count_ = 0;
+    }
+
+    /// Frame `index`'s SAD score and every motion2/motion3 it completes.
+    void write(unsigned index, double score, ScoreWriter& out) {
+        out.write(index, out_sad_, score);
+        if (debug_) out.write(index, out_motion_, score);
+        temporal_.push(score);
+        emit(false, out);
+    }
+
     /// motion2/motion3 of every frame whose inputs are known (the CPU kind's rules).
     void emit(bool at_end, ScoreWriter& out) {
         temporal_.drain(at_end, [&](unsigned i, double motion2, double motion3) {
@@ -141,13 +180,21 @@ private:
     const unsigned distance_;
     const unsigned out_sad_, out_motion_, out_motion2_, out_motion3_;
     mutable Pool<Work> work_;
-    mutable Pool<DeviceBuffer> buffers_;  ///< vertical sums in flight + history
+    mutable Pool<Vsum> buffers_;  ///< vertical sums in flight + history
 
     // Ordered-stage state.
+    struct Queued {
+        unsigned index;
+        int sad;  ///< its slot in sad_dev_, or -1: no earlier frame (score 0)
+    };
+    const unsigned batch_;  ///< SADs per readback
     Stream ordered_;
     DeviceBuffer sad_dev_;
     PinnedBuffer sad_host_;
-    std::deque<std::unique_ptr<DeviceBuffer>> history_;
+    std::vector<Queued> queued_;  ///< finished frames awaiting their SAD, in order
+    unsigned sad_count_ = 0;      ///< SADs enqueued since the last readback
+    unsigned seen_ = 0;           ///< frames finished so far
+    std::deque<std::unique_ptr<Vsum>> history_;
     motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
 };
 

@@ -16,14 +16,12 @@ namespace {
 
 struct Work {
     Stream stream;
-    DeviceBuffer sums{3 * sizeof(unsigned long long)};
-    PinnedBuffer host{3 * sizeof(unsigned long long)};
     Event done;
 };
 
-/// Batched dispatch: the frame's sums in flight, scored in finish().
+/// The frame's sums (read back with the frame's results), scored in finish().
 struct Pending final : psnr::PsnrFrame {
-    std::unique_ptr<Work> work;
+    Results sums;
 };
 
 class PsnrCuda final : public FeatureExtractor {
@@ -33,6 +31,7 @@ public:
           bpc_(g.bpc),
           scoring_(o, g),
           mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "psnr", g.width, g.height)),
+          area_(s.reserve_results(3 * sizeof(unsigned long long))),
           pool_([this] {
               session_.bind();
               return std::make_unique<Work>();
@@ -41,54 +40,44 @@ public:
     std::unique_ptr<FrameState> compute(unsigned index, const Picture& /*ref*/, const Picture& /*dist*/) const override {
         session_.bind();
         const DeviceFrame& f = session_.frame(index);
-        std::unique_ptr<Work> w = pool_.acquire();
+        Lease<Work> w(pool_);
         cudaStream_t s = w->stream.get();
         check(cudaStreamWaitEvent(s, f.ready, 0), "cudaStreamWaitEvent");
-        check(cudaMemsetAsync(w->sums.get(), 0, 3 * sizeof(unsigned long long), s), "cudaMemsetAsync");
-        auto* sums = w->sums.get<unsigned long long>();
+        auto* sums = static_cast<unsigned long long*>(session_.results_device(index, area_));
         for (unsigned p = 0; p < scoring_.planes(); ++p)
             psnr::cuda::launch_sse(f.ref[p].data, f.dist[p].data, f.ref[p].pitch, f.ref[p].width, f.ref[p].height, bpc_,
                                    sums + p, s);
         check(cudaGetLastError(), "psnr kernel launch");
-        check(cudaMemcpyAsync(w->host.get(), sums, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s), "readback");
         auto st = std::make_unique<Pending>();
         for (unsigned p = 0; p < scoring_.planes(); ++p)
             st->samples[p] = std::uint64_t{f.ref[p].width} * f.ref[p].height;
-        st->work = std::move(w);
-        if (mode_ == Dispatch::Batched) {
-            check(cudaEventRecord(st->work->done.get(), s), "cudaEventRecord");
-            session_.add_reader(index, st->work->done.get());
-            return st;
-        }
-        st->work->stream.sync();
-        collect(*st);
+        st->sums = session_.submit(index, area_, s, w->done.get(), mode_);
+        if (mode_ == Dispatch::Serial) collect(*st);
         return st;
     }
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
         auto& st = static_cast<Pending&>(state);
-        if (st.work) {
-            check(cudaEventSynchronize(st.work->done.get()), "cudaEventSynchronize");
-            collect(st);
-        }
+        if (st.sums) collect(st);
         scoring_.finish(index, st, out);
     }
 
     void flush(ScoreWriter& out) override { scoring_.flush(out); }
 
 private:
-    /// The device's sums into the frame's scores (the CPU's code); returns the work to the pool.
+    /// The device's sums into the frame's scores (the CPU's code).
     void collect(Pending& st) const {
-        const auto* h = st.work->host.get<unsigned long long>();
+        const auto* h = st.sums.get<unsigned long long>();
         for (unsigned p = 0; p < scoring_.planes(); ++p) st.sse[p] = h[p];
         scoring_.score(st);
-        pool_.release(std::move(st.work));
+        st.sums = Results();
     }
 
     Session& session_;
     const unsigned bpc_;
     psnr::Scoring scoring_;
     const Dispatch mode_;
+    const ResultArea area_;
     mutable Pool<Work> pool_;
 };
 

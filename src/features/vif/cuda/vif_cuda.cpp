@@ -20,14 +20,13 @@ namespace {
 struct Work {
     Stream stream;
     DeviceBuffer scratch;
-    PinnedBuffer host{16 * sizeof(long long)};
     vif::cuda::Scratch layout{};
     Event done;
 };
 
-/// Batched dispatch: the frame's work in flight, finished in finish().
+/// The frame's sums (read back with the frame's results), finished in finish().
 struct Pending final : FrameState {
-    std::unique_ptr<Work> work;
+    Results sums;
 };
 
 class VifCuda final : public FeatureExtractor {
@@ -41,6 +40,7 @@ public:
           egl_(o.d(option_index(o, "vif_enhn_gain_limit"))),
           skip0_(o.b(option_index(o, "vif_skip_scale0"))),
           mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "vif", g.width, g.height)),
+          area_(s.reserve_results(16 * sizeof(long long))),
           pool_([this] {
               session_.bind();
               auto w = std::make_unique<Work>();
@@ -58,44 +58,33 @@ public:
     std::unique_ptr<FrameState> compute(unsigned index, const Picture& /*ref*/, const Picture& /*dist*/) const override {
         session_.bind();
         const DeviceFrame& f = session_.frame(index);
-        std::unique_ptr<Work> w = pool_.acquire();
+        Lease<Work> w(pool_);
         cudaStream_t s = w->stream.get();
         check(cudaStreamWaitEvent(s, f.ready, 0), "cudaStreamWaitEvent");
-        check(cudaMemsetAsync(w->layout.sums, 0, 16 * sizeof(long long), s), "cudaMemsetAsync");
-        vif::cuda::launch_vif(f.ref[0].data, f.dist[0].data, f.ref[0].pitch, w_, h_, bpc_, egl_, skip0_, w->layout, s);
+        vif::cuda::launch_vif(f.ref[0].data, f.dist[0].data, f.ref[0].pitch, w_, h_, bpc_, egl_, skip0_, w->layout,
+                              static_cast<long long*>(session_.results_device(index, area_)), s);
         check(cudaGetLastError(), "vif kernel launch");
-        check(cudaMemcpyAsync(w->host.get(), w->layout.sums, 16 * sizeof(long long), cudaMemcpyDeviceToHost, s),
-              "readback");
-        if (mode_ == Dispatch::Batched) {
-            check(cudaEventRecord(w->done.get(), s), "cudaEventRecord");
-            session_.add_reader(index, w->done.get());
-            auto st = std::make_unique<Pending>();
-            st->work = std::move(w);
-            return st;
-        }
-        w->stream.sync();
-        auto state = std::make_unique<FrameState>();
-        finish_scores(w->host.get<long long>(), state->scores);
-        pool_.release(std::move(w));
-        return state;
+        auto st = std::make_unique<Pending>();
+        st->sums = session_.submit(index, area_, s, w->done.get(), mode_);
+        if (mode_ == Dispatch::Serial) collect(*st);
+        return st;
     }
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
-        if (auto* p = dynamic_cast<Pending*>(&state); p && p->work) {
-            check(cudaEventSynchronize(p->work->done.get()), "cudaEventSynchronize");
-            finish_scores(p->work->host.get<long long>(), state.scores);
-            pool_.release(std::move(p->work));
-        }
+        auto& st = static_cast<Pending&>(state);
+        if (st.sums) collect(st);
         FeatureExtractor::finish(index, state, out);
     }
 
 private:
     /// The CPU's float finishing of the device's exact per-scale sums.
-    void finish_scores(const long long* sums, ScoreList& out) const {
-        std::array<vif::ScaleStat, vif::kScales> st;
+    void collect(Pending& st) const {
+        const long long* sums = st.sums.get<long long>();
+        std::array<vif::ScaleStat, vif::kScales> stat;
         for (unsigned k = 0; k < vif::kScales; ++k)
-            st[k] = vif::finish_statistic(vif::StatSums{sums[4 * k], sums[4 * k + 1], sums[4 * k + 2], sums[4 * k + 3]});
-        vif::append_scores(st, skip0_, debug_, out);
+            stat[k] = vif::finish_statistic(vif::StatSums{sums[4 * k], sums[4 * k + 1], sums[4 * k + 2], sums[4 * k + 3]});
+        vif::append_scores(stat, skip0_, debug_, st.scores);
+        st.sums = Results();
     }
 
     Session& session_;
@@ -104,6 +93,7 @@ private:
     const double egl_;
     const bool skip0_;
     const Dispatch mode_;
+    const ResultArea area_;
     DeviceBuffer table_;
     mutable Pool<Work> pool_;
 };

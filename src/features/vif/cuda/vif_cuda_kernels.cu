@@ -183,7 +183,7 @@ std::size_t align(std::size_t v) { return (v + 255) & ~std::size_t{255}; }
 
 template <typename T>
 void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned scale,
-               unsigned bpc, double egl, const Scratch& s, cudaStream_t st) {
+               unsigned bpc, double egl, const Scratch& s, long long* sums, cudaStream_t st) {
     unsigned shift_mu = 16, round_mu = 32768, shift_sq = 16;
     unsigned long long round_sq = 32768;
     if (scale == 0) {
@@ -195,7 +195,7 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
     const dim3 grid((w + 63) / 64, (h + 15) / 16);
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
-    long long* out = s.sums + 4 * scale;
+    long long* out = sums + 4 * scale;
 #define VMAF_VIF_TILE(S) \
     statistic_tile<T, S><<<grid, kThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl, s.log2_table, out)
     switch (scale) {
@@ -222,7 +222,7 @@ void decimate(const void* src, std::size_t pitch, unsigned w, unsigned h, unsign
 
 std::size_t scratch_bytes(unsigned w, unsigned h) {
     const std::size_t q = static_cast<std::size_t>(w / 2) * (h / 2);
-    return align(static_cast<std::size_t>(w) * (h / 2) * 4) + 4 * align(q * 2) + align(16 * 8);
+    return align(static_cast<std::size_t>(w) * (h / 2) * 4) + 4 * align(q * 2);
 }
 
 Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* table) {
@@ -237,19 +237,18 @@ Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* 
     s.tmp = static_cast<std::uint32_t*>(take(static_cast<std::size_t>(w) * (h / 2) * 4));
     for (auto& pp : s.scale)
         for (auto& side : pp) side = static_cast<std::uint16_t*>(take(q * 2));
-    s.sums = static_cast<long long*>(take(16 * 8));
     s.log2_table = table;
     return s;
 }
 
 void launch_vif(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
-                double egl, bool skip_scale0, const Scratch& s, cudaStream_t st) {
+                double egl, bool skip_scale0, const Scratch& s, long long* sums, cudaStream_t st) {
     if (bpc == 8) {
-        if (!skip_scale0) statistic<unsigned char>(ref, dis, pitch, w, h, 0, bpc, egl, s, st);
+        if (!skip_scale0) statistic<unsigned char>(ref, dis, pitch, w, h, 0, bpc, egl, s, sums, st);
         decimate<unsigned char>(ref, pitch, w, h, 0, bpc, s, s.scale[0][0], st);
         decimate<unsigned char>(dis, pitch, w, h, 0, bpc, s, s.scale[0][1], st);
     } else {
-        if (!skip_scale0) statistic<unsigned short>(ref, dis, pitch, w, h, 0, bpc, egl, s, st);
+        if (!skip_scale0) statistic<unsigned short>(ref, dis, pitch, w, h, 0, bpc, egl, s, sums, st);
         decimate<unsigned short>(ref, pitch, w, h, 0, bpc, s, s.scale[0][0], st);
         decimate<unsigned short>(dis, pitch, w, h, 0, bpc, s, s.scale[0][1], st);
     }
@@ -265,7 +264,7 @@ void launch_vif(const void* ref, const void* dis, std::size_t pitch, unsigned w,
             ch /= 2;
         }
         statistic<unsigned short>(s.scale[cur][0], s.scale[cur][1], static_cast<std::size_t>(cw) * 2, cw, ch, scale, bpc,
-                                  egl, s, st);
+                                  egl, s, sums, st);
     }
 }
 

@@ -13,7 +13,6 @@ namespace vmaf::vif::cuda {
 struct Scratch {
     std::uint32_t* tmp;          ///< w * (h / 2): decimation rows
     std::uint16_t* scale[2][2];  ///< [ping/pong][ref/dis], each (w/2) * (h/2)
-    long long* sums;             ///< [4 scales][4]: num_log, den_log, num_non_log, den_non_log
     const std::uint16_t* log2_table;  ///< 65536 entries
 };
 
@@ -21,9 +20,10 @@ struct Scratch {
 std::size_t scratch_bytes(unsigned w, unsigned h);
 Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* table);
 
-/// All four scales of one frame: sums[scale][4] are added to (zero them first).
+/// All four scales of one frame: adds to sums[scale][4] (device; num_log,
+/// den_log, num_non_log, den_non_log), which the caller zeroed.
 /// ref/dis: luma planes (pitch in bytes), samples uint8 when bpc == 8, else uint16.
 void launch_vif(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
-                double enhn_gain_limit, bool skip_scale0, const Scratch& s, cudaStream_t stream);
+                double enhn_gain_limit, bool skip_scale0, const Scratch& s, long long* sums, cudaStream_t stream);
 
 }  // namespace vmaf::vif::cuda
