@@ -81,6 +81,7 @@ TEST(CudaDispatch, ParsesModesAndOverrides) {
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <fstream>
@@ -91,7 +92,7 @@ TEST(CudaDispatch, ParsesModesAndOverrides) {
 
 namespace {
 
-constexpr unsigned kW = 352, kH = 288, kFrames = 5;
+constexpr unsigned kW = 352, kH = 288, kFrames = 11;  // more than one batch of motion SADs
 
 /// A deterministic 8-bit 4:2:0 clip: smooth gradients plus noise; the
 /// distorted side adds more noise and a small shift.
@@ -179,14 +180,20 @@ TEST(BackendApiGpu, DevicePicturesScoreLikeHostPictures) {
     } catch (const vmaf::BackendError& e) {
         GTEST_SKIP() << "no usable CUDA device: " << e.what();
     }
-    for (unsigned threads : {0u, 4u}) {
-        const std::string host = score(false, "cuda", threads, {"psnr"});
-        const std::string device = score(true, "cuda", threads, {"psnr"});
-        EXPECT_NE(host.find("\"vmaf\""), std::string::npos);
-        EXPECT_NE(host.find("psnr_cb"), std::string::npos);
-        EXPECT_EQ(host, device) << "threads " << threads;
-        EXPECT_EQ(host, score(false, "cpu", threads, {"psnr"})) << "threads " << threads;
+    // Both dispatch modes (the clip is small: the default is serial). The
+    // report must match the CPU's to the byte, key order included.
+    for (const char* dispatch : {"", "batched"}) {
+        ::setenv("VMAF_CUDA_DISPATCH", dispatch, 1);
+        for (unsigned threads : {0u, 4u}) {
+            const std::string host = score(false, "cuda", threads, {"psnr"});
+            const std::string device = score(true, "cuda", threads, {"psnr"});
+            EXPECT_NE(host.find("\"vmaf\""), std::string::npos);
+            EXPECT_NE(host.find("psnr_cb"), std::string::npos);
+            EXPECT_EQ(host, device) << "threads " << threads << " dispatch '" << dispatch << "'";
+            EXPECT_EQ(host, score(false, "cpu", threads, {"psnr"})) << "threads " << threads << " dispatch '" << dispatch << "'";
+        }
     }
+    ::unsetenv("VMAF_CUDA_DISPATCH");
     // The CPU cannot read device pictures: a clear error, not a crash.
     EXPECT_THROW(score(true, "cpu", 0, {}), vmaf::Error);
 }

@@ -111,17 +111,20 @@ public:
         }
         session_.bind();
         cudaStream_t s = ordered_.get();
-        const bool has_sad = seen_++ >= distance_;
-        if (has_sad) {
-            if (sad_count_ == 0)
+        if (seen_++ >= distance_) {
+            if (queued_.empty())
                 check(cudaMemsetAsync(sad_dev_.get(), 0, batch_ * sizeof(unsigned long long), s), "cudaMemsetAsync");
             const Vsum& earlier = *history_[history_.size() - distance_];
+            const unsigned slot = static_cast<unsigned>(queued_.size());
             motion::cuda::launch_sad(earlier.sums.get<std::uint32_t>(), st.vsum->sums.get<std::uint32_t>(), w_, h_, bpc_,
-                                     sad_dev_.get<unsigned long long>() + sad_count_, s);
+                                     sad_dev_.get<unsigned long long>() + slot, s);
             check(cudaGetLastError(), "motion kernel launch");
+            queued_.push_back(index);
+        } else {
+            // The first frames (no earlier frame) score 0 at once, so that the
+            // report's keys come in the CPU kind's order.
+            write(index, 0., out);
         }
-        queued_.push_back({index, has_sad ? static_cast<int>(sad_count_) : -1});
-        sad_count_ += has_sad;
         if (history_.size() == distance_) {
             // Reusable once the SADs enqueued so far have read it.
             check(cudaEventRecord(history_.front()->free.get(), s), "cudaEventRecord");
@@ -129,7 +132,7 @@ public:
             history_.pop_front();
         }
         history_.push_back(std::move(st.vsum));
-        if (sad_count_ == batch_) drain(out);
+        if (queued_.size() == batch_) drain(out);
     }
 
     void flush(ScoreWriter& out) override {
@@ -142,17 +145,15 @@ public:
 private:
     /// Reads back the queued frames' SADs in one copy and scores them in order.
     void drain(ScoreWriter& out) {
-        if (sad_count_) {
-            check(cudaMemcpyAsync(sad_host_.get(), sad_dev_.get(), sad_count_ * sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost, ordered_.get()),
-                  "readback");
-            ordered_.sync();
-        }
+        if (queued_.empty()) return;
+        check(cudaMemcpyAsync(sad_host_.get(), sad_dev_.get(), queued_.size() * sizeof(unsigned long long),
+                              cudaMemcpyDeviceToHost, ordered_.get()),
+              "readback");
+        ordered_.sync();
         const auto* sad = sad_host_.get<unsigned long long>();
-        for (const Queued& q : queued_)
-            write(q.index, q.sad < 0 ? 0. : motion::sad_to_score(sad[q.sad], w_, h_, fps_weight_, max_val_), out);
+        for (std::size_t k = 0; k < queued_.size(); ++k)
+            write(queued_[k], motion::sad_to_score(sad[k], w_, h_, fps_weight_, max_val_), out);
         queued_.clear();
-        sad_count_ = 0;
     }
 
     /// Frame `index`'s SAD score and every motion2/motion3 it completes.
@@ -183,16 +184,11 @@ private:
     mutable Pool<Vsum> buffers_;  ///< vertical sums in flight + history
 
     // Ordered-stage state.
-    struct Queued {
-        unsigned index;
-        int sad;  ///< its slot in sad_dev_, or -1: no earlier frame (score 0)
-    };
     const unsigned batch_;  ///< SADs per readback
     Stream ordered_;
     DeviceBuffer sad_dev_;
     PinnedBuffer sad_host_;
-    std::vector<Queued> queued_;  ///< finished frames awaiting their SAD, in order
-    unsigned sad_count_ = 0;      ///< SADs enqueued since the last readback
+    std::vector<unsigned> queued_;  ///< frames whose SAD is in flight, in order (slot k of sad_dev_)
     unsigned seen_ = 0;           ///< frames finished so far
     std::deque<std::unique_ptr<Vsum>> history_;
     motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
