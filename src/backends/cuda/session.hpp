@@ -51,7 +51,8 @@ struct FrameResults {
 class Results {
 public:
     Results() = default;
-    Results(std::shared_ptr<FrameResults> f, ResultArea a, bool copied) : frame_(std::move(f)), area_(a), copied_(copied) {}
+    Results(std::shared_ptr<FrameResults> f, ResultArea a, bool copied)
+        : frame_(std::move(f)), area_(a), copied_(copied) {}
     /// The sums; waits for the frame's readback when the twin did not copy them itself.
     template <typename T>
     const T* get() const {
@@ -72,8 +73,8 @@ private:
 /// A feature's CUDA twin, listed by cmake/Cuda.cmake's generated table.
 struct TwinDescriptor {
     std::string_view kind;  ///< the CPU kind it replaces ("psnr")
-    std::unique_ptr<FeatureExtractor> (*create)(Session& s, const ExtractorInfo& kind, const OptionValues& opts, const VideoGeometry& geom,
-                                                const ExtractorContext& ctx) = nullptr;
+    std::unique_ptr<FeatureExtractor> (*create)(Session& s, const ExtractorInfo& kind, const OptionValues& opts,
+                                                const VideoGeometry& geom, const ExtractorContext& ctx) = nullptr;
 };
 
 /// Caller-created CUDA state (library API): hand it to EngineConfig::backend_state.

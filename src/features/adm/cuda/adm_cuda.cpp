@@ -31,15 +31,17 @@ public:
     }
 
 private:
-    void launch(const DeviceFrame& f, DeviceBuffer& scratch, void* sums, cudaStream_t s, FrameState& /*st*/) const override {
+    void launch(const DeviceFrame& f, DeviceBuffer& scratch, void* sums, cudaStream_t s,
+                FrameState& /*st*/) const override {
         adm::cuda::launch_adm(f.ref[0].data, f.dist[0].data, f.ref[0].pitch, fp_, scratch.get(),
                               lut_.get<std::int32_t>() + 32768, static_cast<unsigned long long*>(sums), s);
     }
 
     /// The CPU's float finishing of the device's exact per-scale sums.
     void score(const void* sums, FrameState& st) const override {
-        adm::append_scores(adm::cuda::finish(settings_.params, fp_, static_cast<const unsigned long long*>(sums), w_, h_),
-                           settings_, st.scores);
+        adm::append_scores(
+            adm::cuda::finish(settings_.params, fp_, static_cast<const unsigned long long*>(sums), w_, h_), settings_,
+            st.scores);
     }
 
     const unsigned w_, h_;

@@ -78,7 +78,8 @@ public:
         buffers_.clear();
     }
 
-    std::unique_ptr<FrameState> compute(unsigned index, const Picture& /*ref*/, const Picture& /*dist*/) const override {
+    std::unique_ptr<FrameState> compute(unsigned index, const Picture& /*ref*/,
+                                        const Picture& /*dist*/) const override {
         auto st = std::make_unique<MotionFrame>();
         if (force_zero_) return st;
         session_.bind();
@@ -116,8 +117,8 @@ public:
                 check(cudaMemsetAsync(sad_dev_.get(), 0, batch_ * sizeof(unsigned long long), s), "cudaMemsetAsync");
             const Vsum& earlier = *history_[history_.size() - distance_];
             const unsigned slot = static_cast<unsigned>(queued_.size());
-            motion::cuda::launch_sad(earlier.sums.get<std::uint32_t>(), st.vsum->sums.get<std::uint32_t>(), w_, h_, bpc_,
-                                     sad_dev_.get<unsigned long long>() + slot, s);
+            motion::cuda::launch_sad(earlier.sums.get<std::uint32_t>(), st.vsum->sums.get<std::uint32_t>(), w_, h_,
+                                     bpc_, sad_dev_.get<unsigned long long>() + slot, s);
             check(cudaGetLastError(), "motion kernel launch");
             queued_.push_back(index);
         } else {
@@ -189,7 +190,7 @@ private:
     DeviceBuffer sad_dev_;
     PinnedBuffer sad_host_;
     std::vector<unsigned> queued_;  ///< frames whose SAD is in flight, in order (slot k of sad_dev_)
-    unsigned seen_ = 0;           ///< frames finished so far
+    unsigned seen_ = 0;             ///< frames finished so far
     std::deque<std::unique_ptr<Vsum>> history_;
     motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
 };

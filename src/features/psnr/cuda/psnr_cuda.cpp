@@ -16,7 +16,9 @@ struct NoScratch {};
 class PsnrCuda final : public SumsTwin<NoScratch, psnr::PsnrFrame> {
 public:
     PsnrCuda(Session& s, const OptionValues& o, const VideoGeometry& g)
-        : SumsTwin(s, "psnr", g, 3 * sizeof(unsigned long long), [] { return NoScratch{}; }), bpc_(g.bpc), scoring_(o, g) {}
+        : SumsTwin(s, "psnr", g, 3 * sizeof(unsigned long long), [] { return NoScratch{}; }),
+          bpc_(g.bpc),
+          scoring_(o, g) {}
 
     void flush(ScoreWriter& out) override { scoring_.flush(out); }
 

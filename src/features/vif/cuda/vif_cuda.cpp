@@ -43,7 +43,8 @@ public:
     }
 
 private:
-    void launch(const DeviceFrame& f, VifScratch& scratch, void* sums, cudaStream_t s, FrameState& /*st*/) const override {
+    void launch(const DeviceFrame& f, VifScratch& scratch, void* sums, cudaStream_t s,
+                FrameState& /*st*/) const override {
         vif::cuda::launch_vif(f.ref[0].data, f.dist[0].data, f.ref[0].pitch, w_, h_, bpc_, egl_, skip0_, scratch.layout,
                               static_cast<long long*>(sums), s);
     }
