@@ -332,10 +332,7 @@ const BackendSelection& Engine::select_backend() {
     d.session = std::move(st.session);
     BackendSelection sel;
     sel.fallback_reason = std::move(st.fallback_reason);
-    if (d.session) {
-        sel.used = std::string(d.session->name());
-        sel.fallback_reason.clear();
-    }
+    if (d.session) sel.used = std::string(d.session->name());
     for (const Instance& inst : d.instances) {
         if (inst.pinned.empty()) continue;
         const std::string fname = std::string(inst.info->name) + "_" + inst.pinned;

@@ -112,25 +112,24 @@ public:
         }
         session_.bind();
         cudaStream_t s = ordered_.get();
-        if (seen_++ >= distance_) {
+        // Once there were `distance_` frames, the history holds the ones before this frame.
+        if (history_.size() == distance_) {
             if (queued_.empty())
                 check(cudaMemsetAsync(sad_dev_.get(), 0, batch_ * sizeof(unsigned long long), s), "cudaMemsetAsync");
-            const Vsum& earlier = *history_[history_.size() - distance_];
+            const Vsum& earlier = *history_.front();  // frame index - distance_
             const unsigned slot = static_cast<unsigned>(queued_.size());
             motion::cuda::launch_sad(earlier.sums.get<std::uint32_t>(), st.vsum->sums.get<std::uint32_t>(), w_, h_,
                                      bpc_, sad_dev_.get<unsigned long long>() + slot, s);
             check(cudaGetLastError(), "motion kernel launch");
             queued_.push_back(index);
+            // The oldest sums are reusable once the SADs enqueued so far have read them.
+            check(cudaEventRecord(history_.front()->free.get(), s), "cudaEventRecord");
+            buffers_.release(std::move(history_.front()));
+            history_.pop_front();
         } else {
             // The first frames (no earlier frame) score 0 at once, so that the
             // report's keys come in the CPU kind's order.
             write(index, 0., out);
-        }
-        if (history_.size() == distance_) {
-            // Reusable once the SADs enqueued so far have read it.
-            check(cudaEventRecord(history_.front()->free.get(), s), "cudaEventRecord");
-            buffers_.release(std::move(history_.front()));
-            history_.pop_front();
         }
         history_.push_back(std::move(st.vsum));
         if (queued_.size() == batch_) drain(out);
@@ -190,7 +189,6 @@ private:
     DeviceBuffer sad_dev_;
     PinnedBuffer sad_host_;
     std::vector<unsigned> queued_;  ///< frames whose SAD is in flight, in order (slot k of sad_dev_)
-    unsigned seen_ = 0;             ///< frames finished so far
     std::deque<std::unique_ptr<Vsum>> history_;
     motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
 };
