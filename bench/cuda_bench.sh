@@ -8,12 +8,12 @@
 #      the GPU side alone (tests/cuda/device_fps.cpp, device-resident frames)
 # usage: bench/cuda_bench.sh VMAF CUDA_DEVICE_FPS CLIPDIR [UPSTREAM_VMAF]
 # CLIPDIR holds p01_576x324_yuv420p_{ref,crf35}.yuv; needs python3 with numpy and
-# ../shared/testdata/upscale.py (or UPSCALE=path/to/upscale.py).
+# bench/upscale.py (or UPSCALE=path/to/upscale.py).
 set -euo pipefail
 V=$1 FPS=$2 C=$3 U=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 T="python3 $here/wall_time.py"
-up=${UPSCALE:-$here/../../shared/testdata/upscale.py}
+up=${UPSCALE:-$here/upscale.py}
 tmp=${TMPDIR:-/tmp}/vmaf-cuda-bench; mkdir -p "$tmp"
 for s in ref crf35; do
   python3 "$up" "$C/p01_576x324_yuv420p_$s.yuv" 576 324 "$tmp/$s-1080.yuv" 1920 1080 240 &

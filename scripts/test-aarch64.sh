@@ -25,5 +25,5 @@ for t in $(ninja -C "$build" -t targets all | sed -n 's/^\([a-z_]*checkasm_test\
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 # Unit labels of the checkasm tests, plus the golden suite limited to one pair.
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -R "[Cc]heckasm|corpus_setup"
-python3 tests/golden/golden_test.py "$build/tools/vmaf/vmaf" "${VMAF_TESTDATA_DIR:-../shared/testdata}" "$build/clips" \
+python3 tests/golden/golden_test.py "$build/tools/vmaf/vmaf" "${VMAF_TESTDATA_DIR:-testdata}" "$build/clips" \
   --only p01_crf35__vmaf_v0.6.1 --no-bytes --wrapper "qemu-aarch64-static -L /"

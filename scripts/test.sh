@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds vmaf-engine and runs every test (GPU tests skip without a GPU).
-# Needs ../shared (the test corpus and models) beside the repository.
+# Self-contained: models and test data are in the repository; the clips are
+# generated with Debian's ffmpeg (testdata/make_corpus.sh) on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end golden suite: runs our `vmaf` CLI with the exact upstream command
-of every golden file in ../shared/testdata/manifest.json and compares
+of every golden file in testdata/manifest.json and compares
 
   * `--precision max` JSON against golden-full/ (every frame value, every
     pooled value: the doubles must be equal), and
@@ -128,7 +128,10 @@ def main():
     WRAPPER[:] = shlex.split(a.wrapper)
     manifest = json.load(open(os.path.join(a.testdata, "manifest.json")))
     extra = shlex.split(a.extra_args)
-    failures, compared, ran, skipped_runs = [], 0, 0, []
+    failures, compared, ran, skipped_runs, corpus_skips = [], 0, 0, [], []
+    # Clips whose bytes differ from the goldens' (another ffmpeg): never compared.
+    mismatch_list = os.path.join(a.clips, "MISMATCH")
+    mismatched = {l.split()[0] for l in open(mismatch_list) if l.strip()} if os.path.exists(mismatch_list) else set()
     with tempfile.TemporaryDirectory() as tmp:
         for g in manifest["golden"]:
             label = f"{g['pair']}__{g['variant']}"
@@ -144,6 +147,10 @@ def main():
             paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
             if not all(os.path.exists(p) for p in paths):
                 skipped_runs.append(label + " (clips not generated: make_corpus.sh)")
+                continue
+            differ = [os.path.basename(p) for p in paths if os.path.basename(p) in mismatched]
+            if differ:
+                corpus_skips.append(f"{label}: {', '.join(differ)} as this ffmpeg makes it differs from testdata/SHA256SUMS")
                 continue
             skipped = skipped_keys(g["cmd"], g["pair"])
             out_full = os.path.join(tmp, label + ".full.json")
@@ -167,7 +174,7 @@ def main():
                                 f"{len(ours)} lines vs {len(gold_text)}")
                     failures.append(f"{label}: default-format output differs from golden/: {diff}")
             print(f"{label}: {n} values compared, {len(errs)} mismatches" + (f", skipped keys {sorted(skipped)}" if skipped else ""))
-        if not a.only or "combined" in a.only:
+        if (not a.only or "combined" in a.only) and not {"p01_576x324_yuv420p_ref.yuv", "p01_576x324_yuv420p_crf35.yuv"} & mismatched:
             # Two models in one run share their common extractors (motion here) and
             # must each still equal their own single-model golden.
             label = "p01_crf35__combined"
@@ -196,7 +203,12 @@ def main():
     print(f"{ran} runs, {compared} values compared exactly, {len(failures)} failures")
     failed_runs = len({f.split(":")[0] for f in failures})
     print(f"golden: {max(ran - failed_runs, 0)} passed, {failed_runs} failed")
-    return 0 if ran and not failures else 1
+    if failures:
+        return 1
+    # ctest reports a test printing this tag as skipped (SKIP_REGULAR_EXPRESSION).
+    for s in corpus_skips:
+        print("VMAF_CORPUS_SKIPPED:", s)
+    return 0 if ran or corpus_skips else 1
 
 
 if __name__ == "__main__":

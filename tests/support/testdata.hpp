@@ -1,4 +1,4 @@
-// Test access to the shared corpus (../shared/testdata): decompressed clips,
+// Test access to the repository's corpus (testdata/): generated clips,
 // golden-full reports, and a minimal raw-YUV loader independent of src/io.
 #pragma once
 
@@ -10,10 +10,16 @@
 
 namespace vmaf::test {
 
-/// Root of the shared test corpus.
+/// Marks a test that could not compare because the local ffmpeg made other
+/// bytes than the goldens' clips: ctest reports such a test as skipped.
+inline constexpr const char* kCorpusSkipTag = "VMAF_CORPUS_SKIPPED";
+
+/// Root of the test corpus (testdata/ of the repository).
 std::string testdata_dir();
-/// Path of a decompressed raw clip, e.g. "p01_576x324_yuv420p_ref.yuv".
-/// Decompresses clips/<name>.xz into the build tree once (safe across processes).
+/// Path of a raw clip, e.g. "p01_576x324_yuv420p_ref.yuv", in the build tree's
+/// clip cache; generates its pair with testdata/make_corpus.sh when missing
+/// (safe across processes). Throws a runtime_error starting with
+/// kCorpusSkipTag when the clip's bytes differ from testdata/SHA256SUMS.
 std::string clip_path(const std::string& name);
 /// Parsed golden-full/<stem>.json (e.g. "p01_crf35__vmaf_v0.6.1").
 nlohmann::json golden_full(const std::string& stem);
@@ -27,7 +33,7 @@ struct PairInfo {
     unsigned frames = 0;
 };
 PairInfo pair_info(const std::string& id);
-/// Every pair id of the manifest whose clips are stored (p02/p06 are not).
+/// Every pair id of the small corpus: all but the 1080p/4K pairs (p02, p06).
 std::vector<std::string> stored_pair_ids();
 
 /// Loads frame `index` of a raw planar file in the standard layout.
