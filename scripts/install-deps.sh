@@ -3,7 +3,7 @@
 # Only packages that are missing are installed; nothing comes from elsewhere.
 set -euo pipefail
 pkgs=(
-  cmake ninja-build g++ pkg-config python3 xz-utils
+  cmake ninja-build g++ pkg-config python3 xz-utils dpkg-dev
   libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ffmpeg
