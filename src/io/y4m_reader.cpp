@@ -35,6 +35,7 @@
 
 #include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/sniff.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
 
@@ -211,7 +212,10 @@ public:
 
 private:
     [[noreturn]] void bad_header(const std::string& what) const {
-        throw Error(ErrorKind::Input, "malformed Y4M header in " + in_.path() + ": " + what);
+        std::string msg = "malformed Y4M header in " + in_.path() + ": " + what;
+        if (const std::string seen = io::sniff_file(in_.path()); !seen.empty() && seen != "a Y4M file")
+            msg += " (the file appears to be " + seen + ", not Y4M)";
+        throw Error(ErrorKind::Input, msg);
     }
 
     static bool parse_uint(std::string_view s, unsigned& out) {

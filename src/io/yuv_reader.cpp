@@ -20,6 +20,7 @@
 
 #include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/sniff.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
 
@@ -151,6 +152,11 @@ void validate(const std::string& path, const VideoGeometry& g) {
 
 std::unique_ptr<VideoSource> open_yuv(const std::string& path, const VideoGeometry& geom) {
     validate(path, geom);
+    // Raw YUV has no header, so any file would be read: refuse the formats
+    // that announce themselves rather than score their bytes as pictures.
+    if (const std::string seen = io::sniff_file(path); !seen.empty())
+        throw Error(ErrorKind::Input, path + " appears to be " + seen + ", not raw YUV" +
+                                          (seen == "a Y4M file" ? " (drop -w/-h/-p/-b to read it as Y4M)" : ""));
     return std::make_unique<YuvSource>(path, geom);
 }
 

@@ -126,7 +126,55 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run(["--help"])
     check("--help", p.returncode == 0 and "--reference" in p.stdout)
     p = run(["--version"])
-    check("--version", p.returncode == 0 and p.stderr.strip() != "")
+    v = p.stderr.strip()
+    check("--version: upstream's version first, then this build's",
+          p.returncode == 0 and v.startswith("3.2.0 (vmaf-engine ") and "commit " in v and "backends: cpu" in v
+          and "SIMD: " in v, v)
+    p = run(["--help"])
+    check("--help names the listings", "--list-features" in p.stdout and "--list-models" in p.stdout)
+    p = run(["--list-features"])
+    feats = p.stdout
+    names = {l.split()[0] for l in feats.splitlines() if l and not l.startswith(" ")}
+    check("--list-features: every feature with options", p.returncode == 0
+          and {"adm", "motion", "psnr", "vif"} <= names and "vif_enhn_gain_limit (egl)  double, default 100" in feats
+          and "outputs: VMAF_integer_feature_adm2_score" in feats, feats[:300])
+    p = run(["--list-models"])
+    check("--list-models: every built-in model", p.returncode == 0 and "  vmaf_v0.6.1\n" in p.stdout
+          and "vmaf_b_v0.6.3  (bootstrap collection" in p.stdout and "vmaf_4k_v0.6.1" in p.stdout, p.stdout[:300])
+
+    # --- the closing score line names the model as upstream does (on a terminal) ---
+    import pty
+    def run_tty(args):
+        master, slave = pty.openpty()
+        proc = subprocess.run([VMAF] + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, timeout=120)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.close(master)
+        return proc.returncode, out.decode(errors="replace")
+    rc, err = run_tty(base + ["--backend", "cpu"])
+    check("closing line 'vmaf_v0.6.1: SCORE'", rc == 0 and any(l.startswith("vmaf_v0.6.1: ") for l in err.splitlines()), err)
+    rc, err = run_tty(base + ["--backend", "cpu", "-m", "version=vmaf_v0.6.1neg:name=neg", "-m", "version=vmaf_b_v0.6.3"])
+    lines = err.splitlines()
+    check("closing lines name each model by version",
+          rc == 0 and any(l.startswith("vmaf_v0.6.1neg: ") for l in lines)
+          and any(l.startswith("vmaf_b_v0.6.3: ") and "ci.p95" in l for l in lines), err)
+
+    # --- a container handed to the Y4M or raw reader says what it appears to be ---
+    with open(t("clip.mp4"), "wb") as f:
+        f.write(b"\0\0\0\x20ftypisom" + bytes(4096))
+    expect_error("mp4 given as raw YUV", ["-r", t("clip.mp4"), "-d", DIST] + RAW, "appears to be an MP4/MOV")
+    expect_error("mp4 given as Y4M", ["-r", t("clip.mp4"), "-d", t("clip.mp4")], "appears to be an MP4/MOV")
+    y4m(t("real.y4m"), 16, 16, "420", 2)
+    expect_error("Y4M given with raw geometry", ["-r", t("real.y4m"), "-d", t("real.y4m"), "-w", "16", "-h", "16",
+                                                 "-p", "420", "-b", "8"], "drop -w/-h/-p/-b")
 
     # --- backend selection contract ---
     p = expect_error("--backend vulkan is unsupported", base + ["--backend", "vulkan"], "vulkan", rc=1)
@@ -139,6 +187,13 @@ with tempfile.TemporaryDirectory() as tmp:
     expect_error("GPU-pinned feature without its backend exits 100", base + ["--feature", "psnr_cuda"], "psnr_cuda", rc=100)
     p = run(base + ["--backend", "cpu", "--json", "-o", t("cpu.json")])
     check("--backend cpu", p.returncode == 0 and json.load(open(t("cpu.json")))["backend_used"] == "cpu", p.stderr)
+    # Without the NVIDIA driver, auto's one line says exactly that (not a runtime-version complaint).
+    if "cuda" in run(["--version"]).stderr.split("backends:")[1] and not os.path.exists("/dev/nvidiactl"):
+        import ctypes.util
+        if not ctypes.util.find_library("cuda"):
+            p = run(base + ["--backend", "auto"])
+            check("--backend auto without a driver says so",
+                  p.returncode == 0 and "no NVIDIA driver is installed" in p.stderr and "ran on the CPU" in p.stderr, p.stderr)
 
 failed = sum(1 for _, ok in results if not ok)
 print(f"{len(results) - failed} passed, {failed} failed")

@@ -107,7 +107,10 @@ Execution:
   --backend NAME            auto | cpu | cuda | sycl | hip | metal
   --no_cuda                 never use CUDA
   --quiet/-q                no progress or score lines on stderr
-  --version/-v              print the version and exit
+  --version/-v              print the version (upstream's, then this build's
+                            version, commit, backends and SIMD targets) and exit
+  --list-features           every feature with its output keys and options
+  --list-models             every built-in model (and what this build lacks)
   --help                    this text
 )";
 }
@@ -144,13 +147,15 @@ Args parse_args(int argc, char** argv) {
     app.add_flag("-q,--quiet", a.quiet);
     app.add_flag("-v,--version", a.version);
     app.add_flag("--help", help);
+    app.add_flag("--list-features", a.list_features);
+    app.add_flag("--list-models", a.list_models);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         throw UsageError{e.what()};
     }
     a.help = help;
-    if (a.help || a.version) return a;
+    if (a.help || a.version || a.list_features || a.list_models) return a;
 
     // Report format: the last of --xml/--json/--csv/--sub wins.
     for (int i = 1; i < argc; ++i) {

@@ -24,6 +24,8 @@ struct Args {
     bool quiet = false;
     bool version = false;
     bool help = false;
+    bool list_features = false;  ///< print every feature with its options and exit
+    bool list_models = false;    ///< print every built-in model and exit
     std::string backend = "auto";
     bool no_cuda = false;
 };

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "cli_args.hpp"
+#include "listing.hpp"
 #include "vmaf/engine.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
@@ -85,10 +87,16 @@ int run(const vmaf::cli::Args& args) {
 
     if (tty && (!args.quiet || args.output.empty())) {
         if (!args.quiet) std::fprintf(stderr, "%u frames %.2f FPS\n", frames, engine.fps());
-        for (const auto& [key, collection] : engine.model_keys()) {
+        // Labelled as upstream: the model's version, or its path.
+        std::vector<std::string> labels;
+        if (args.models.empty()) labels.push_back("vmaf_v0.6.1");
+        for (const auto& m : args.models) labels.push_back(m.version.empty() ? m.path : m.version);
+        const auto keys = engine.model_keys();
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            const auto& [key, collection] = keys[i];
             const auto mean = engine.pooled_mean(key);
             if (!mean) continue;
-            std::fprintf(stderr, "%s: %f", key.c_str(), *mean);
+            std::fprintf(stderr, "%s: %f", (i < labels.size() ? labels[i] : key).c_str(), *mean);
             if (collection) {
                 const auto lo = engine.pooled_mean(key + "_ci_p95_lo"), hi = engine.pooled_mean(key + "_ci_p95_hi"),
                            sd = engine.pooled_mean(key + "_stddev");
@@ -115,7 +123,12 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (args.version) {
-        std::fprintf(stderr, "%s (vmaf-engine)\n", vmaf::version());
+        std::fputs(vmaf::cli::version_text().c_str(), stderr);  // stderr, as upstream
+        return 0;
+    }
+    if (args.list_features || args.list_models) {
+        if (args.list_features) std::fputs(vmaf::cli::features_text().c_str(), stdout);
+        if (args.list_models) std::fputs(vmaf::cli::models_text().c_str(), stdout);
         return 0;
     }
     try {

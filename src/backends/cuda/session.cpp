@@ -1,5 +1,6 @@
 #include "backends/cuda/session.hpp"
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,6 +26,22 @@ const TwinDescriptor* find_twin(std::string_view kind) {
 
 std::unique_ptr<BackendSession> start(const BackendStartOptions& o);
 
+/// Why the CUDA runtime found no device, in the user's terms: the runtime
+/// reports a missing driver as "driver version is insufficient".
+std::string no_device_reason(cudaError_t e) {
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
+        void* lib = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!lib) return "no NVIDIA driver is installed on this machine (libcuda.so.1 not found)";
+        ::dlclose(lib);
+        if (::access("/dev/nvidiactl", F_OK) != 0)
+            return "the NVIDIA driver is installed but not loaded (no /dev/nvidiactl)";
+        if (e == cudaErrorInsufficientDriver)
+            return "the installed NVIDIA driver is too old for this build's CUDA runtime " +
+                   std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+    }
+    return std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
+}
+
 std::shared_ptr<void> create_state(int device) {
     BackendStartOptions o;
     o.device = device;
@@ -41,7 +58,7 @@ std::unique_ptr<BackendSession> start(const BackendStartOptions& o) {
     const cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
         cudaGetLastError();
-        throw BackendError("cuda", -ENODEV, std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")");
+        throw BackendError("cuda", -ENODEV, no_device_reason(e));
     }
     if (n <= 0) throw BackendError("cuda", -ENODEV, "no CUDA device found");
     if (device < 0 || device >= n)
