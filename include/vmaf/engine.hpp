@@ -120,6 +120,11 @@ public:
 
     /// Pooled mean of a reported key (e.g. "vmaf"), if present.
     std::optional<double> pooled_mean(const std::string& key) const;
+    /// Per-frame score keys of the last run, in report order.
+    std::vector<std::string> score_keys() const;
+    /// Values of `key` for every frame of the last run, in frame order; NaN
+    /// for a frame without one (e.g. skipped by subsample). Empty for an unknown key.
+    std::vector<double> frame_scores(const std::string& key) const;
     /// Report keys of every model added, in order, with whether it is a bootstrap collection.
     std::vector<std::pair<std::string, bool>> model_keys() const;
     /// Non-fatal conditions of the last run (e.g. one input ended first), one line each.

@@ -64,5 +64,9 @@ public:
 std::unique_ptr<VideoSource> open_yuv(const std::string& path, const VideoGeometry& geom);
 /// YUV4MPEG2. Throws vmaf::Error on a missing file or a malformed/unsupported header.
 std::unique_ptr<VideoSource> open_y4m(const std::string& path);
+/// Any video file whose format announces itself (not raw YUV, which needs
+/// open_yuv), recognised by its content rather than its name. Throws
+/// vmaf::Error naming what the file appears to be when it cannot be read.
+std::unique_ptr<VideoSource> open_video(const std::string& path);
 
 }  // namespace vmaf

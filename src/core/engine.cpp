@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <future>
+#include <limits>
 #include <variant>
 
 #include "backends/backend.hpp"
@@ -566,6 +567,21 @@ std::optional<double> Engine::pooled_mean(const std::string& key) const {
     auto s = impl_->fc.find(key);
     if (!s) return std::nullopt;
     return impl_->fc.pool(*s, PoolMethod::Mean, impl_->frames, impl_->cfg.subsample);
+}
+
+std::vector<std::string> Engine::score_keys() const {
+    std::vector<std::string> out;
+    for (Slot s : impl_->fc.written_order()) out.push_back(impl_->fc.key(s));
+    return out;
+}
+
+std::vector<double> Engine::frame_scores(const std::string& key) const {
+    const auto s = impl_->fc.find(key);
+    if (!s) return {};
+    std::vector<double> out(impl_->frames, std::numeric_limits<double>::quiet_NaN());
+    for (unsigned f = 0; f < impl_->frames; ++f)
+        if (impl_->fc.has(*s, f)) out[f] = impl_->fc.get(*s, f);
+    return out;
 }
 
 std::vector<std::pair<std::string, bool>> Engine::model_keys() const {

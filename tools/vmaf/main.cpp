@@ -50,8 +50,8 @@ int run(const vmaf::cli::Args& args) {
         ref = vmaf::open_yuv(args.reference, args.geom);
         dist = vmaf::open_yuv(args.distorted, args.geom);
     } else {
-        ref = vmaf::open_y4m(args.reference);
-        dist = vmaf::open_y4m(args.distorted);
+        ref = vmaf::open_video(args.reference);
+        dist = vmaf::open_video(args.distorted);
     }
 
     vmaf::EngineConfig cfg = args.engine;

@@ -1,0 +1,123 @@
+#include "tune/encoders.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <stdexcept>
+
+#include "tune/process.hpp"
+
+namespace vmaf::tune {
+
+namespace {
+
+std::string require_one_of(const std::string& encoder, const std::string& preset,
+                           const std::vector<std::string>& allowed) {
+    if (std::find(allowed.begin(), allowed.end(), preset) == allowed.end()) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        throw std::invalid_argument("--preset '" + preset + "' is not a preset of " + encoder + " (" + list + ")");
+    }
+    return preset;
+}
+
+std::string require_int(const std::string& encoder, const std::string& preset, int lo, int hi) {
+    std::vector<std::string> allowed;
+    for (int i = lo; i <= hi; ++i) allowed.push_back(std::to_string(i));
+    return require_one_of(encoder, preset, allowed);
+}
+
+const std::vector<std::string> kX26xPresets = {"ultrafast", "superfast", "veryfast", "faster", "fast",
+                                               "medium",    "slow",      "slower",   "veryslow", "placebo"};
+const std::vector<std::string> kNvencPresets = {"p1", "p2", "p3", "p4", "p5", "p6", "p7"};
+
+std::vector<std::string> nvenc(const char* codec, const std::string& preset, int crf) {
+    return {"-c:v", codec, "-preset", require_one_of(codec, preset, kNvencPresets), "-rc", "vbr", "-cq",
+            std::to_string(crf), "-b:v", "0"};
+}
+
+const EncoderAdapter kAdapters[] = {
+    {"libx264", "medium", 0, 51, "mp4",
+     [](const std::string& p, int q) -> std::vector<std::string> {
+         return {"-c:v", "libx264", "-preset", require_one_of("libx264", p, kX26xPresets), "-crf", std::to_string(q)};
+     }},
+    {"libx265", "medium", 0, 51, "mp4",
+     [](const std::string& p, int q) -> std::vector<std::string> {
+         return {"-c:v", "libx265", "-preset", require_one_of("libx265", p, kX26xPresets), "-crf", std::to_string(q),
+                 "-x265-params", "log-level=error", "-tag:v", "hvc1"};
+     }},
+    {"libsvtav1", "8", 1, 63, "mkv",
+     [](const std::string& p, int q) -> std::vector<std::string> {
+         return {"-c:v", "libsvtav1", "-preset", require_int("libsvtav1", p, 0, 13), "-crf", std::to_string(q)};
+     }},
+    {"libaom-av1", "6", 0, 63, "mkv",
+     [](const std::string& p, int q) -> std::vector<std::string> {
+         return {"-c:v", "libaom-av1", "-cpu-used", require_int("libaom-av1", p, 0, 8), "-crf", std::to_string(q),
+                 "-b:v", "0", "-row-mt", "1"};
+     }},
+    {"libvpx-vp9", "4", 0, 63, "webm",
+     [](const std::string& p, int q) -> std::vector<std::string> {
+         return {"-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", require_int("libvpx-vp9", p, 0, 8), "-crf",
+                 std::to_string(q), "-b:v", "0", "-row-mt", "1"};
+     }},
+    {"h264_nvenc", "p4", 0, 51, "mp4", [](const std::string& p, int q) { return nvenc("h264_nvenc", p, q); }},
+    {"hevc_nvenc", "p4", 0, 51, "mp4", [](const std::string& p, int q) { return nvenc("hevc_nvenc", p, q); }},
+    {"av1_nvenc", "p4", 0, 63, "mkv", [](const std::string& p, int q) { return nvenc("av1_nvenc", p, q); }},
+};
+
+}  // namespace
+
+const EncoderAdapter* find_encoder(const std::string& name) {
+    for (const EncoderAdapter& a : kAdapters)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+std::vector<std::string> encoder_names() {
+    std::vector<std::string> out;
+    for (const EncoderAdapter& a : kAdapters) out.push_back(a.name);
+    return out;
+}
+
+std::vector<std::string> ffmpeg_encoders(const std::string& ffmpeg) {
+    const ProcessResult r = run_process({ffmpeg, "-hide_banner", "-encoders"}, true);
+    std::vector<std::string> out;
+    // Lines like " V....D libx264              libx264 H.264 ..."
+    static const std::regex line(R"(^ [VAS][A-Z.]{5} (\S+) )");
+    std::size_t start = 0;
+    while (start < r.out.size()) {
+        std::size_t end = r.out.find('\n', start);
+        if (end == std::string::npos) end = r.out.size();
+        std::smatch m;
+        const std::string l = r.out.substr(start, end - start);
+        if (std::regex_search(l, m, line)) out.push_back(m[1]);
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string ffmpeg_version(const std::string& ffmpeg) {
+    const ProcessResult r = run_process({ffmpeg, "-hide_banner", "-version"}, true);
+    static const std::regex re(R"(ffmpeg version (\S+))");
+    std::smatch m;
+    if (r.exit_code == 0 && std::regex_search(r.out, m, re)) return m[1];
+    return "unknown";
+}
+
+std::string bitstream_encoder_version(const std::string& encoder, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(1 << 16, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    std::smatch m;
+    if (encoder == "libx264") {
+        static const std::regex re(R"(x264 - (core \d+(?: r\d+ [0-9a-f]+)?))");
+        if (std::regex_search(head, m, re)) return m[1];
+    } else if (encoder == "libx265") {
+        static const std::regex re(R"(x265 \(build \d+\) - ([0-9][0-9A-Za-z.+:-]*))");
+        if (std::regex_search(head, m, re)) return m[1];
+    }
+    return {};
+}
+
+}  // namespace vmaf::tune

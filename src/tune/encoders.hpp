@@ -1,0 +1,34 @@
+// Encoder adapters: how `vmaf-tune` asks Debian's ffmpeg CLI for one encode
+// of each supported encoder at a preset and a CRF.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace vmaf::tune {
+
+struct EncoderAdapter {
+    std::string name;            ///< ffmpeg encoder name, e.g. "libx264"
+    std::string default_preset;  ///< when --preset is not given
+    int crf_min = 0, crf_max = 51;
+    std::string extension;  ///< container of the encode: "mp4", "mkv", "webm"
+    /// ffmpeg output options for `preset` and `crf` (codec, rate control).
+    /// Throws std::invalid_argument for a preset the encoder does not have.
+    std::vector<std::string> (*args)(const std::string& preset, int crf) = nullptr;
+};
+
+/// The adapter for `name`, or nullptr when vmaf-tune does not know it.
+const EncoderAdapter* find_encoder(const std::string& name);
+/// Names of every known encoder.
+std::vector<std::string> encoder_names();
+
+/// Encoders the ffmpeg at `ffmpeg` offers (`ffmpeg -encoders`), by name.
+std::vector<std::string> ffmpeg_encoders(const std::string& ffmpeg);
+/// First line of `ffmpeg -version`'s version, e.g. "5.1.9-0+deb12u1"; "unknown" on failure.
+std::string ffmpeg_version(const std::string& ffmpeg);
+/// The encoder library's own version as written into the bitstream (x264
+/// "core 164 r3095", x265 "3.5+1"), read from the first bytes of an encode;
+/// "" when the encoder leaves none.
+std::string bitstream_encoder_version(const std::string& encoder, const std::string& path);
+
+}  // namespace vmaf::tune

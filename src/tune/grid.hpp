@@ -1,0 +1,37 @@
+// The sweep grid of `vmaf-tune corpus`: sources x encoders x presets x CRFs,
+// in a fixed order, and the deterministic share of it a shard takes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace vmaf::tune {
+
+/// Parses repeatable `--crf` values: single integers ("23") or inclusive
+/// ranges "FIRST:LAST[:STEP]" ("18:40:2"). Returns the distinct values in
+/// ascending order. Throws std::invalid_argument with a one-line message on a
+/// malformed, empty, or out-of-[lo, hi] list.
+std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi);
+
+/// `--shard I/N`: this process takes cells whose grid index i has i % N == I
+/// (I in [0, N)). The default 0/1 takes every cell.
+struct Shard {
+    unsigned index = 0, count = 1;
+    bool takes(std::size_t cell_index) const { return cell_index % count == index; }
+};
+/// Parses "I/N"; throws std::invalid_argument.
+Shard parse_shard(const std::string& text);
+
+/// One cell of the grid.
+struct Cell {
+    std::size_t source = 0;  ///< index into the sweep's sources
+    std::string encoder, preset;
+    int crf = 0;
+};
+
+/// Every cell, sources outermost, then encoders, presets, CRFs (ascending).
+std::vector<Cell> make_grid(std::size_t sources, const std::vector<std::string>& encoders,
+                            const std::vector<std::string>& presets, const std::vector<int>& crfs);
+
+}  // namespace vmaf::tune

@@ -1,0 +1,67 @@
+#include "tune/score.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "vmaf/engine.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf::tune {
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty()) return std::nan("");
+    std::sort(values.begin(), values.end());
+    const double pos = p / 100.0 * static_cast<double>(values.size() - 1);
+    const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+    const std::size_t hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
+
+ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, const std::string& encode_path,
+                          const ScoreSetup& setup) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto ref = open_source(source);
+    auto dist = open_video(encode_path);
+    EngineConfig cfg;
+    cfg.threads = setup.threads;
+    cfg.backend = setup.backend;
+    cfg.backend_state = setup.backend_state;
+    Engine engine(cfg);
+    ModelRequest m;
+    m.version = setup.model_version;
+    m.path = setup.model_path;
+    engine.add_model(m);
+    RunLimits limits;
+    limits.skip_ref = window.skip;
+    limits.frame_count = window.count;
+    const unsigned frames = engine.run(*ref, *dist, limits);
+    if (!engine.warnings().empty()) throw Error(ErrorKind::Input, encode_path + ": " + engine.warnings().front());
+    if (window.count && frames != *window.count)
+        throw Error(ErrorKind::Input, encode_path + " has " + std::to_string(frames) + " frames, the source window " +
+                                          std::to_string(*window.count));
+
+    ScoreSummary s;
+    s.frames = frames;
+    s.backend_used = engine.backend_used();
+    const std::string key = engine.model_keys().at(0).first;
+    s.vmaf = engine.frame_scores(key);
+    double inv = 0;
+    s.min = s.vmaf.empty() ? 0 : s.vmaf.front();
+    for (double v : s.vmaf) {
+        inv += 1.0 / (v + 1.0);
+        s.min = std::min(s.min, v);
+    }
+    s.mean = *engine.pooled_mean(key);
+    s.harmonic_mean = static_cast<double>(s.vmaf.size()) / inv - 1.0;  // upstream's harmonic pooling
+    s.p1 = percentile(s.vmaf, 1);
+    s.p5 = percentile(s.vmaf, 5);
+    for (const std::string& k : engine.score_keys()) {
+        if (k == key) continue;
+        if (const auto mean = engine.pooled_mean(k)) s.feature_means[k] = *mean;
+    }
+    s.score_time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return s;
+}
+
+}  // namespace vmaf::tune

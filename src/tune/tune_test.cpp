@@ -1,0 +1,153 @@
+// Unit tests of vmaf-tune's pieces; end-to-end sweeps are tests/tune/tune_test.py.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "tune/encoders.hpp"
+#include "tune/grid.hpp"
+#include "tune/merge.hpp"
+#include "tune/process.hpp"
+#include "tune/report.hpp"
+#include "tune/rows.hpp"
+#include "tune/score.hpp"
+
+namespace fs = std::filesystem;
+
+namespace vmaf::tune {
+namespace {
+
+TEST(TuneGrid, CrfListsAndRanges) {
+    EXPECT_EQ(parse_crf_list({"23"}, 0, 51), (std::vector<int>{23}));
+    EXPECT_EQ(parse_crf_list({"18:24:2", "23", "18"}, 0, 51), (std::vector<int>{18, 20, 22, 23, 24}));
+    EXPECT_EQ(parse_crf_list({"30:32"}, 0, 51), (std::vector<int>{30, 31, 32}));
+    EXPECT_THROW(parse_crf_list({}, 0, 51), std::invalid_argument);
+    EXPECT_THROW(parse_crf_list({""}, 0, 51), std::invalid_argument);
+    EXPECT_THROW(parse_crf_list({"abc"}, 0, 51), std::invalid_argument);
+    EXPECT_THROW(parse_crf_list({"40:18"}, 0, 51), std::invalid_argument);  // empty range
+    EXPECT_THROW(parse_crf_list({"18:40:0"}, 0, 51), std::invalid_argument);
+    EXPECT_THROW(parse_crf_list({"18:40:2:1"}, 0, 51), std::invalid_argument);
+    EXPECT_THROW(parse_crf_list({"60"}, 0, 51), std::invalid_argument);  // out of the encoder's range
+    EXPECT_THROW(parse_crf_list({"-1"}, 0, 51), std::invalid_argument);
+}
+
+TEST(TuneGrid, ShardsPartitionTheGrid) {
+    EXPECT_THROW(parse_shard("3/3"), std::invalid_argument);
+    EXPECT_THROW(parse_shard("1"), std::invalid_argument);
+    EXPECT_THROW(parse_shard("a/2"), std::invalid_argument);
+    EXPECT_THROW(parse_shard("0/0"), std::invalid_argument);
+    const auto grid = make_grid(2, {"libx264", "libx265"}, {"fast"}, {20, 30, 40});
+    ASSERT_EQ(grid.size(), 12u);
+    EXPECT_EQ(grid[0].source, 0u);
+    EXPECT_EQ(grid[11].source, 1u);
+    std::vector<int> taken(grid.size(), 0);
+    for (unsigned i = 0; i < 3; ++i) {
+        const Shard s = parse_shard(std::to_string(i) + "/3");
+        for (std::size_t k = 0; k < grid.size(); ++k) taken[k] += s.takes(k);
+    }
+    for (int t : taken) EXPECT_EQ(t, 1);  // every cell exactly once
+}
+
+TEST(TuneEncoders, AdaptersAndPresets) {
+    const EncoderAdapter* x264 = find_encoder("libx264");
+    ASSERT_NE(x264, nullptr);
+    const auto args = x264->args("fast", 23);
+    EXPECT_EQ(args, (std::vector<std::string>{"-c:v", "libx264", "-preset", "fast", "-crf", "23"}));
+    EXPECT_THROW(x264->args("7", 23), std::invalid_argument);
+    EXPECT_THROW(find_encoder("libsvtav1")->args("fast", 30), std::invalid_argument);
+    EXPECT_NO_THROW(find_encoder("libsvtav1")->args("8", 30));
+    EXPECT_EQ(find_encoder("libvvenc"), nullptr);
+}
+
+TEST(TuneProcess, ExitStatusAndQuoting) {
+    EXPECT_EQ(run_process({"true"}).exit_code, 0);
+    EXPECT_EQ(run_process({"false"}).exit_code, 1);
+    EXPECT_EQ(run_process({"/nonexistent/program"}).exit_code, 127);
+    const auto r = run_process({"sh", "-c", "echo out; echo err >&2; exit 3"}, true);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.out, "out\n");
+    EXPECT_EQ(r.err_tail, "err\n");
+    EXPECT_EQ(shell_quote({"ffmpeg", "-vf", "trim=start_frame=1", "a b", "it's"}),
+              "ffmpeg -vf trim=start_frame=1 'a b' 'it'\\''s'");
+}
+
+TEST(TuneScore, Percentiles) {
+    EXPECT_DOUBLE_EQ(percentile({5, 1, 3}, 0), 1);
+    EXPECT_DOUBLE_EQ(percentile({5, 1, 3}, 50), 3);
+    EXPECT_DOUBLE_EQ(percentile({5, 1, 3}, 100), 5);
+    EXPECT_DOUBLE_EQ(percentile({0, 10}, 5), 0.5);
+    EXPECT_TRUE(std::isnan(percentile({}, 5)));
+}
+
+TEST(TuneReport, UpperHullIsTheRisingFrontier) {
+    const auto h = upper_hull({{100, 80}, {200, 85}, {300, 94}, {400, 95}, {500, 95.5}, {250, 90}, {600, 95.2}});
+    const std::vector<std::pair<double, double>> want = {{100, 80}, {300, 94}, {400, 95}, {500, 95.5}};
+    EXPECT_EQ(h, want);
+    EXPECT_TRUE(upper_hull({}).empty());
+}
+
+class TuneRows : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("tune_rows_" + std::to_string(::getpid()));
+    void SetUp() override { fs::create_directories(dir); }
+    void TearDown() override { fs::remove_all(dir); }
+    static Row row(const std::string& enc, int crf, int status) {
+        Row r;
+        r["schema_version"] = kRowSchemaVersion;
+        r["src"] = "a.yuv";
+        r["encoder"] = enc;
+        r["preset"] = "fast";
+        r["crf"] = crf;
+        r["extra_params"] = "";
+        r["clip_mode"] = "full";
+        r["vmaf_model"] = "vmaf_v0.6.1";
+        r["exit_status"] = status;
+        r["vmaf_score"] = status == 0 ? nlohmann::json(90.0) : nlohmann::json(nullptr);
+        return r;
+    }
+};
+
+TEST_F(TuneRows, AppendReadAndCorruptFilesStayUntouched) {
+    const std::string p = (dir / "c.jsonl").string();
+    EXPECT_TRUE(read_rows(p).empty());  // a missing file has no rows
+    {
+        RowWriter w(p);
+        w.append(row("libx264", 30, 0));
+        w.append(row("libx264", 20, 1));
+    }
+    const auto rows = read_rows(p);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[1]["exit_status"], 1);
+    EXPECT_TRUE(rows[1]["vmaf_score"].is_null());
+    EXPECT_NE(cell_identity(rows[0]), cell_identity(rows[1]));
+
+    const std::string bad = (dir / "bad.jsonl").string();
+    { std::ofstream(bad) << rows[0].dump() << "\n{\"truncated\": \n"; }
+    const auto before = fs::file_size(bad);
+    try {
+        read_rows(bad);
+        FAIL() << "a corrupt line must be an error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(fs::file_size(bad), before);
+}
+
+TEST_F(TuneRows, MergeKeepsOneRowPerCellPreferringSuccess) {
+    const std::string a = (dir / "a.jsonl").string(), b = (dir / "b.jsonl").string();
+    write_rows(a, {row("libx265", 30, 0), row("libx264", 40, 1)});
+    write_rows(b, {row("libx264", 40, 0), row("libx264", 30, 0), row("libx265", 30, 0)});
+    const auto m = merge_rows({a, b});
+    ASSERT_EQ(m.size(), 3u);
+    EXPECT_EQ(m[0]["encoder"], "libx264");
+    EXPECT_EQ(m[0]["crf"], 30);
+    EXPECT_EQ(m[1]["crf"], 40);
+    EXPECT_EQ(m[1]["exit_status"], 0);  // the successful row replaced the failed one
+    EXPECT_EQ(m[2]["encoder"], "libx265");
+}
+
+}  // namespace
+}  // namespace vmaf::tune
