@@ -3,10 +3,10 @@
 # Only packages that are missing are installed; nothing comes from elsewhere.
 set -euo pipefail
 pkgs=(
-  cmake ninja-build g++ pkg-config python3 xz-utils dpkg-dev
-  libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libfmt-dev
+  cmake ninja-build g++ pkg-config python3 python3-jsonschema xz-utils dpkg-dev
+  libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libfmt-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  ffmpeg
+  ffmpeg chromium
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""End-to-end tests of vmaf-tune on a corpus clip, with Debian's ffmpeg:
+
+  * a sweep (two encoders x five CRFs) whose every score equals
+    `vmaf -r SRC -d ENCODE` on the same files at full precision;
+  * a sweep killed mid-run and resumed: no finished cell lost or repeated;
+  * three shards run concurrently, merged, equal one unsharded sweep;
+  * the score cache answers a repeated sweep without encoding;
+  * bad input: each a clear error (exit 2, nothing encoded) or a failed row;
+  * the HTML report renders in headless Chromium without console errors
+    (skipped, with the reason, when chromium is not installed).
+
+usage: tune_test.py VMAF_TUNE VMAF CLIP_DIR [SCREENSHOT.png]
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TUNE, VMAF, CLIPS = sys.argv[1], sys.argv[2], sys.argv[3]
+SHOT = sys.argv[4] if len(sys.argv) > 4 else None
+W, H, FRAMES = 576, 324, 12
+FRAME_BYTES = W * H * 3 // 2
+VOLATILE = {"run_id", "timestamp", "encode_time_ms", "score_time_ms", "encode_path", "encode_command", "cache_hit"}
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
+
+
+def tune(args, **kw):
+    return subprocess.run([TUNE] + args, capture_output=True, text=True, timeout=600, **kw)
+
+
+SCHEMA = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                                   "vmaf-tune-row.schema.json")))
+schema_errors = []
+
+
+def rows(path):
+    """Every row of a corpus file, each validated against docs/vmaf-tune-row.schema.json."""
+    with open(path) as f:
+        out = [json.loads(l) for l in f if l.strip()]
+    try:
+        import jsonschema
+        for r in out:
+            for e in jsonschema.Draft202012Validator(SCHEMA).iter_errors(r):
+                schema_errors.append(f"{path}: {e.message}")
+    except ImportError:
+        schema_errors.append("python3-jsonschema is not installed")
+    return out
+
+
+def stable(r):
+    return {k: v for k, v in r.items() if k not in VOLATILE}
+
+
+def cell(r):
+    return (r["encoder"], r["preset"], r["crf"])
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    t = lambda n: os.path.join(tmp, n)
+    src = t("src.yuv")
+    with open(os.path.join(CLIPS, "p01_576x324_yuv420p_ref.yuv"), "rb") as f, open(src, "wb") as o:
+        o.write(f.read(FRAME_BYTES * FRAMES))
+    geo = ["--source", src, "--width", str(W), "--height", str(H), "--pix-fmt", "yuv420p", "--framerate", "24"]
+    cache = ["--cache-dir", t("cache")]
+
+    # --- a sweep whose scores equal the vmaf CLI's on the same files ---
+    out = t("sweep.jsonl")
+    p = tune(["corpus"] + geo + ["--encoder", "libx264", "--encoder", "libx265", "--preset", "fast",
+                                 "--crf", "22:38:4", "--jobs", "2", "--keep-encodes", "--encode-dir", t("enc"),
+                                 "--out", out, "--no-cache", "--score-backend", "cpu"])
+    check("sweep exits 0", p.returncode == 0, p.stderr)
+    rs = rows(out) if os.path.exists(out) else []
+    check("sweep wrote 10 rows", len(rs) == 10 and len({cell(r) for r in rs}) == 10, len(rs))
+    check("scoring backend line", "vmaf-tune: scoring backend = cpu" in p.stderr, p.stderr[:300])
+    exact = 0
+    for r in rs:
+        if r["exit_status"] != 0:
+            check(f"{cell(r)} succeeded", False, r.get("error"))
+            continue
+        rep = t("cli.json")
+        # The CLI reads the source as Y4M (the same bytes) and the encode by content.
+        ref_y4m = t("src.y4m")
+        if not os.path.exists(ref_y4m):
+            subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
+                            "-s", f"{W}x{H}", "-r", "24", "-i", src, "-f", "yuv4mpegpipe", ref_y4m], check=True)
+        q = subprocess.run([VMAF, "-r", ref_y4m, "-d", r["encode_path"], "--json", "--precision", "max", "-o", rep,
+                            "--backend", "cpu", "-q"], capture_output=True, text=True)
+        if q.returncode != 0:
+            check(f"vmaf CLI on {cell(r)}", False, q.stderr)
+            continue
+        c = json.load(open(rep))
+        per_frame = [f["metrics"]["vmaf"] for f in c["frames"]]
+        same = (r["vmaf_score"] == c["pooled_metrics"]["vmaf"]["mean"] and r["vmaf_per_frame"] == per_frame
+                and r["vmaf_min"] == c["pooled_metrics"]["vmaf"]["min"]
+                and r["vmaf_harmonic_mean"] == c["pooled_metrics"]["vmaf"]["harmonic_mean"]
+                and all(r["features"][k] == c["pooled_metrics"][k]["mean"] for k in r["features"]))
+        exact += same
+        if not same:
+            check(f"{cell(r)} equals the vmaf CLI", False, f"{r['vmaf_score']!r} vs {c['pooled_metrics']['vmaf']['mean']!r}")
+    check("every row's scores equal `vmaf -r SRC -d ENCODE` at full precision", exact == 10 and len(rs) == 10, exact)
+    if rs:
+        r = rs[0]
+        check("row fields", all(k in r for k in (
+            "schema_version", "run_id", "timestamp", "src", "src_sha256", "width", "height", "pix_fmt", "framerate",
+            "duration_s", "encoder", "encoder_version", "preset", "crf", "extra_params", "encode_path",
+            "encode_size_bytes", "bitrate_kbps", "encode_time_ms", "vmaf_score", "vmaf_model", "score_time_ms",
+            "ffmpeg_version", "vmaf_binary_version", "exit_status", "clip_mode", "backend_used", "vmaf_mean",
+            "vmaf_harmonic_mean", "vmaf_min", "vmaf_p1", "vmaf_p5", "features")) and
+              "integer_adm2" in (r["features"] or {}), sorted(r))
+        x264 = [r for r in rs if r["encoder"] == "libx264"]
+        check("x264 version read from the bitstream", x264 and x264[0]["encoder_version"].startswith("core "),
+              x264[0]["encoder_version"] if x264 else None)
+
+    # --- resume: rerunning the same command runs nothing ---
+    p = tune(["corpus"] + geo + ["--encoder", "libx264", "--encoder", "libx265", "--preset", "fast",
+                                 "--crf", "22:38:4", "--out", out, "--no-cache", "--score-backend", "cpu"])
+    check("rerun skips finished cells", p.returncode == 0 and "10 already in" in p.stderr and len(rows(out)) == 10,
+          p.stderr)
+
+    # --- kill mid-run, resume: nothing lost, nothing repeated ---
+    kout = t("killed.jsonl")
+    kargs = ["corpus"] + geo + ["--encoder", "libx264", "--preset", "medium", "--crf", "20:40:4", "--jobs", "1",
+                                "--out", kout, "--no-cache", "--score-backend", "cpu", "--threads", "1"]
+    proc = subprocess.Popen([TUNE] + kargs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if os.path.exists(kout) and len(rows(kout)) >= 2:
+            break
+        time.sleep(0.05)
+    killed = proc.poll() is None
+    if killed:
+        proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = rows(kout)
+    p = tune(kargs)
+    after = rows(kout)
+    check("killed sweep resumes: every cell once",
+          killed and 2 <= len(before) < 6 and len(after) == 6 and len({cell(r) for r in after}) == 6
+          and after[:len(before)] == before and p.returncode == 0,
+          f"killed={killed} before={len(before)} after={len(after)} {p.stderr[-300:]}")
+
+    # --- Ctrl-C stops cleanly and leaves a resumable file ---
+    iout = t("interrupted.jsonl")
+    iargs = [iout if a == kout else a for a in kargs]
+    proc = subprocess.Popen([TUNE] + iargs, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    while time.time() < deadline and proc.poll() is None and not (os.path.exists(iout) and len(rows(iout)) >= 1):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate()[1]
+    got = rows(iout)
+    check("SIGINT: exit 130, rows whole, resumable",
+          proc.returncode == 130 and "resume" in err and all(r["exit_status"] == 0 for r in got), f"{proc.returncode} {err[-300:]}")
+    p = tune(iargs)
+    check("interrupted sweep completes on rerun", p.returncode == 0 and len(rows(iout)) == 6, p.stderr[-300:])
+
+    # --- shards: three at once, merged, equal one unsharded sweep ---
+    sargs = ["corpus"] + geo + ["--encoder", "libx264", "--preset", "fast", "--crf", "20:40:5", "--no-cache",
+                                "--score-backend", "cpu", "--threads", "1"]
+    procs = [subprocess.Popen([TUNE] + sargs + ["--shard", f"{i}/3", "--out", t(f"shard{i}.jsonl")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for i in range(3)]
+    codes = [pr.wait() for pr in procs]
+    p = tune(["merge"] + [t(f"shard{i}.jsonl") for i in range(3)] + ["-o", t("merged.jsonl")])
+    q = tune(sargs + ["--out", t("whole.jsonl")])
+    merged, whole = rows(t("merged.jsonl")), rows(t("whole.jsonl"))
+    whole.sort(key=lambda r: r["crf"])
+    check("3 shards merged equal the unsharded sweep",
+          codes == [0, 0, 0] and p.returncode == 0 and q.returncode == 0 and len(merged) == 5
+          and [stable(r) for r in merged] == [stable(r) for r in whole],
+          f"codes={codes} {len(merged)} vs {len(whole)}")
+
+    # --- the cache answers a repeated sweep without encoding ---
+    cargs = ["corpus"] + geo + ["--encoder", "libx264", "--preset", "fast", "--crf", "30", "--crf", "35",
+                                "--score-backend", "cpu"] + cache
+    p1 = tune(cargs + ["--out", t("cache1.jsonl")])
+    p2 = tune(cargs + ["--out", t("cache2.jsonl")])
+    c1, c2 = rows(t("cache1.jsonl")), rows(t("cache2.jsonl"))
+    check("cache hit on a repeated sweep",
+          p1.returncode == 0 and p2.returncode == 0 and all(r["cache_hit"] for r in c2)
+          and not any(r["cache_hit"] for r in c1)
+          and sorted((r["crf"], r["vmaf_score"]) for r in c1) == sorted((r["crf"], r["vmaf_score"]) for r in c2),
+          p2.stderr[-300:])
+    p3 = tune(cargs[:-2] + ["--no-cache", "--out", t("cache3.jsonl")])
+    check("--no-cache encodes again", p3.returncode == 0 and not any(r["cache_hit"] for r in rows(t("cache3.jsonl"))))
+
+    # --- bad input ---
+    def bad(name, args, needle, rc=2):
+        o = t("bad.jsonl")
+        if os.path.exists(o):
+            os.remove(o)
+        p = tune(["corpus"] + args + ["--out", o, "--no-cache"])
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        check(name, p.returncode == rc and len(lines) >= 1 and needle in lines[-1] and
+              (rc != 2 or not os.path.exists(o)), f"rc={p.returncode} {p.stderr[-400:]}")
+
+    bad("unknown encoder", geo + ["--encoder", "libfoo", "--crf", "30"], "unknown --encoder 'libfoo'")
+    bad("encoder this ffmpeg lacks", geo + ["--encoder", "av1_nvenc", "--crf", "30"], "no such encoder")
+    bad("empty CRF range", geo + ["--crf", "40:30"], "empty range")
+    bad("invalid CRF", geo + ["--crf", "abc"], "not an integer")
+    bad("CRF outside the encoder's range", geo + ["--crf", "60"], "outside")
+    bad("unreadable source", ["--source", t("missing.yuv"), "--width", "576", "--height", "324", "--crf", "30"],
+        "missing.yuv")
+    bad("--score-backend vulkan", geo + ["--crf", "30", "--score-backend", "vulkan"], "vulkan")
+    if not os.path.exists("/dev/nvidiactl"):
+        bad("--score-backend cuda without a GPU", geo + ["--crf", "30", "--score-backend", "cuda"], "not available")
+    corrupt = t("corrupt.jsonl")
+    with open(corrupt, "w") as f:
+        f.write('{"schema_version": 1, "encoder": "libx264"\nnot json\n')
+    before = open(corrupt).read()
+    p = tune(["corpus"] + geo + ["--crf", "30", "--out", corrupt, "--no-cache"])
+    check("corrupt JSONL: exit 2, file untouched", p.returncode == 2 and "line 1" in p.stderr and
+          open(corrupt).read() == before, p.stderr)
+    fout = t("failing.jsonl")
+    p = tune(["corpus"] + geo + ["--crf", "30", "--crf", "35", "--extra-ffmpeg-args", "-no_such_option 1",
+                                 "--out", fout, "--no-cache", "--score-backend", "cpu"])
+    fr = rows(fout) if os.path.exists(fout) else []
+    check("a failing encode is a row and the sweep goes on",
+          p.returncode == 1 and len(fr) == 2 and all(r["exit_status"] not in (0, None) and r["vmaf_score"] is None
+                                                     and "encode failed" in r["error"] for r in fr), p.stderr[-300:])
+    check("failed rows are valid JSON without NaN", "NaN" not in open(fout).read() if os.path.exists(fout) else False)
+
+    # --- the HTML report ---
+    html = t("report.html")
+    p = tune(["report", out, "-o", html])
+    page = open(html).read() if os.path.exists(html) else ""
+    check("report written, self-contained", p.returncode == 0 and "<svg" in page and "http://" not in
+          page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page, p.stderr)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("SKIPPED chromium rendering: chromium is not installed (scripts/install-deps.sh installs it)")
+    else:
+        flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--user-data-dir={t('chrome')}", "--enable-logging=stderr", "--v=0"]
+        d = subprocess.run(flags + ["--dump-dom", "file://" + html], capture_output=True, text=True, timeout=120)
+        console_errors = [l for l in d.stderr.splitlines() if "CONSOLE" in l or "Uncaught" in l]
+        check("report renders in Chromium without console errors", d.returncode == 0 and not console_errors, console_errors)
+        dom = d.stdout
+        start = dom.find('id="perframe"')
+        check("per-frame plot drawn by the page's script", start >= 0 and "<polyline" in dom[start:start + 200000]
+              and 'class="chosen"' in dom, dom[start:start + 300])
+        if SHOT:
+            s = subprocess.run(flags + [f"--screenshot={SHOT}", "--window-size=1220,1300", "file://" + html],
+                               capture_output=True, text=True, timeout=120)
+            check("screenshot kept", s.returncode == 0 and os.path.exists(SHOT) and os.path.getsize(SHOT) > 10000,
+                  s.stderr[-300:])
+
+check("every row written matches docs/vmaf-tune-row.schema.json", not schema_errors, schema_errors[:5])
+failed = results.count(False)
+print(f"{len(results) - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
