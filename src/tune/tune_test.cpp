@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "tune/bd.hpp"
 #include "tune/encoders.hpp"
 #include "tune/grid.hpp"
 #include "tune/merge.hpp"
@@ -147,6 +148,47 @@ TEST_F(TuneRows, MergeKeepsOneRowPerCellPreferringSuccess) {
     EXPECT_EQ(m[1]["crf"], 40);
     EXPECT_EQ(m[1]["exit_status"], 0);  // the successful row replaced the failed one
     EXPECT_EQ(m[2]["encoder"], "libx265");
+}
+
+}  // namespace
+}  // namespace vmaf::tune
+
+namespace vmaf::tune {
+namespace {
+
+// JCT-VC reference values (JCTVC-E137's BD-rate sheet, as Netflix's
+// vmaf/python tests check them): rate, PSNR pairs and the expected fraction.
+TEST(TuneBd, MatchesTheJctvcSheet) {
+    EXPECT_NEAR(bd_rate({{108048.8736, 43.6471}, {61279.976, 40.3953}, {33905.6656, 37.247}, {18883.6928, 34.2911}},
+                        {{108061.2784, 43.6768}, {61299.9936, 40.4232}, {33928.7472, 37.2761}, {18910.912, 34.3147}}),
+                -0.00465215420752807, 1e-6);
+    EXPECT_NEAR(bd_rate({{40433.8848, 37.5761}, {7622.7456, 35.3756}, {2394.488, 33.8977}, {1017.6184, 32.0603}},
+                        {{40370.12, 37.5982}, {7587.0024, 35.4025}, {2390.0944, 33.9194}, {1017.0984, 32.0822}}),
+                -0.018779823450567612, 1e-6);
+}
+
+TEST(TuneBd, ExactOnKnownCurves) {
+    const std::vector<RdPoint> a = {{100, 70}, {200, 80}, {400, 88}, {800, 93}, {1600, 96}};
+    EXPECT_NEAR(bd_rate(a, a), 0.0, 1e-12);
+    EXPECT_NEAR(bd_quality(a, a), 0.0, 1e-12);
+    // The same curve at half the bitrate: exactly -50% at equal quality.
+    std::vector<RdPoint> half = a;
+    for (auto& p : half) p.rate /= 2;
+    EXPECT_NEAR(bd_rate(a, half), -0.5, 1e-12);
+    // The same curve 2 VMAF higher: +2 at equal bitrate.
+    std::vector<RdPoint> up = a;
+    for (auto& p : up) p.quality += 2;
+    EXPECT_NEAR(bd_quality(a, up), 2.0, 1e-12);
+    // A straight line's integral is exact.
+    EXPECT_NEAR(pchip_integral({0, 1, 2, 3}, {0, 2, 4, 6}, 0.5, 2.5), 6.0, 1e-12);
+}
+
+TEST(TuneBd, RejectsUnusableCurves) {
+    const std::vector<RdPoint> a = {{100, 70}, {200, 80}, {400, 88}, {800, 93}};
+    EXPECT_THROW(bd_rate(a, {{100, 70}, {200, 80}, {400, 88}}), std::invalid_argument);             // 3 points
+    EXPECT_THROW(bd_rate(a, {{100, 70}, {200, 80}, {400, 79}, {800, 93}}), std::invalid_argument);  // not rising
+    EXPECT_THROW(bd_rate(a, {{100, 10}, {200, 20}, {400, 30}, {800, 40}}), std::invalid_argument);  // no overlap
+    EXPECT_THROW(bd_rate(a, {{0, 70}, {200, 80}, {400, 88}, {800, 93}}), std::invalid_argument);    // zero rate
 }
 
 }  // namespace
