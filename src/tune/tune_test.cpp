@@ -15,6 +15,7 @@
 #include "tune/report.hpp"
 #include "tune/rows.hpp"
 #include "tune/score.hpp"
+#include "tune/search.hpp"
 
 namespace fs = std::filesystem;
 
@@ -189,6 +190,63 @@ TEST(TuneBd, RejectsUnusableCurves) {
     EXPECT_THROW(bd_rate(a, {{100, 70}, {200, 80}, {400, 79}, {800, 93}}), std::invalid_argument);  // not rising
     EXPECT_THROW(bd_rate(a, {{100, 10}, {200, 20}, {400, 30}, {800, 40}}), std::invalid_argument);  // no overlap
     EXPECT_THROW(bd_rate(a, {{0, 70}, {200, 80}, {400, 88}, {800, 93}}), std::invalid_argument);    // zero rate
+}
+
+}  // namespace
+}  // namespace vmaf::tune
+
+namespace vmaf::tune {
+namespace {
+
+// A smooth, falling VMAF-like curve over CRF, and the true answer by brute force.
+double synthetic_vmaf(int crf) { return 100.0 / (1.0 + std::exp((crf - 38.0) / 5.5)) + 0.3 * std::sin(crf * 0.7); }
+
+TEST(TuneSearch, FindsTheHighestCrfMeetingTheTargetWithFewerProbesThanBisection) {
+    unsigned interp_total = 0, bisect_total = 0;
+    for (double target : {60.0, 75.0, 85.0, 90.0, 93.0, 96.0}) {
+        int truth = -1;
+        for (int c = 10; c <= 51; ++c)
+            if (synthetic_vmaf(c) >= target) truth = c;  // the curve is monotonic at this resolution
+        const SearchResult a = search_quality(synthetic_vmaf, 10, 51, target);
+        const SearchResult b = search_quality(synthetic_vmaf, 10, 51, target, {}, false);
+        ASSERT_TRUE(a.crf && b.crf);
+        EXPECT_EQ(*a.crf, truth) << "target " << target;
+        EXPECT_EQ(*b.crf, truth) << "target " << target;
+        interp_total += a.probes;
+        bisect_total += b.probes;
+        std::printf("target %.0f: crf %d, interpolated %u probes, bisection %u probes\n", target, truth, a.probes, b.probes);
+    }
+    EXPECT_LT(interp_total, bisect_total);
+}
+
+TEST(TuneSearch, SeededValuesAreNotProbedAgain) {
+    std::map<int, double> known;
+    for (int c : {20, 30, 40}) known[c] = synthetic_vmaf(c);
+    unsigned calls = 0;
+    const SearchResult r = search_quality([&](int c) { ++calls; return synthetic_vmaf(c); }, 10, 51, 90.0, known);
+    EXPECT_EQ(r.probes, calls);
+    EXPECT_LE(calls, 4u);
+    ASSERT_TRUE(r.crf);
+}
+
+TEST(TuneSearch, UnreachableTargetNamesTheBestCandidate) {
+    const SearchResult r = search_quality(synthetic_vmaf, 30, 51, 99.5);
+    EXPECT_FALSE(r.crf);
+    EXPECT_EQ(r.best_crf, 30);  // the best quality the range offers
+    EXPECT_NEAR(r.best_value, synthetic_vmaf(30), 1e-12);
+}
+
+TEST(TuneSearch, BitrateTargetPicksTheClosestCrf) {
+    auto kbps = [](int crf) { return 8000.0 * std::pow(0.88, crf - 10); };
+    for (double target : {3000.0, 1000.0, 250.0}) {
+        int truth = 10;
+        for (int c = 10; c <= 51; ++c)
+            if (std::fabs(std::log(kbps(c) / target)) < std::fabs(std::log(kbps(truth) / target))) truth = c;
+        const SearchResult r = search_bitrate(kbps, 10, 51, target);
+        ASSERT_TRUE(r.crf);
+        EXPECT_EQ(*r.crf, truth) << target;
+        EXPECT_LE(r.probes, 8u);
+    }
 }
 
 }  // namespace
