@@ -6,6 +6,7 @@ pkgs=(
   cmake ninja-build g++ pkg-config python3 python3-jsonschema xz-utils dpkg-dev
   libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libfmt-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   ffmpeg chromium
 )
 missing=()

@@ -10,12 +10,16 @@
 
 namespace vmaf {
 
-/// Extra facts a Y4M header carries (absent for raw YUV).
+/// Extra facts a Y4M header or a container carries (absent for raw YUV).
 struct StreamInfo {
     unsigned fps_num = 0, fps_den = 0;      ///< 0/0 when unknown
     unsigned sar_num = 0, sar_den = 0;      ///< 0/0 when unknown
     char interlace = '?';                   ///< 'p', 't', 'b', 'm' or '?'
     std::string colorspace;                 ///< Y4M C tag as written, e.g. "420jpeg"
+    std::string container, codec;           ///< FFmpeg input: format and decoder names ("mov,mp4,...", "h264")
+    /// FFmpeg input: non-empty when decoded pictures are converted to a planar
+    /// format, saying from which to which (one line, for the user).
+    std::string conversion;
 };
 
 /// How a consumer wants pictures delivered; see VideoSource::plan().
@@ -68,5 +72,9 @@ std::unique_ptr<VideoSource> open_y4m(const std::string& path);
 /// open_yuv), recognised by its content rather than its name. Throws
 /// vmaf::Error naming what the file appears to be when it cannot be read.
 std::unique_ptr<VideoSource> open_video(const std::string& path);
+/// open_video() for files whose content announces a format; raw YUV with
+/// `raw` otherwise (when given; else open_video's error). This is how the CLI
+/// opens `-r`/`-d`: a container or Y4M is recognised even beside raw flags.
+std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw);
 
 }  // namespace vmaf

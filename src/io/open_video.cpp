@@ -1,4 +1,5 @@
-// open_video: picks the reader by the file's first bytes.
+// open_video: picks the reader by the file's content.
+#include "io/av_source.hpp"
 #include "io/sniff.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
@@ -7,9 +8,20 @@ namespace vmaf {
 
 std::unique_ptr<VideoSource> open_video(const std::string& path) {
     const std::string seen = io::sniff_file(path);
-    if (seen.empty() || seen == "a Y4M file") return open_y4m(path);  // pipes and Y4M; errors name the file
-    throw Error(ErrorKind::Input, path + " appears to be " + seen +
-                                      ", which this build cannot decode (it reads Y4M and raw YUV)");
+    // Our own Y4M reader for Y4M (and for pipes, which cannot be probed twice).
+    if (seen == "a Y4M file" || (seen.empty() && !io::av_input_available())) return open_y4m(path);
+    try {
+        return io::open_av(path);
+    } catch (const Error& e) {
+        if (!seen.empty() || !io::av_input_available()) throw;
+        throw Error(ErrorKind::Input, path + " is not a video format this build recognises (raw YUV needs "
+                                             "-w/-h/-p/-b): " + e.what());
+    }
+}
+
+std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw) {
+    if (raw && io::sniff_file(path).empty()) return open_yuv(path, *raw);
+    return open_video(path);
 }
 
 }  // namespace vmaf

@@ -198,6 +198,7 @@ tbody tr{cursor:pointer}
             std::string cell;
             if (r.contains(c) && r[c].is_number_float()) cell = num(r[c].get<double>(), 7);
             else if (r.contains(c) && r[c].is_string()) cell = r[c].get<std::string>();
+            if (std::string(c) == "src") cell = cell.substr(cell.find_last_of('/') + 1);
             else if (r.contains(c) && !r[c].is_null()) cell = r[c].dump();
             html += "<td>" + esc(cell) + "</td>";
         }

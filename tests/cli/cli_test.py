@@ -170,11 +170,14 @@ with tempfile.TemporaryDirectory() as tmp:
     # --- a container handed to the Y4M or raw reader says what it appears to be ---
     with open(t("clip.mp4"), "wb") as f:
         f.write(b"\0\0\0\x20ftypisom" + bytes(4096))
-    expect_error("mp4 given as raw YUV", ["-r", t("clip.mp4"), "-d", DIST] + RAW, "appears to be an MP4/MOV")
-    expect_error("mp4 given as Y4M", ["-r", t("clip.mp4"), "-d", t("clip.mp4")], "appears to be an MP4/MOV")
-    y4m(t("real.y4m"), 16, 16, "420", 2)
-    expect_error("Y4M given with raw geometry", ["-r", t("real.y4m"), "-d", t("real.y4m"), "-w", "16", "-h", "16",
-                                                 "-p", "420", "-b", "8"], "drop -w/-h/-p/-b")
+    expect_error("broken mp4 beside raw flags", ["-r", t("clip.mp4"), "-d", DIST] + RAW, "clip.mp4")
+    expect_error("broken mp4 alone", ["-r", t("clip.mp4"), "-d", t("clip.mp4")], "clip.mp4")
+    expect_error("not a video, no raw flags", ["-r", DIST, "-d", DIST], "raw YUV needs -w/-h/-p/-b")
+    y4m(t("real.y4m"), 64, 48, "420", 2)
+    p = run(["-r", t("real.y4m"), "-d", t("real.y4m"), "-w", "64", "-h", "48", "-p", "420", "-b", "8",
+             "--json", "-o", t("y4m_raw.json")])
+    check("Y4M beside raw flags is read by content", p.returncode == 0 and
+          len(json.load(open(t("y4m_raw.json")))["frames"]) == 2, p.stderr)
 
     # --- backend selection contract ---
     p = expect_error("--backend vulkan is unsupported", base + ["--backend", "vulkan"], "vulkan", rc=1)

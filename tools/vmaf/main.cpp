@@ -45,14 +45,14 @@ int backend_failure(const vmaf::BackendError& e, const std::string& backend_arg,
 }
 
 int run(const vmaf::cli::Args& args) {
-    std::unique_ptr<vmaf::VideoSource> ref, dist;
-    if (args.raw) {
-        ref = vmaf::open_yuv(args.reference, args.geom);
-        dist = vmaf::open_yuv(args.distorted, args.geom);
-    } else {
-        ref = vmaf::open_video(args.reference);
-        dist = vmaf::open_video(args.distorted);
-    }
+    // Raw flags describe the inputs that have no header; files that announce
+    // their format (Y4M, containers) are read by content.
+    const vmaf::VideoGeometry* raw = args.raw ? &args.geom : nullptr;
+    std::unique_ptr<vmaf::VideoSource> ref = vmaf::open_input(args.reference, raw);
+    std::unique_ptr<vmaf::VideoSource> dist = vmaf::open_input(args.distorted, raw);
+    for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
+        if (!s->info().conversion.empty() && !args.quiet)
+            std::fprintf(stderr, "vmaf: %s: %s\n", s->name().c_str(), s->info().conversion.c_str());
 
     vmaf::EngineConfig cfg = args.engine;
     cfg.no_prediction = args.no_prediction;

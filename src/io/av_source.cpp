@@ -1,0 +1,256 @@
+#include "io/av_source.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+#include <cstring>
+
+#include "io/limits.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf::io {
+
+bool av_input_available() { return true; }
+
+namespace {
+
+std::string av_error(int err) {
+    char buf[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(err, buf, sizeof buf);
+    return buf;
+}
+
+/// Pixel formats delivered untouched: planar YUV / gray, native little-endian samples.
+bool native_format(AVPixelFormat f, VideoGeometry& g) {
+    struct Entry {
+        AVPixelFormat av;
+        PixelFormat fmt;
+        unsigned bpc;
+    };
+    static const Entry kNative[] = {
+        {AV_PIX_FMT_YUV420P, PixelFormat::Yuv420, 8},       {AV_PIX_FMT_YUV422P, PixelFormat::Yuv422, 8},
+        {AV_PIX_FMT_YUV444P, PixelFormat::Yuv444, 8},       {AV_PIX_FMT_GRAY8, PixelFormat::Yuv400, 8},
+        {AV_PIX_FMT_YUV420P10LE, PixelFormat::Yuv420, 10},  {AV_PIX_FMT_YUV422P10LE, PixelFormat::Yuv422, 10},
+        {AV_PIX_FMT_YUV444P10LE, PixelFormat::Yuv444, 10},  {AV_PIX_FMT_GRAY10LE, PixelFormat::Yuv400, 10},
+        {AV_PIX_FMT_YUV420P12LE, PixelFormat::Yuv420, 12},  {AV_PIX_FMT_YUV422P12LE, PixelFormat::Yuv422, 12},
+        {AV_PIX_FMT_YUV444P12LE, PixelFormat::Yuv444, 12},  {AV_PIX_FMT_GRAY12LE, PixelFormat::Yuv400, 12},
+        {AV_PIX_FMT_YUV420P16LE, PixelFormat::Yuv420, 16},  {AV_PIX_FMT_YUV422P16LE, PixelFormat::Yuv422, 16},
+        {AV_PIX_FMT_YUV444P16LE, PixelFormat::Yuv444, 16},  {AV_PIX_FMT_GRAY16LE, PixelFormat::Yuv400, 16},
+    };
+    for (const Entry& e : kNative)
+        if (e.av == f) {
+            g.format = e.fmt;
+            g.bpc = e.bpc;
+            return true;
+        }
+    return false;
+}
+
+/// The planar format another pixel format is converted to: the same chroma
+/// resolution (RGB counts as 4:4:4) and the next supported bit depth.
+AVPixelFormat conversion_target(AVPixelFormat f, VideoGeometry& g) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+    if (!d) throw Error(ErrorKind::Input, "unknown pixel format");
+    const int depth = d->comp[0].depth;
+    g.bpc = depth <= 8 ? 8 : depth <= 10 ? 10 : depth <= 12 ? 12 : 16;
+    const bool rgb = d->flags & AV_PIX_FMT_FLAG_RGB;
+    if (!rgb && d->nb_components <= 2) g.format = PixelFormat::Yuv400;
+    else if (rgb || (d->log2_chroma_w == 0 && d->log2_chroma_h == 0)) g.format = PixelFormat::Yuv444;
+    else if (d->log2_chroma_h == 0) g.format = PixelFormat::Yuv422;
+    else g.format = PixelFormat::Yuv420;
+    static const AVPixelFormat kTable[4][4] = {
+        // 8, 10, 12, 16 bits
+        {AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10LE, AV_PIX_FMT_GRAY12LE, AV_PIX_FMT_GRAY16LE},
+        {AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV420P16LE},
+        {AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV422P16LE},
+        {AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUV444P10LE, AV_PIX_FMT_YUV444P12LE, AV_PIX_FMT_YUV444P16LE},
+    };
+    const int b = g.bpc == 8 ? 0 : g.bpc == 10 ? 1 : g.bpc == 12 ? 2 : 3;
+    return kTable[static_cast<int>(g.format)][b];
+}
+
+// Owners of the libav objects, so that a constructor that throws frees what it made.
+struct FormatClose {
+    void operator()(AVFormatContext* p) const { avformat_close_input(&p); }
+};
+struct CodecFree {
+    void operator()(AVCodecContext* p) const { avcodec_free_context(&p); }
+};
+struct PacketFree {
+    void operator()(AVPacket* p) const { av_packet_free(&p); }
+};
+struct FrameFree {
+    void operator()(AVFrame* p) const { av_frame_free(&p); }
+};
+struct SwsFree {
+    void operator()(SwsContext* p) const { sws_freeContext(p); }
+};
+struct ImageFree {
+    void operator()(std::uint8_t* p) const { av_free(p); }
+};
+
+class AvSource final : public VideoSource {
+public:
+    explicit AvSource(const std::string& path) : path_(path) {
+        av_log_set_level(AV_LOG_QUIET);  // errors are ours to report, in one line
+        AVFormatContext* fmt = nullptr;
+        if (int r = avformat_open_input(&fmt, path.c_str(), nullptr, nullptr); r < 0)
+            throw Error(ErrorKind::Input, "cannot read " + path + " as a video: " + av_error(r));
+        fmt_.reset(fmt);
+        if (int r = avformat_find_stream_info(fmt_.get(), nullptr); r < 0)
+            throw Error(ErrorKind::Input, "cannot read " + path + " as a video: " + av_error(r));
+        const AVCodec* codec = nullptr;
+        stream_ = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+        if (stream_ == AVERROR_STREAM_NOT_FOUND) throw Error(ErrorKind::Input, path + " has no video stream");
+        const AVStream* st = fmt_->streams[stream_];
+        if (stream_ < 0 || !codec)
+            throw Error(ErrorKind::Input, path + ": no decoder for its video codec (" +
+                                              std::string(avcodec_get_name(st->codecpar->codec_id)) + ")");
+        ctx_.reset(avcodec_alloc_context3(codec));
+        if (!ctx_ || avcodec_parameters_to_context(ctx_.get(), st->codecpar) < 0)
+            throw Error(ErrorKind::Input, path + ": cannot set up the " + std::string(codec->name) + " decoder");
+        ctx_->thread_count = 0;  // the decoder's own threads
+        ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+        if (int r = avcodec_open2(ctx_.get(), codec, nullptr); r < 0)
+            throw Error(ErrorKind::Input, path + ": cannot open the " + std::string(codec->name) + " decoder: " + av_error(r));
+        if (ctx_->width <= 0 || ctx_->height <= 0 || ctx_->pix_fmt == AV_PIX_FMT_NONE)
+            throw Error(ErrorKind::Input, path + ": the video stream has no picture size or pixel format");
+        geom_.width = static_cast<unsigned>(ctx_->width);
+        geom_.height = static_cast<unsigned>(ctx_->height);
+        if (geom_.width > kMaxDimension || geom_.height > kMaxDimension ||
+            std::uint64_t{geom_.width} * geom_.height > kMaxPixels)
+            throw Error(ErrorKind::Input, path + ": " + std::to_string(geom_.width) + "x" + std::to_string(geom_.height) +
+                                              " is too large");
+        src_fmt_ = ctx_->pix_fmt;
+        if (!native_format(src_fmt_, geom_)) {
+            dst_fmt_ = conversion_target(src_fmt_, geom_);
+            info_.conversion = std::string("converting ") + av_get_pix_fmt_name(src_fmt_) + " to " +
+                               av_get_pix_fmt_name(dst_fmt_) + " with libswscale (as ffmpeg -pix_fmt " +
+                               av_get_pix_fmt_name(dst_fmt_) + " would)";
+        }
+        const AVRational fr = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
+        if (fr.num > 0 && fr.den > 0) {
+            info_.fps_num = static_cast<unsigned>(fr.num);
+            info_.fps_den = static_cast<unsigned>(fr.den);
+        }
+        if (st->sample_aspect_ratio.num > 0) {
+            info_.sar_num = static_cast<unsigned>(st->sample_aspect_ratio.num);
+            info_.sar_den = static_cast<unsigned>(st->sample_aspect_ratio.den);
+        }
+        info_.container = fmt_->iformat->name;
+        info_.codec = codec->name;
+        pkt_.reset(av_packet_alloc());
+        frame_.reset(av_frame_alloc());
+        if (!pkt_ || !frame_) throw std::bad_alloc();
+    }
+
+    const VideoGeometry& geometry() const override { return geom_; }
+    const StreamInfo& info() const override { return info_; }
+    const std::string& name() const override { return path_; }
+
+    void plan(const ReadPlan& p) override {
+        pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
+        if (p.prefill) pool_->reserve(p.in_flight);
+    }
+
+    std::optional<Picture> read() override {
+        if (!decode_next()) return std::nullopt;
+        if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
+        Picture pic = pool_->acquire();
+        const std::uint8_t* const* src = frame_->data;
+        const int* src_stride = frame_->linesize;
+        if (dst_fmt_ != AV_PIX_FMT_NONE) {
+            convert();
+            src = conv_;
+            src_stride = conv_stride_;
+        }
+        const unsigned bps = pic.bytes_per_sample();
+        for (unsigned p = 0; p < pic.planes(); ++p) {
+            const Plane& pl = pic.plane(p);
+            const std::size_t row = std::size_t{pl.width} * bps;
+            for (unsigned y = 0; y < pl.height; ++y)
+                std::memcpy(pl.row<std::uint8_t>(y), src[p] + static_cast<std::ptrdiff_t>(y) * src_stride[p], row);
+        }
+        av_frame_unref(frame_.get());
+        ++frames_;
+        return pic;
+    }
+
+private:
+    /// Decodes the next frame into frame_; false at the end of the stream.
+    bool decode_next() {
+        for (;;) {
+            const int r = avcodec_receive_frame(ctx_.get(), frame_.get());
+            if (r == 0) {
+                if (frame_->width != ctx_->width || frame_->height != ctx_->height ||
+                    frame_->width != static_cast<int>(geom_.width) || frame_->height != static_cast<int>(geom_.height) ||
+                    frame_->format != src_fmt_)
+                    throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) +
+                                                      " changes the picture size or pixel format");
+                if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags)
+                    throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) + " is corrupt");
+                return true;
+            }
+            if (r == AVERROR_EOF) return false;
+            if (r != AVERROR(EAGAIN))
+                throw Error(ErrorKind::Input, path_ + ": decode error at frame " + std::to_string(frames_) + ": " + av_error(r));
+            if (draining_) return false;
+            const int rr = av_read_frame(fmt_.get(), pkt_.get());
+            if (rr == AVERROR_EOF) {
+                draining_ = true;
+                avcodec_send_packet(ctx_.get(), nullptr);
+                continue;
+            }
+            if (rr < 0)
+                throw Error(ErrorKind::Input, path_ + ": read error after frame " + std::to_string(frames_) + ": " + av_error(rr));
+            if (pkt_->stream_index != stream_) {
+                av_packet_unref(pkt_.get());
+                continue;
+            }
+            const int sr = avcodec_send_packet(ctx_.get(), pkt_.get());
+            av_packet_unref(pkt_.get());
+            if (sr < 0 && sr != AVERROR(EAGAIN))
+                throw Error(ErrorKind::Input, path_ + ": decode error at frame " + std::to_string(frames_) + ": " + av_error(sr));
+        }
+    }
+
+    void convert() {
+        if (!sws_) {
+            // ffmpeg's CLI scales with flags=bicubic by default.
+            sws_.reset(sws_getContext(ctx_->width, ctx_->height, src_fmt_, ctx_->width, ctx_->height, dst_fmt_,
+                                      SWS_BICUBIC, nullptr, nullptr, nullptr));
+            if (!sws_ || av_image_alloc(conv_, conv_stride_, ctx_->width, ctx_->height, dst_fmt_, 64) < 0)
+                throw Error(ErrorKind::Input, path_ + ": cannot convert " + av_get_pix_fmt_name(src_fmt_));
+            conv_owner_.reset(conv_[0]);
+        }
+        sws_scale(sws_.get(), frame_->data, frame_->linesize, 0, ctx_->height, conv_, conv_stride_);
+    }
+
+    std::string path_;
+    std::unique_ptr<AVFormatContext, FormatClose> fmt_;
+    std::unique_ptr<AVCodecContext, CodecFree> ctx_;
+    std::unique_ptr<AVPacket, PacketFree> pkt_;
+    std::unique_ptr<AVFrame, FrameFree> frame_;
+    std::unique_ptr<SwsContext, SwsFree> sws_;
+    std::unique_ptr<std::uint8_t, ImageFree> conv_owner_;  ///< the converted picture's buffer (conv_ points into it)
+    std::uint8_t* conv_[4] = {};
+    int conv_stride_[4] = {};
+    int stream_ = -1;
+    bool draining_ = false;
+    AVPixelFormat src_fmt_ = AV_PIX_FMT_NONE, dst_fmt_ = AV_PIX_FMT_NONE;
+    VideoGeometry geom_;
+    StreamInfo info_;
+    std::unique_ptr<PicturePool> pool_;
+    unsigned frames_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<VideoSource> open_av(const std::string& path) { return std::make_unique<AvSource>(path); }
+
+}  // namespace vmaf::io
