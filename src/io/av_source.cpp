@@ -8,7 +8,11 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "io/limits.hpp"
 #include "vmaf/error.hpp"
@@ -18,6 +22,25 @@ namespace vmaf::io {
 bool av_input_available() { return true; }
 
 namespace {
+
+/// libavformat's best guess from the first MiB of the file, by content alone
+/// (no file name, so no extension), with its score; nullptr when none.
+const AVInputFormat* probe_content(const std::string& path, int& score) {
+    score = 0;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return nullptr;
+    std::vector<unsigned char> buf((1 << 20) + AVPROBE_PADDING_SIZE, 0);
+    const std::size_t n = std::fread(buf.data(), 1, 1 << 20, f);
+    std::fclose(f);
+    AVProbeData pd{};
+    pd.filename = "";
+    pd.buf = buf.data();
+    pd.buf_size = static_cast<int>(n);
+    return av_probe_input_format3(&pd, 1, &score);
+}
+
+/// Below this, a guess is too weak to take raw bytes for a container.
+constexpr int kMinProbeScore = AVPROBE_SCORE_EXTENSION + 1;
 
 std::string av_error(int err) {
     char buf[AV_ERROR_MAX_STRING_SIZE] = {};
@@ -98,8 +121,15 @@ class AvSource final : public VideoSource {
 public:
     explicit AvSource(const std::string& path) : path_(path) {
         av_log_set_level(AV_LOG_QUIET);  // errors are ours to report, in one line
+        // The format is decided by the content; pipes (not probed here) by libavformat.
+        int score = 0;
+        const AVInputFormat* by_content = probe_content(path, score);
+        if (by_content && score < kMinProbeScore) by_content = nullptr;
+        struct stat sb{};
+        if (!by_content && ::stat(path.c_str(), &sb) == 0 && S_ISREG(sb.st_mode))
+            throw Error(ErrorKind::Input, path + " is not a video format this build recognises");
         AVFormatContext* fmt = nullptr;
-        if (int r = avformat_open_input(&fmt, path.c_str(), nullptr, nullptr); r < 0)
+        if (int r = avformat_open_input(&fmt, path.c_str(), by_content, nullptr); r < 0)
             throw Error(ErrorKind::Input, "cannot read " + path + " as a video: " + av_error(r));
         fmt_.reset(fmt);
         if (int r = avformat_find_stream_info(fmt_.get(), nullptr); r < 0)
@@ -116,6 +146,8 @@ public:
             throw Error(ErrorKind::Input, path + ": cannot set up the " + std::string(codec->name) + " decoder");
         ctx_->thread_count = 0;  // the decoder's own threads
         ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+        // A damaged stream is an error, not a concealed (silently different) picture.
+        ctx_->err_recognition |= AV_EF_EXPLODE;
         if (int r = avcodec_open2(ctx_.get(), codec, nullptr); r < 0)
             throw Error(ErrorKind::Input, path + ": cannot open the " + std::string(codec->name) + " decoder: " + av_error(r));
         if (ctx_->width <= 0 || ctx_->height <= 0 || ctx_->pix_fmt == AV_PIX_FMT_NONE)
@@ -250,6 +282,12 @@ private:
 };
 
 }  // namespace
+
+std::string probe_container(const std::string& path) {
+    int score = 0;
+    const AVInputFormat* f = probe_content(path, score);
+    return f && score >= kMinProbeScore ? f->name : "";
+}
 
 std::unique_ptr<VideoSource> open_av(const std::string& path) { return std::make_unique<AvSource>(path); }
 

@@ -13,6 +13,10 @@ namespace vmaf::io {
 /// Whether this build has FFmpeg input.
 bool av_input_available();
 
+/// The libavformat demuxer the file's content (not its name) points to, or
+/// "" when none is sure enough (raw YUV, text, ...; always "" without FFmpeg).
+std::string probe_container(const std::string& path);
+
 /// Opens `path` (any container/stream libavformat recognises). Planar YUV
 /// 4:2:0/4:2:2/4:4:4 at 8/10/12/16 bits and gray are delivered untouched;
 /// other pixel formats are converted with libswscale as `ffmpeg -pix_fmt`

@@ -8,6 +8,8 @@ namespace vmaf::io {
 
 bool av_input_available() { return false; }
 
+std::string probe_container(const std::string&) { return {}; }
+
 std::unique_ptr<VideoSource> open_av(const std::string& path) {
     const std::string seen = sniff_file(path);
     throw Error(ErrorKind::Input, path + (seen.empty() ? " is not a Y4M file" : " appears to be " + seen) +

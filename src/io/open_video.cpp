@@ -20,7 +20,7 @@ std::unique_ptr<VideoSource> open_video(const std::string& path) {
 }
 
 std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw) {
-    if (raw && io::sniff_file(path).empty()) return open_yuv(path, *raw);
+    if (raw && io::sniff_file(path).empty() && io::probe_container(path).empty()) return open_yuv(path, *raw);
     return open_video(path);
 }
 
