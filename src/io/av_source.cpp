@@ -244,10 +244,21 @@ private:
                 av_packet_unref(pkt_.get());
                 continue;
             }
+            const std::int64_t pts = pkt_->pts != AV_NOPTS_VALUE ? pkt_->pts : pkt_->dts;
             const int sr = avcodec_send_packet(ctx_.get(), pkt_.get());
             av_packet_unref(pkt_.get());
-            if (sr < 0 && sr != AVERROR(EAGAIN))
-                throw Error(ErrorKind::Input, path_ + ": decode error at frame " + std::to_string(frames_) + ": " + av_error(sr));
+            ++packets_;
+            if (sr < 0 && sr != AVERROR(EAGAIN)) {
+                // Decoding runs ahead of output: name the damaged packet by its position and time.
+                std::string where = "packet " + std::to_string(packets_ - 1) + " (decode order)";
+                if (pts != AV_NOPTS_VALUE) {
+                    char t[48];
+                    std::snprintf(t, sizeof t, ", %.3f s", static_cast<double>(pts) * av_q2d(fmt_->streams[stream_]->time_base));
+                    where += t;
+                }
+                throw Error(ErrorKind::Input, path_ + ": decode error in " + where + ", after " + std::to_string(frames_) +
+                                                  " frames: " + av_error(sr));
+            }
         }
     }
 
@@ -278,7 +289,8 @@ private:
     VideoGeometry geom_;
     StreamInfo info_;
     std::unique_ptr<PicturePool> pool_;
-    unsigned frames_ = 0;
+    unsigned frames_ = 0;   ///< frames delivered
+    unsigned packets_ = 0;  ///< video packets sent to the decoder
 };
 
 }  // namespace

@@ -122,16 +122,17 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(cut, "wb") as f:
         f.write(data[: len(data) // 2])  # moov is at the end: the index is gone
     bad("truncated mp4", ["-r", cut, "-d", good], "cut.mp4")
-    es = open(t("case6.264"), "rb").read()
-    broken = bytearray(es)
-    for i in range(len(es) // 3, len(es) // 3 + 3000):
-        broken[i] ^= 0x5A  # corrupt slice data in the middle of the stream
-    with open(t("broken.264"), "wb") as f:
-        f.write(bytes(broken))
-    p = subprocess.run([VMAF, "-r", t("case6.264"), "-d", t("broken.264"), "-o", "/dev/null", "--backend", "cpu"],
+    # Damaged slice data inside an mp4 (the container still delimits every frame).
+    mp4 = bytearray(data)
+    mdat = mp4.find(b"mdat")
+    for i in range(mdat + 6000, mdat + 8000):
+        mp4[i] ^= 0x5A
+    with open(t("broken.mp4"), "wb") as f:
+        f.write(bytes(mp4))
+    p = subprocess.run([VMAF, "-r", good, "-d", t("broken.mp4"), "-o", "/dev/null", "--backend", "cpu"],
                        capture_output=True, text=True, timeout=120)
     lines = [l for l in p.stderr.splitlines() if l.strip()]
-    check("corrupt stream: the error names the frame", p.returncode == 1 and len(lines) == 1 and "frame" in lines[0],
+    check("corrupt stream: the error names where", p.returncode == 1 and len(lines) == 1 and "decode error in packet" in lines[0],
           f"rc={p.returncode} {p.stderr!r}")
     bad("different sizes name both", ["-r", good, "-d", t("case4.mkv")], "differ")
 
