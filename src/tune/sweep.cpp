@@ -1,0 +1,286 @@
+#include "tune/sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+#include "vmaf/catalog.hpp"
+
+namespace fs = std::filesystem;
+
+namespace vmaf::tune {
+
+namespace {
+
+std::string utc_now() {
+    char buf[32];
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string random_run_id() {
+    std::random_device rd;
+    char buf[33];
+    std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+    return buf;
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+    return out;
+}
+
+/// The model a source is scored with: the user's, else v0.6.1 (4K model for >= 2160p).
+std::string model_for(const std::string& requested, const SourceFacts& f, const std::string& src, bool& announced) {
+    if (!requested.empty()) return requested;
+    if (f.height >= 2160) {
+        if (!announced)
+            std::fprintf(stderr, "vmaf-tune: %s is %ux%u: scoring with vmaf_4k_v0.6.1 (give --vmaf-model to override)\n",
+                         src.c_str(), f.width, f.height);
+        announced = true;
+        return "vmaf_4k_v0.6.1";
+    }
+    return "vmaf_v0.6.1";
+}
+
+ScoreSetup setup_for(const std::string& model, const BackendChoice& backend, unsigned threads) {
+    ScoreSetup s;
+    if (model.size() > 5 && model.compare(model.size() - 5, 5, ".json") == 0) {
+        s.model_version.clear();
+        s.model_path = model;
+    } else {
+        s.model_version = model;
+    }
+    s.backend = backend.name;
+    s.backend_state = backend.state;
+    s.threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    return s;
+}
+
+void fill_scores(Row& row, const ScoreSummary& s) {
+    row["vmaf_score"] = s.mean;
+    row["vmaf_mean"] = s.mean;
+    row["vmaf_harmonic_mean"] = s.harmonic_mean;
+    row["vmaf_min"] = s.min;
+    row["vmaf_p1"] = s.p1;
+    row["vmaf_p5"] = s.p5;
+    row["score_time_ms"] = s.score_time_ms;
+    row["backend_used"] = s.backend_used;
+    Row feats = Row::object();
+    for (const auto& [k, v] : s.feature_means) feats[k] = v;
+    row["features"] = feats;
+    row["vmaf_per_frame"] = s.vmaf;
+}
+
+void null_scores(Row& row) {
+    for (const char* k : {"vmaf_score", "vmaf_mean", "vmaf_harmonic_mean", "vmaf_min", "vmaf_p1", "vmaf_p5",
+                          "score_time_ms", "features", "vmaf_per_frame"})
+        row[k] = nullptr;
+}
+
+/// The fields a cache entry carries: everything a finished cell measured.
+const char* const kResultKeys[] = {"encoder_version", "encode_size_bytes", "bitrate_kbps", "encode_time_ms",
+                                   "vmaf_score", "vmaf_mean", "vmaf_harmonic_mean", "vmaf_min", "vmaf_p1",
+                                   "vmaf_p5", "score_time_ms", "backend_used", "features", "vmaf_per_frame"};
+
+}  // namespace
+
+Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
+    if (opt_.sources.empty()) throw std::invalid_argument("--source is required");
+    if (opt_.jobs == 0) throw std::invalid_argument("--jobs must be at least 1");
+    if (opt_.sample_seconds < 0) throw std::invalid_argument("--sample-seconds must not be negative");
+    encoders_ = opt_.encoders.empty() ? std::vector<std::string>{"libx264"} : opt_.encoders;
+    const std::vector<std::string> available = ffmpeg_encoders(opt_.ffmpeg);
+    if (available.empty()) throw std::invalid_argument("cannot run '" + opt_.ffmpeg + " -encoders': is ffmpeg installed?");
+    crfs_ = parse_crf_list(opt_.crf_specs, 0, 63);
+    for (const std::string& e : encoders_) {
+        const EncoderAdapter* a = find_encoder(e);
+        if (!a) throw std::invalid_argument("unknown --encoder '" + e + "' (known: " + join(encoder_names(), ", ") + ")");
+        if (std::find(available.begin(), available.end(), e) == available.end())
+            throw std::invalid_argument("--encoder " + e + ": " + opt_.ffmpeg + " has no such encoder");
+        parse_crf_list(opt_.crf_specs, a->crf_min, a->crf_max);  // range check per encoder
+        for (const std::string& p : opt_.presets) a->args(p, crfs_.front());  // preset check
+    }
+    for (const std::string& a : opt_.extra_ffmpeg_args)
+        if (a == "-i" || a == "-y") throw std::invalid_argument("--extra-ffmpeg-args must not contain " + a);
+    existing_ = read_rows(opt_.out);
+    for (const Row& r : existing_) done_.insert(cell_identity(r));
+
+    backend_ = choose_backend(opt_.score_backend);
+    std::fprintf(stderr, "vmaf-tune: scoring backend = %s (%s)\n", backend_.name.c_str(), backend_.probes.c_str());
+    for (const SourceSpec& s : opt_.sources) facts_.push_back(inspect_source(s));
+    announced_.assign(opt_.sources.size(), false);
+    ffmpeg_ver_ = ffmpeg_version(opt_.ffmpeg);
+    const BuildInfo build = build_info();
+    vmaf_ver_ = build.upstream_version + " (vmaf-engine " + build.engine_version + ", " + build.commit + ")";
+    run_id_ = random_run_id();
+    encode_dir_ = opt_.encode_dir.empty() ? opt_.out + ".encodes" : opt_.encode_dir;
+    fs::create_directories(encode_dir_);
+    if (opt_.use_cache) cache_.emplace(opt_.cache_dir, opt_.cache_max_bytes);
+}
+
+Job Sweep::make_job(std::size_t index, const Cell& cell) {
+    Job j;
+    j.cell_index = index;
+    j.cell = cell;
+    j.adapter = find_encoder(j.cell.encoder);
+    const SourceSpec& src = opt_.sources[j.cell.source];
+    const SourceFacts& f = facts_[j.cell.source];
+    bool announced = announced_[j.cell.source];
+    const std::string model = model_for(opt_.model, f, src.path, announced);
+    announced_[j.cell.source] = announced;
+    std::vector<std::string> trim;
+    j.clip_mode = "full";
+    if (opt_.sample_seconds > 0) {
+        const unsigned n = static_cast<unsigned>(std::lround(opt_.sample_seconds * f.fps));
+        if (n == 0) throw std::invalid_argument("--sample-seconds is shorter than one frame");
+        if (n < f.frames) {
+            j.window.skip = (f.frames - n) / 2;
+            j.window.count = n;
+            char mode[32];
+            std::snprintf(mode, sizeof mode, "sample_%gs", opt_.sample_seconds);
+            j.clip_mode = mode;
+            trim = {"-vf", "trim=start_frame=" + std::to_string(j.window.skip) +
+                               ":end_frame=" + std::to_string(j.window.skip + n) + ",setpts=PTS-STARTPTS"};
+        }
+    }
+    const std::string stem = fs::path(src.path).stem().string();
+    char name[256];
+    std::snprintf(name, sizeof name, "%s__%s__%s__crf%d%s%s.%s", stem.c_str(), j.cell.encoder.c_str(),
+                  j.cell.preset.c_str(), j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(),
+                  opt_.extra_ffmpeg_args.empty() ? "" : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
+                  j.adapter->extension.c_str());
+    j.encode_path = (fs::path(encode_dir_) / name).string();
+    j.argv = {opt_.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-y"};
+    if (src.raw) {
+        char fps[32];
+        std::snprintf(fps, sizeof fps, "%.17g", src.raw_fps);
+        j.argv.insert(j.argv.end(), {"-f", "rawvideo", "-pix_fmt", src.raw_pix_fmt, "-s",
+                                     std::to_string(src.raw->width) + "x" + std::to_string(src.raw->height), "-r", fps});
+    }
+    j.argv.insert(j.argv.end(), {"-i", src.path});
+    j.argv.insert(j.argv.end(), trim.begin(), trim.end());
+    j.argv.insert(j.argv.end(), {"-an", "-sn", "-dn", "-pix_fmt", f.pix_fmt});
+    const auto codec = j.adapter->args(j.cell.preset, j.cell.crf);
+    j.argv.insert(j.argv.end(), codec.begin(), codec.end());
+    j.argv.insert(j.argv.end(), opt_.extra_ffmpeg_args.begin(), opt_.extra_ffmpeg_args.end());
+    j.argv.push_back(j.encode_path);
+
+    Row& r = j.row;
+    r["schema_version"] = kRowSchemaVersion;
+    r["run_id"] = run_id_;
+    r["timestamp"] = nullptr;
+    r["src"] = src.path;
+    r["src_sha256"] = f.sha256;
+    r["width"] = f.width;
+    r["height"] = f.height;
+    r["pix_fmt"] = f.pix_fmt;
+    r["framerate"] = f.fps;
+    r["duration_s"] = j.window.count ? *j.window.count / f.fps : f.duration_s;
+    r["encoder"] = j.cell.encoder;
+    r["encoder_version"] = nullptr;
+    r["preset"] = j.cell.preset;
+    r["crf"] = j.cell.crf;
+    r["extra_params"] = join(opt_.extra_ffmpeg_args, " ");
+    r["encode_path"] = j.encode_path;
+    r["encode_command"] = shell_quote(j.argv);
+    r["encode_size_bytes"] = nullptr;
+    r["bitrate_kbps"] = nullptr;
+    r["encode_time_ms"] = nullptr;
+    null_scores(r);
+    r["vmaf_model"] = model;
+    r["ffmpeg_version"] = ffmpeg_ver_;
+    r["vmaf_binary_version"] = vmaf_ver_;
+    r["exit_status"] = nullptr;
+    r["clip_mode"] = j.clip_mode;
+    r["backend_used"] = backend_.name;
+    r["cache_hit"] = false;
+    r["error"] = nullptr;
+    // Everything that decides the result; paths are replaced by what they hold.
+    std::vector<std::string> key_argv = j.argv;
+    key_argv.back() = "<out>." + j.adapter->extension;
+    for (auto& a : key_argv)
+        if (a == src.path) a = "<src>";
+    j.cache_key = ScoreCache::key({{"src_sha256", f.sha256}, {"encoder", j.cell.encoder},
+                                   {"ffmpeg_version", ffmpeg_ver_}, {"argv", key_argv}, {"model", model},
+                                   {"features", "model"}, {"backend", backend_.name},
+                                   {"window", {j.window.skip, j.window.count ? *j.window.count : 0}}});
+    return j;
+}
+
+ProcessResult Sweep::encode(const Job& j) const {
+    if (cache_ && cache_->get(j.cache_key)) {
+        ProcessResult none;
+        none.exit_code = 0;  // answered from the cache: nothing to encode
+        return none;
+    }
+    return run_process(j.argv);
+}
+
+Row Sweep::finish(const Job& j, const ProcessResult& encode) {
+    Row row = j.row;
+    row["timestamp"] = utc_now();
+    std::optional<Row> cached = cache_ ? cache_->get(j.cache_key) : std::nullopt;
+    if (cached) {
+        for (const char* k : kResultKeys)
+            if (cached->contains(k)) row[k] = (*cached)[k];
+        row["exit_status"] = 0;
+        row["cache_hit"] = true;
+    } else if (encode.exit_code != 0) {
+        row["exit_status"] = encode.exit_code;
+        row["encode_time_ms"] = encode.elapsed_ms;
+        std::string err = encode.err_tail;
+        while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+        if (const auto nl = err.rfind('\n'); nl != std::string::npos) err = err.substr(nl + 1);
+        row["error"] = "encode failed (ffmpeg exit " + std::to_string(encode.exit_code) + "): " + err;
+    } else {
+        row["encode_time_ms"] = encode.elapsed_ms;
+        std::error_code ec;
+        const auto size = fs::file_size(j.encode_path, ec);
+        row["encode_size_bytes"] = ec ? 0 : size;
+        row["bitrate_kbps"] = ec ? 0.0 : static_cast<double>(size) * 8.0 / 1000.0 / row["duration_s"].get<double>();
+        const std::string bv = bitstream_encoder_version(j.cell.encoder, j.encode_path);
+        row["encoder_version"] = bv.empty() ? j.cell.encoder + " (ffmpeg " + ffmpeg_ver_ + ")" : bv;
+        try {
+            const ScoreSummary s = score_encode(opt_.sources[j.cell.source], j.window, j.encode_path,
+                                                setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads));
+            fill_scores(row, s);
+            row["exit_status"] = 0;
+            if (cache_) {
+                Row result = Row::object();
+                for (const char* k : kResultKeys) result[k] = row[k];
+                cache_->put(j.cache_key, result);
+            }
+        } catch (const std::exception& ex) {
+            row["exit_status"] = 3;
+            row["error"] = std::string("scoring failed: ") + ex.what();
+        }
+        if (!opt_.keep_encodes) fs::remove(j.encode_path, ec);
+    }
+    if (!opt_.keep_encodes) row["encode_path"] = nullptr;
+    return row;
+}
+
+void Sweep::append(const Row& row) {
+    if (!writer_) writer_.emplace(opt_.out);
+    writer_->append(row);
+    done_.insert(cell_identity(row));
+}
+
+Row Sweep::run(const Job& j) {
+    Row row = finish(j, encode(j));
+    append(row);
+    return row;
+}
+
+}  // namespace vmaf::tune

@@ -1,0 +1,75 @@
+// One sweep's shared state and its cells: validated options, the backend
+// started once, facts about the sources, the score cache and the output file.
+// `vmaf-tune corpus` runs many cells in parallel through it; the searches
+// (`recommend`) run one cell at a time.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tune/backend_choice.hpp"
+#include "tune/cache.hpp"
+#include "tune/corpus.hpp"
+#include "tune/encoders.hpp"
+#include "tune/process.hpp"
+#include "tune/rows.hpp"
+
+namespace vmaf::tune {
+
+/// Everything about one cell the sweep knows before encoding it.
+struct Job {
+    std::size_t cell_index = 0;
+    Cell cell;
+    const EncoderAdapter* adapter = nullptr;
+    FrameWindow window;
+    std::string clip_mode;
+    std::vector<std::string> argv;  ///< the ffmpeg command
+    std::string encode_path;
+    std::string cache_key;
+    Row row;  ///< the identity and source part, filled before encoding
+};
+
+class Sweep {
+public:
+    /// Checks every option (encoders in this ffmpeg, CRFs in range, presets),
+    /// reads the existing output (a corrupt one is an error, left untouched),
+    /// starts the backend and inspects the sources. Throws std::invalid_argument
+    /// / std::runtime_error / vmaf::Error before anything is encoded.
+    explicit Sweep(const CorpusOptions& opt);
+
+    const CorpusOptions& options() const { return opt_; }
+    const std::vector<int>& crfs() const { return crfs_; }
+    const std::vector<std::string>& encoders() const { return encoders_; }
+    const std::vector<Row>& existing() const { return existing_; }
+
+    /// The job of `cell` (grid index `index`).
+    Job make_job(std::size_t index, const Cell& cell);
+    /// Whether the output already has a row for the job's cell.
+    bool done(const Job& j) const { return done_.count(cell_identity(j.row)) != 0; }
+    /// Runs the job's encode, or nothing when the cache has its result (exit 0). Thread-safe.
+    ProcessResult encode(const Job& j) const;
+    /// The job's row once its encode ended: from the cache, or scored now
+    /// (filling the cache), or a failed row. Removes the encode unless kept.
+    Row finish(const Job& j, const ProcessResult& encode);
+    /// Appends a row to the output (flushed) and counts its cell as done.
+    void append(const Row& row);
+    /// encode() + finish() + append(): one cell, start to end.
+    Row run(const Job& j);
+
+private:
+    CorpusOptions opt_;
+    std::vector<std::string> encoders_;
+    std::vector<int> crfs_;
+    std::vector<Row> existing_;
+    std::set<std::string> done_;
+    BackendChoice backend_;
+    std::vector<SourceFacts> facts_;
+    std::vector<bool> announced_;
+    std::string ffmpeg_ver_, vmaf_ver_, run_id_, encode_dir_;
+    std::optional<ScoreCache> cache_;
+    std::optional<RowWriter> writer_;
+};
+
+}  // namespace vmaf::tune
