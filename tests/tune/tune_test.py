@@ -192,6 +192,34 @@ with tempfile.TemporaryDirectory() as tmp:
     p3 = tune(cargs[:-2] + ["--no-cache", "--out", t("cache3.jsonl")])
     check("--no-cache encodes again", p3.returncode == 0 and not any(r["cache_hit"] for r in rows(t("cache3.jsonl"))))
 
+    # --- recommend: the highest CRF meeting a target, with few encodes ---
+    rec_out = t("rec.jsonl")
+    rargs = ["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "44", "--out", rec_out,
+                                   "--no-cache", "--score-backend", "cpu"]
+    p = tune(rargs + ["--target-vmaf", "92"])
+    probed = {r["crf"]: r["vmaf_mean"] for r in rows(rec_out)} if os.path.exists(rec_out) else {}
+    crf = int(p.stdout.strip() or -1)
+    check("recommend --target-vmaf: the answer meets it and the next CRF does not",
+          p.returncode == 0 and crf in probed and probed[crf] >= 92 and (crf + 1) in probed and probed[crf + 1] < 92
+          and len(probed) <= 6, f"rc={p.returncode} crf={crf} probed={probed} {p.stderr[-300:]}")
+    print(f"recommend spent {len(probed)} encodes on CRF 16..44 (bisection needs at least 5)")
+    p = tune(rargs + ["--target-vmaf", "88"])
+    check("recommend seeds from the cells already in --out", p.returncode == 0 and "cells known before" in p.stderr
+          and len(rows(rec_out)) - len(probed) <= 3, p.stderr[-300:])
+    p = tune(rargs + ["--target-vmaf", "99.9"])
+    check("unreachable target: says so, names the best candidate, exit 1",
+          p.returncode == 1 and "cannot reach" in p.stderr and "CRF 16" in p.stderr, p.stderr[-300:])
+    p = tune(["recommend", "--from-corpus", out, "--encoder", "libx265", "--target-bitrate", "500"])
+    near = min((r for r in rs if r["encoder"] == "libx265"), key=lambda r: abs(__import__("math").log(r["bitrate_kbps"] / 500)))
+    check("--from-corpus --target-bitrate answers without encoding", p.returncode == 0 and int(p.stdout) == near["crf"]
+          and "0 encodes" in p.stderr, p.stderr[-300:])
+    for name, extra, needle in [("target above 100", ["--target-vmaf", "101"], "within [0, 100]"),
+                                ("two targets", ["--target-vmaf", "90", "--target-bitrate", "500"], "exactly one"),
+                                ("no target", [], "exactly one"),
+                                ("unknown pool", ["--target-vmaf", "90", "--pool", "median"], "--pool")]:
+        p = tune(rargs + extra)
+        check(f"recommend bad input: {name}", p.returncode == 2 and needle in p.stderr, p.stderr[-300:])
+
     # --- bad input ---
     def bad(name, args, needle, rc=2):
         o = t("bad.jsonl")

@@ -11,6 +11,7 @@
 
 #include "tune/corpus.hpp"
 #include "tune/merge.hpp"
+#include "tune/recommend.hpp"
 #include "tune/report.hpp"
 #include "vmaf/error.hpp"
 
@@ -39,42 +40,93 @@ vmaf::VideoGeometry raw_geometry(unsigned w, unsigned h, const std::string& pix_
     return g;
 }
 
+
+/// The options every encoding subcommand shares, as given on the command line.
+struct SweepArgs {
+    CorpusOptions c;
+    std::vector<std::string> sources;
+    unsigned width = 0, height = 0;
+    std::string pix_fmt = "yuv420p", extra;
+    double framerate = 24, cache_mb = 256;
+    bool no_cache = false;
+
+    void declare(CLI::App* cmd) {
+        cmd->add_option("--source", sources, "source video: raw YUV with --width --height, or Y4M / any container")->required();
+        cmd->add_option("--width", width, "raw source width");
+        cmd->add_option("--height", height, "raw source height");
+        cmd->add_option("--pix-fmt", pix_fmt, "raw source pixel format (yuv420p, yuv422p10le, ...)");
+        cmd->add_option("--framerate", framerate, "raw source frame rate");
+        cmd->add_option("--encoder", c.encoders, "libx264, libx265, libsvtav1, libaom-av1, libvpx-vp9, h264_nvenc, hevc_nvenc, av1_nvenc");
+        cmd->add_option("--preset", c.presets, "encoder preset (default: the encoder's own)");
+        cmd->add_option("--vmaf-model", c.model, "built-in model name or model .json path (default vmaf_v0.6.1; vmaf_4k_v0.6.1 at >= 2160p)");
+        cmd->add_option("--score-backend", c.score_backend, "auto (cuda, sycl, hip, then cpu), cuda, sycl, hip or cpu");
+        cmd->add_option("--threads", c.threads, "scoring threads (default: every core)");
+        cmd->add_option("--sample-seconds", c.sample_seconds, "encode and score only the centre S seconds of the source");
+        cmd->add_option("--extra-ffmpeg-args", extra, "more ffmpeg output options, one string split at spaces");
+        cmd->add_flag("--keep-encodes", c.keep_encodes, "keep the encoded files (default: deleted once scored)");
+        cmd->add_option("--encode-dir", c.encode_dir, "where encodes go (default OUT.encodes)");
+        cmd->add_option("--out", c.out, "JSONL file rows are appended to (cells already in it are skipped)");
+        cmd->add_flag("--no-cache", no_cache, "neither read nor write the score cache");
+        cmd->add_option("--cache-dir", c.cache_dir, "score cache (default $XDG_CACHE_HOME/vmaf-tune)");
+        cmd->add_option("--cache-size-mb", cache_mb, "score cache size cap");
+        cmd->add_option("--ffmpeg", c.ffmpeg, "ffmpeg program");
+    }
+
+    /// The options with sources, extra arguments and the cache resolved.
+    CorpusOptions resolve() {
+        for (const std::string& s : sources) {
+            SourceSpec spec;
+            spec.path = s;
+            if (width || height) {
+                if (!width || !height) throw std::invalid_argument("raw sources need both --width and --height");
+                spec.raw = raw_geometry(width, height, pix_fmt);
+                spec.raw_pix_fmt = pix_fmt;
+                if (!(framerate > 0)) throw std::invalid_argument("--framerate must be positive");
+                spec.raw_fps = framerate;
+            }
+            c.sources.push_back(spec);
+        }
+        for (std::size_t a = 0, b; a < extra.size(); a = b + 1) {
+            b = extra.find(' ', a);
+            if (b == std::string::npos) b = extra.size();
+            if (b > a) c.extra_ffmpeg_args.push_back(extra.substr(a, b - a));
+        }
+        c.use_cache = !no_cache;
+        if (!(cache_mb > 0)) throw std::invalid_argument("--cache-size-mb must be positive");
+        c.cache_max_bytes = static_cast<std::uint64_t>(cache_mb * 1024 * 1024);
+        return c;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"vmaf-tune: encode sweeps scored with VMAF in-process"};
     app.require_subcommand(1);
 
-    CorpusOptions c;
-    std::vector<std::string> sources;
-    unsigned width = 0, height = 0;
-    std::string pix_fmt = "yuv420p", shard = "0/1", extra;
-    double framerate = 24, cache_mb = 256;
-    bool no_cache = false;
+    SweepArgs sw;
+    std::string shard = "0/1";
     auto* corpus = app.add_subcommand("corpus", "encode a grid of cells and score each encode against its source");
-    corpus->add_option("--source", sources, "source video (repeatable): raw YUV with --width --height, or Y4M / containers")
-        ->required();
-    corpus->add_option("--width", width, "raw source width");
-    corpus->add_option("--height", height, "raw source height");
-    corpus->add_option("--pix-fmt", pix_fmt, "raw source pixel format (yuv420p, yuv422p10le, ...)");
-    corpus->add_option("--framerate", framerate, "raw source frame rate");
-    corpus->add_option("--encoder", c.encoders, "libx264, libx265, libsvtav1, libaom-av1, libvpx-vp9, h264_nvenc, hevc_nvenc, av1_nvenc (repeatable)");
-    corpus->add_option("--preset", c.presets, "encoder preset (repeatable; default: each encoder's own)");
-    corpus->add_option("--crf", c.crf_specs, "CRF (repeatable) or FIRST:LAST[:STEP]")->required();
-    corpus->add_option("--vmaf-model", c.model, "built-in model name or model .json path (default vmaf_v0.6.1; vmaf_4k_v0.6.1 at >= 2160p)");
-    corpus->add_option("--score-backend", c.score_backend, "auto (cuda, sycl, hip, then cpu), cuda, sycl, hip or cpu");
-    corpus->add_option("--jobs", c.jobs, "encodes at a time");
-    corpus->add_option("--threads", c.threads, "scoring threads (default: every core)");
-    corpus->add_option("--sample-seconds", c.sample_seconds, "encode and score only the centre S seconds of each source");
-    corpus->add_option("--extra-ffmpeg-args", extra, "more ffmpeg output options, one string split at spaces");
-    corpus->add_flag("--keep-encodes", c.keep_encodes, "keep the encoded files (default: deleted once scored)");
-    corpus->add_option("--encode-dir", c.encode_dir, "where encodes go (default OUT.encodes)");
-    corpus->add_option("--out", c.out, "JSONL file rows are appended to (cells already in it are skipped)");
+    sw.declare(corpus);
+    corpus->add_option("--crf", sw.c.crf_specs, "CRF (repeatable) or FIRST:LAST[:STEP]")->required();
+    corpus->add_option("--jobs", sw.c.jobs, "encodes at a time");
     corpus->add_option("--shard", shard, "I/N: this process takes grid cells i with i % N == I");
-    corpus->add_flag("--no-cache", no_cache, "neither read nor write the score cache");
-    corpus->add_option("--cache-dir", c.cache_dir, "score cache (default $XDG_CACHE_HOME/vmaf-tune)");
-    corpus->add_option("--cache-size-mb", cache_mb, "score cache size cap");
-    corpus->add_option("--ffmpeg", c.ffmpeg, "ffmpeg program");
+
+    SweepArgs rw;
+    RecommendOptions ro;
+    double target_vmaf = -1, target_bitrate = -1;
+    bool as_json = false;
+    auto* rec = app.add_subcommand("recommend", "the highest CRF meeting --target-vmaf, or the CRF closest to --target-bitrate");
+    rw.declare(rec);
+    rec->get_option("--source")->required(false);
+    rw.c.out = "recommend.jsonl";
+    auto* tv = rec->add_option("--target-vmaf", target_vmaf, "pooled VMAF to reach");
+    auto* tb = rec->add_option("--target-bitrate", target_bitrate, "bitrate to approach, kbps");
+    rec->add_option("--pool", ro.pool, "mean, harmonic, p1, p5 or min (default mean)");
+    rec->add_option("--crf-min", ro.crf_min, "lowest CRF to try (default: the encoder's)");
+    rec->add_option("--crf-max", ro.crf_max, "highest CRF to try (default: the encoder's)");
+    rec->add_option("--from-corpus", ro.from_corpus, "answer from this JSONL without encoding");
+    rec->add_flag("--json", as_json, "print the recommended row as JSON");
 
     std::vector<std::string> merge_in;
     std::string merge_out;
@@ -97,28 +149,29 @@ int main(int argc, char** argv) {
     }
     try {
         if (*corpus) {
-            for (const std::string& s : sources) {
-                SourceSpec spec;
-                spec.path = s;
-                if (width || height) {
-                    if (!width || !height) throw std::invalid_argument("raw sources need both --width and --height");
-                    spec.raw = raw_geometry(width, height, pix_fmt);
-                    spec.raw_pix_fmt = pix_fmt;
-                    if (!(framerate > 0)) throw std::invalid_argument("--framerate must be positive");
-                    spec.raw_fps = framerate;
-                }
-                c.sources.push_back(spec);
-            }
-            for (std::size_t a = 0, b; a < extra.size(); a = b + 1) {
-                b = extra.find(' ', a);
-                if (b == std::string::npos) b = extra.size();
-                if (b > a) c.extra_ffmpeg_args.push_back(extra.substr(a, b - a));
-            }
+            CorpusOptions c = sw.resolve();
             c.shard = parse_shard(shard);
-            c.use_cache = !no_cache;
-            if (!(cache_mb > 0)) throw std::invalid_argument("--cache-size-mb must be positive");
-            c.cache_max_bytes = static_cast<std::uint64_t>(cache_mb * 1024 * 1024);
             return run_corpus(c);
+        }
+        if (*rec) {
+            ro.corpus = rw.resolve();
+            if (tv->count()) ro.target_vmaf = target_vmaf;
+            if (tb->count()) ro.target_bitrate = target_bitrate;
+            if (ro.from_corpus.empty() && ro.corpus.sources.empty()) throw std::invalid_argument("--source is required");
+            const Recommendation r = recommend(ro);
+            const Row& row = r.row;
+            if (as_json) std::printf("%s\n", row.dump().c_str());
+            char what_buf[64];
+            if (ro.target_vmaf) std::snprintf(what_buf, sizeof what_buf, "VMAF %g (%s)", *ro.target_vmaf, ro.pool.c_str());
+            else std::snprintf(what_buf, sizeof what_buf, "%g kbps", *ro.target_bitrate);
+            const std::string what = what_buf;
+            std::fprintf(stderr, "vmaf-tune: %s %s: %s CRF %d: VMAF %.3f (%s %.3f) at %.1f kbps; %u encodes, %u cells known before\n",
+                         row["encoder"].get<std::string>().c_str(), row["preset"].get<std::string>().c_str(),
+                         r.met ? ("meets " + what + " at").c_str() : ("cannot reach " + what + "; best candidate").c_str(),
+                         row["crf"].get<int>(), row["vmaf_score"].get<double>(), ro.pool.c_str(),
+                         row[pool_key(ro.pool)].get<double>(), row["bitrate_kbps"].get<double>(), r.encodes, r.known);
+            if (!as_json) std::printf("%d\n", row["crf"].get<int>());
+            return r.met ? 0 : 1;
         }
         if (*merge) {
             const auto rows = merge_rows(merge_in);
