@@ -29,7 +29,14 @@ void check_curve(std::vector<RdPoint>& c, const char* which) {
 
 }  // namespace
 
-double pchip_integral(const std::vector<double>& x, const std::vector<double>& y, double lo, double hi) {
+namespace {
+
+/// PCHIP segment coefficients: on [x[i], x[i+1]], y = y[i] + d[i] s + c[i] s^2 + b[i] s^3 with s = t - x[i].
+struct Pchip {
+    std::vector<double> d, c, b;
+};
+
+Pchip pchip(const std::vector<double>& x, const std::vector<double>& y) {
     const std::size_t n = x.size();
     std::vector<double> h(n - 1), delta(n - 1), d(n);
     for (std::size_t i = 0; i + 1 < n; ++i) {
@@ -50,17 +57,43 @@ double pchip_integral(const std::vector<double>& x, const std::vector<double>& y
         }
         d[n - 1] = end_slope(h[n - 2], h[n - 3], delta[n - 2], delta[n - 3]);
     }
-    double total = 0;
+    Pchip p{d, std::vector<double>(n - 1), std::vector<double>(n - 1)};
     for (std::size_t i = 0; i + 1 < n; ++i) {
-        // y(s) = y[i] + d[i] s + c s^2 + b s^3, s = t - x[i]
-        const double c = (3 * delta[i] - 2 * d[i] - d[i + 1]) / h[i];
-        const double b = (d[i] - 2 * delta[i] + d[i + 1]) / (h[i] * h[i]);
+        p.c[i] = (3 * delta[i] - 2 * d[i] - d[i + 1]) / h[i];
+        p.b[i] = (d[i] - 2 * delta[i] + d[i + 1]) / (h[i] * h[i]);
+    }
+    return p;
+}
+
+}  // namespace
+
+double pchip_integral(const std::vector<double>& x, const std::vector<double>& y, double lo, double hi) {
+    const Pchip p = pchip(x, y);
+    const auto& d = p.d;
+    double total = 0;
+    for (std::size_t i = 0; i + 1 < x.size(); ++i) {
+        const double c = p.c[i], b = p.b[i];
         const double s0 = std::clamp(lo, x[i], x[i + 1]) - x[i], s1 = std::clamp(hi, x[i], x[i + 1]) - x[i];
         if (s1 <= s0) continue;
         auto prim = [&](double s) { return s * (y[i] + s * (d[i] / 2 + s * (c / 3 + s * b / 4))); };
         total += prim(s1) - prim(s0);
     }
     return total;
+}
+
+std::optional<double> rate_at_quality(std::vector<RdPoint> curve, double quality) {
+    check_curve(curve, "curve");
+    if (quality < curve.front().quality || quality > curve.back().quality) return std::nullopt;
+    std::vector<double> q, lr;
+    for (const RdPoint& p : curve) {
+        q.push_back(p.quality);
+        lr.push_back(std::log10(p.rate));
+    }
+    const Pchip p = pchip(q, lr);
+    std::size_t i = 0;
+    while (i + 2 < q.size() && quality > q[i + 1]) ++i;
+    const double s = quality - q[i];
+    return std::pow(10.0, lr[i] + s * (p.d[i] + s * (p.c[i] + s * p.b[i])));
 }
 
 double bd_rate(std::vector<RdPoint> anchor, std::vector<RdPoint> test) {

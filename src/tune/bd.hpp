@@ -5,6 +5,7 @@
 // the range both curves cover.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 namespace vmaf::tune {
@@ -24,6 +25,10 @@ double bd_rate(std::vector<RdPoint> anchor, std::vector<RdPoint> test);
 /// Average quality difference of `test` against `anchor` at equal bitrate
 /// (same rules as bd_rate; overlap of the log-rate ranges).
 double bd_quality(std::vector<RdPoint> anchor, std::vector<RdPoint> test);
+
+/// Bitrate of a curve at `quality` by PCHIP interpolation of log10(rate)
+/// over quality (same rules as bd_rate); nullopt outside the curve's range.
+std::optional<double> rate_at_quality(std::vector<RdPoint> curve, double quality);
 
 /// The PCHIP interpolant through (x[i], y[i]) (x strictly increasing, n >= 2)
 /// integrated over [lo, hi] (clipped to [x.front(), x.back()]).

@@ -220,6 +220,31 @@ with tempfile.TemporaryDirectory() as tmp:
         p = tune(rargs + extra)
         check(f"recommend bad input: {name}", p.returncode == 2 and needle in p.stderr, p.stderr[-300:])
 
+    # --- compare: curves, BD-rate / BD-VMAF against the first encoder, matched-quality bitrates ---
+    cargs2 = ["compare"] + geo + ["--encoders", "libx264,libx265", "--preset", "fast", "--crf", "22:38:4",
+                                  "--out", out, "--no-cache", "--score-backend", "cpu"]
+    p = tune(cargs2 + ["--format", "json"])
+    cj = json.loads(p.stdout) if p.returncode == 0 else {}
+    enc = cj.get("encoders", [])
+    ok = (p.returncode == 0 and [e["encoder"] for e in enc] == ["libx264", "libx265"] and enc[0]["bd_rate"] is None
+          and isinstance(enc[1]["bd_rate"], float) and isinstance(enc[1]["bd_vmaf"], float)
+          and all(len(e["curve"]) >= 4 for e in enc) and "10 already in" in p.stderr)
+    for e in enc:
+        ks = [k for k in e["kbps_at_target"] if k is not None]
+        ok &= ks == sorted(ks) and len(ks) >= 2
+    check("compare --format json (reusing the sweep's cells)", ok, p.stdout[:400] + p.stderr[-300:])
+    p = tune(cargs2)
+    check("compare markdown table", p.returncode == 0 and p.stdout.startswith("| encoder | preset | points | BD-rate vs libx264 fast")
+          and "| libx264 | fast | 5 | anchor |" in p.stdout, p.stdout)
+    p = tune(cargs2 + ["--format", "csv"])
+    check("compare csv", p.returncode == 0 and p.stdout.splitlines()[0].startswith("encoder,preset,points,BD-rate")
+          and len(p.stdout.splitlines()) == 3, p.stdout)
+    p = tune(["compare"] + geo + ["--encoders", "libx264,av1_nvenc", "--crf", "30", "--out", t("cmp_bad.jsonl")])
+    check("compare with an encoder this ffmpeg lacks: exit 2, nothing encoded",
+          p.returncode == 2 and "av1_nvenc" in p.stderr and not os.path.exists(t("cmp_bad.jsonl")), p.stderr)
+    p = tune(["compare"] + geo + ["--encoders", "libx264", "--crf", "30", "--out", t("cmp_bad.jsonl")])
+    check("compare needs two encoders", p.returncode == 2 and "at least two" in p.stderr, p.stderr)
+
     # --- bad input ---
     def bad(name, args, needle, rc=2):
         o = t("bad.jsonl")

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "tune/compare.hpp"
 #include "tune/corpus.hpp"
 #include "tune/merge.hpp"
 #include "tune/recommend.hpp"
@@ -128,6 +129,19 @@ int main(int argc, char** argv) {
     rec->add_option("--from-corpus", ro.from_corpus, "answer from this JSONL without encoding");
     rec->add_flag("--json", as_json, "print the recommended row as JSON");
 
+    SweepArgs cw;
+    std::string cmp_encoders, cmp_format = "markdown", cmp_out;
+    std::vector<double> cmp_targets = {80, 85, 90, 95};
+    auto* cmp = app.add_subcommand("compare", "encoders' curves, BD-rate and BD-VMAF against the first, bitrate at VMAF targets");
+    cw.declare(cmp);
+    cw.c.out = "compare.jsonl";
+    cmp->add_option("--encoders", cmp_encoders, "comma-separated encoders; the first is the anchor")->required();
+    cmp->add_option("--crf", cw.c.crf_specs, "CRF (repeatable) or FIRST:LAST[:STEP]")->required();
+    cmp->add_option("--jobs", cw.c.jobs, "encodes at a time");
+    cmp->add_option("--target-vmaf", cmp_targets, "VMAF targets of the bitrate table (repeatable)");
+    cmp->add_option("--format", cmp_format, "markdown, json or csv");
+    cmp->add_option("-o,--output", cmp_out, "write the table here instead of stdout");
+
     std::vector<std::string> merge_in;
     std::string merge_out;
     auto* merge = app.add_subcommand("merge", "join the JSONL files of a sharded sweep, one row per cell");
@@ -172,6 +186,34 @@ int main(int argc, char** argv) {
                          row[pool_key(ro.pool)].get<double>(), row["bitrate_kbps"].get<double>(), r.encodes, r.known);
             if (!as_json) std::printf("%d\n", row["crf"].get<int>());
             return r.met ? 0 : 1;
+        }
+        if (*cmp) {
+            CorpusOptions c = cw.resolve();
+            if (c.sources.size() != 1) throw std::invalid_argument("compare takes exactly one --source");
+            c.encoders.clear();
+            for (std::size_t a = 0, b; a <= cmp_encoders.size(); a = b + 1) {
+                b = cmp_encoders.find(',', a);
+                if (b == std::string::npos) b = cmp_encoders.size();
+                if (b > a) c.encoders.push_back(cmp_encoders.substr(a, b - a));
+            }
+            if (c.encoders.size() < 2) throw std::invalid_argument("--encoders needs at least two encoders, comma-separated");
+            for (double t : cmp_targets)
+                if (!(t >= 0 && t <= 100)) throw std::invalid_argument("--target-vmaf must be within [0, 100]");
+            render_comparison(Comparison{{}, {EncoderCurve{}}}, cmp_format);  // the format is checked before encoding
+            const int rc = run_corpus(c);
+            if (rc == 130) return rc;
+            std::vector<Row> rows;
+            for (Row& r : read_rows(c.out))
+                if (r.value("src", std::string()) == c.sources[0].path) rows.push_back(std::move(r));
+            const std::string text = render_comparison(compare_rows(rows, c.encoders, cmp_targets), cmp_format);
+            if (cmp_out.empty()) {
+                std::fputs(text.c_str(), stdout);
+            } else {
+                std::ofstream o(cmp_out);
+                o << text;
+                if (!o) throw std::runtime_error("cannot write " + cmp_out);
+            }
+            return rc;
         }
         if (*merge) {
             const auto rows = merge_rows(merge_in);
