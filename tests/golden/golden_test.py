@@ -32,12 +32,6 @@ NOT_YET = {
     "cambi": ["cambi"],
     "speed_chroma": ["speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"],
     "speed_temporal": ["speed_temporal"],
-    "float_psnr": ["float_psnr"],
-    "float_ansnr": ["float_ansnr", "float_anpsnr"],
-    "float_adm": ["float_adm2", "float_adm_scale0", "float_adm_scale1", "float_adm_scale2", "float_adm_scale3"],
-    "float_vif": ["float_vif_scale0", "float_vif_scale1", "float_vif_scale2", "float_vif_scale3"],
-    "float_motion": ["float_motion2"],
-    "float_moment": ["float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd"],
 }
 # Models whose extractors are not all implemented yet.
 MODELS_NOT_YET = {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h"}
@@ -136,9 +130,6 @@ def main():
                 continue
             if g["variant"] in MODELS_NOT_YET:
                 skipped_runs.append(label + " (model features not implemented yet)")
-                continue
-            if "float" in g["variant"]:
-                skipped_runs.append(label + " (float features not implemented yet)")
                 continue
             files = [t for t in shlex.split(g["cmd"]) if t.startswith("$CLIPS/")]
             paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
