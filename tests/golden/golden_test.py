@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end golden suite: runs our `vmaf` CLI with the exact upstream command
-of every golden file in ../shared/testdata/manifest.json and compares
+of every golden file in ../shared/testdata/manifest.json (and in
+tests/golden/generated/manifest.json: upstream runs this repository made, at
+%.17g only) and compares
 
   * `--precision max` JSON against golden-full/ (every frame value, every
     pooled value: the doubles must be equal), and
@@ -158,6 +160,30 @@ def main():
                                 f"{len(ours)} lines vs {len(gold_text)}")
                     failures.append(f"{label}: default-format output differs from golden/: {diff}")
             print(f"{label}: {n} values compared, {len(errs)} mismatches" + (f", skipped keys {sorted(skipped)}" if skipped else ""))
+        # Goldens this repository generated with upstream itself (tests/golden/generated/,
+        # manifest.json there: upstream commit, build, the %.17g format change, commands).
+        gen_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated")
+        for g in json.load(open(os.path.join(gen_dir, "manifest.json")))["golden"]:
+            label = f"{g['pair']}__{g['variant']}"
+            if a.only and a.only not in label:
+                continue
+            files = [t for t in shlex.split(g["cmd"]) if t.startswith("$CLIPS/")]
+            paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
+            if not all(os.path.exists(p) for p in paths):
+                skipped_runs.append(label + " (clips not generated: make_corpus.sh)")
+                continue
+            out_full = os.path.join(tmp, label + ".full.json")
+            try:
+                run_cli(a.vmaf, g["cmd"] + " --precision max", a.clips, out_full, extra)
+            except RuntimeError as e:
+                failures.append(f"{label}: {e}")
+                continue
+            ran += 1
+            gold = json.load(open(os.path.join(gen_dir, g["file"])))
+            errs, n = compare_full(json.load(open(out_full)), gold, set(), label)
+            failures += errs
+            compared += n
+            print(f"{label} (generated): {n} values compared, {len(errs)} mismatches")
         if not a.only or "combined" in a.only:
             # Two models in one run share their common extractors (motion here) and
             # must each still equal their own single-model golden.

@@ -24,39 +24,24 @@ FloatImage to_float(const Plane& plane, unsigned bpc, int offset) {
     return out;
 }
 
-namespace {
-
-inline int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i); }
-
-}  // namespace
-
-void convolve_mirror(std::span<const float> f, const FloatImage& a, const FloatImage* b, Tap tap, FloatImage& dst) {
+void convolve_mirror(const FloatKernels& kern, std::span<const float> f, const FloatImage& a, const FloatImage* b,
+                     Tap tap, FloatImage& dst) {
     const int w = static_cast<int>(a.w), h = static_cast<int>(a.h);
     const int fw = static_cast<int>(f.size()), r = fw / 2;
     dst.w = a.w;
     dst.h = a.h;
     dst.px.resize(a.px.size());
     std::vector<float> tmp(a.w);
+    std::vector<const float*> ra(fw), rb(fw);
     for (int i = 0; i < h; ++i) {
-        for (int j = 0; j < w; ++j) {
-            float acc = 0;
-            for (int k = 0; k < fw; ++k) {
-                const int ii = mirror(i - r + k, h);
-                const float v = a.row(ii)[j];
-                switch (tap) {
-                    case Tap::Value: acc += f[k] * v; break;
-                    case Tap::Square: acc += f[k] * (v * v); break;
-                    case Tap::Product: acc += f[k] * (v * b->row(ii)[j]); break;
-                }
-            }
-            tmp[j] = acc;
+        for (int k = 0; k < fw; ++k) {
+            int ii = i - r + k;
+            ii = ii < 0 ? -ii : (ii >= h ? 2 * h - ii - 2 : ii);
+            ra[k] = a.row(ii);
+            rb[k] = b ? b->row(ii) : nullptr;
         }
-        float* d = dst.row(i);
-        for (int j = 0; j < w; ++j) {
-            float acc = 0;
-            for (int k = 0; k < fw; ++k) acc += f[k] * tmp[mirror(j - r + k, w)];
-            d[j] = acc;
-        }
+        kern.conv_rows(f.data(), fw, ra.data(), rb.data(), tap, tmp.data(), w);
+        kern.conv_cols(f.data(), fw, tmp.data(), dst.row(i), w);
     }
 }
 

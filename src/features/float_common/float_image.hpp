@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "features/float_common/float_kernels.hpp"
 #include "vmaf/picture.hpp"
 
 namespace vmaf::floatfeat {
@@ -30,14 +31,13 @@ struct FloatImage {
 /// divided by 4/16/256 (in float), then `offset` added (0 or -128).
 FloatImage to_float(const Plane& plane, unsigned bpc, int offset);
 
-/// What a separable filter pass convolves at each tap.
-enum class Tap { Value, Square, Product };
-
 /// Separable convolution with the odd-length filter `f` (vertical pass, then
 /// horizontal), edges mirrored without repeating the edge sample
 /// (index -1 -> 1, n -> n - 2). Each output is accumulated in float, taps in
 /// order from 0. Tap::Square convolves a*a, Tap::Product a*b (b required).
 /// Requires the filter radius < w and < h. `dst` is resized to a's size.
-void convolve_mirror(std::span<const float> f, const FloatImage& a, const FloatImage* b, Tap tap, FloatImage& dst);
+/// `k` selects the implementation (all bit-identical).
+void convolve_mirror(const FloatKernels& k, std::span<const float> f, const FloatImage& a, const FloatImage* b, Tap tap,
+                     FloatImage& dst);
 
 }  // namespace vmaf::floatfeat

@@ -86,8 +86,9 @@ double blend(double score, double factor, double offset) { return score * factor
 
 class FloatMotion final : public FeatureExtractor {
 public:
-    FloatMotion(const OptionValues& o, const VideoGeometry& g)
-        : bpc_(g.bpc),
+    FloatMotion(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : kernels_(floatfeat::float_registry().select(cpumask)),
+          bpc_(g.bpc),
           debug_(o.b(kDebug)),
           force_zero_(o.b(kForceZero)),
           fps_weight_(o.d(kFpsWeight)),
@@ -112,7 +113,7 @@ public:
         const unsigned planes = add_uv_ ? 3 : 1;
         st->blur.resize(planes);
         for (unsigned p = 0; p < planes; ++p)
-            floatfeat::convolve_mirror(filter_, floatfeat::to_float(ref.plane(p), bpc_, -128), nullptr,
+            floatfeat::convolve_mirror(kernels_, filter_, floatfeat::to_float(ref.plane(p), bpc_, -128), nullptr,
                                        floatfeat::Tap::Value, st->blur[p]);
         return st;
     }
@@ -179,6 +180,7 @@ private:
         return m0 + mean_abs_diff(as, bs);
     }
 
+    const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
     const bool debug_, force_zero_;
     const double fps_weight_, blend_factor_, blend_offset_;
@@ -192,8 +194,8 @@ private:
     double last_score_ = 0;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext&) {
-    return std::make_unique<FloatMotion>(opts, geom);
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<FloatMotion>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace

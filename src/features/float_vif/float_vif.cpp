@@ -55,8 +55,9 @@ constexpr std::string_view kOutputs[] = {
 
 class FloatVif final : public FeatureExtractor {
 public:
-    FloatVif(const OptionValues& o, const VideoGeometry& g)
-        : bpc_(g.bpc),
+    FloatVif(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : kernels_(floatfeat::float_registry().select(cpumask)),
+          bpc_(g.bpc),
           debug_(o.b(kDebug)),
           gain_limit_(o.d(kGainLimit)),
           kernelscale_(static_cast<float>(o.d(kKernelscale))),
@@ -80,7 +81,7 @@ public:
         auto st = std::make_unique<FrameState>();
         const auto r = floatfeat::scale_frame(method_, floatfeat::to_float(ref.plane(0), bpc_, -128), sw_, sh_);
         const auto d = floatfeat::scale_frame(method_, floatfeat::to_float(dist.plane(0), bpc_, -128), sw_, sh_);
-        const auto s = floatfeat::vif_scores(r, d, gain_limit_, kernelscale_, skip0_ ? 1 : 0, sigma_nsq_);
+        const auto s = floatfeat::vif_scores(kernels_, r, d, gain_limit_, kernelscale_, skip0_ ? 1 : 0, sigma_nsq_);
         auto& out = st->scores;
         out.emplace_back(0, skip0_ ? 0.0 : s[0] / s[1]);
         for (unsigned k = 1; k < 4; ++k) out.emplace_back(k, std::max(s[2 * k] / s[2 * k + 1], min_val_[k]));
@@ -100,6 +101,7 @@ public:
     }
 
 private:
+    const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
     const bool debug_;
     const double gain_limit_;
@@ -111,8 +113,8 @@ private:
     unsigned sw_ = 0, sh_ = 0;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext&) {
-    return std::make_unique<FloatVif>(opts, geom);
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<FloatVif>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace

@@ -132,7 +132,7 @@ float vif_log2(float x) {
     return base + v;
 }
 
-std::array<double, 8> vif_scores(const FloatImage& ref, const FloatImage& dis, double enhn_gain_limit,
+std::array<double, 8> vif_scores(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, double enhn_gain_limit,
                                  float kernelscale, int first_scale, double sigma_nsq) {
     std::array<double, 8> out{};
     FloatImage cur_ref = ref, cur_dis = dis;
@@ -140,16 +140,16 @@ std::array<double, 8> vif_scores(const FloatImage& ref, const FloatImage& dis, d
     for (int scale = first_scale; scale < 4; ++scale) {
         const std::vector<float> f = vif_filter(scale, kernelscale);
         if (scale > 0) {
-            convolve_mirror(f, cur_ref, nullptr, Tap::Value, mu1);
-            convolve_mirror(f, cur_dis, nullptr, Tap::Value, mu2);
+            convolve_mirror(k, f, cur_ref, nullptr, Tap::Value, mu1);
+            convolve_mirror(k, f, cur_dis, nullptr, Tap::Value, mu2);
             cur_ref = decimate2(mu1);
             cur_dis = decimate2(mu2);
         }
-        convolve_mirror(f, cur_ref, nullptr, Tap::Value, mu1);
-        convolve_mirror(f, cur_dis, nullptr, Tap::Value, mu2);
-        convolve_mirror(f, cur_ref, nullptr, Tap::Square, xx);
-        convolve_mirror(f, cur_dis, nullptr, Tap::Square, yy);
-        convolve_mirror(f, cur_ref, &cur_dis, Tap::Product, xy);
+        convolve_mirror(k, f, cur_ref, nullptr, Tap::Value, mu1);
+        convolve_mirror(k, f, cur_dis, nullptr, Tap::Value, mu2);
+        convolve_mirror(k, f, cur_ref, nullptr, Tap::Square, xx);
+        convolve_mirror(k, f, cur_dis, nullptr, Tap::Square, yy);
+        convolve_mirror(k, f, cur_ref, &cur_dis, Tap::Product, xy);
         const NumDen nd = statistic(mu1, mu2, xx, yy, xy, enhn_gain_limit, sigma_nsq);
         out[2 * scale] = nd.num;
         out[2 * scale + 1] = nd.den;

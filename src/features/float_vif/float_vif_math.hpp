@@ -18,7 +18,7 @@ std::vector<float> vif_filter(int scale, float kernelscale);
 float vif_log2(float x);
 
 /// Per-scale (num, den) of 4 scales; scales below `first_scale` are left 0.
-std::array<double, 8> vif_scores(const FloatImage& ref, const FloatImage& dis, double enhn_gain_limit,
+std::array<double, 8> vif_scores(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, double enhn_gain_limit,
                                  float kernelscale, int first_scale, double sigma_nsq);
 
 }  // namespace vmaf::floatfeat
