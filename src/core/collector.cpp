@@ -8,7 +8,20 @@ Slot FeatureCollector::slot(std::string_view key) {
     keys_.emplace_back(key);
     index_.emplace(keys_.back(), s);
     columns_.emplace_back();
+    after_frames_.push_back(0);
     return s;
+}
+
+void FeatureCollector::order_after_frames(Slot s) { after_frames_[s] = 1; }
+
+std::vector<Slot> FeatureCollector::written_order() const {
+    std::vector<Slot> out;
+    out.reserve(order_.size());
+    for (Slot s : order_)
+        if (!after_frames_[s]) out.push_back(s);
+    for (Slot s : order_)
+        if (after_frames_[s]) out.push_back(s);
+    return out;
 }
 
 std::optional<Slot> FeatureCollector::find(std::string_view key) const {

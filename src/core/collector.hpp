@@ -33,8 +33,13 @@ public:
     void write_aggregate(std::string_view key, double value);
     const std::vector<std::pair<std::string, double>>& aggregates() const { return aggregates_; }
 
-    /// Keys in the order their first value was written.
-    const std::vector<Slot>& written_order() const { return order_; }
+    /// Marks `s` as a key upstream first writes after the frames (at flush, or
+    /// model scores): reports list such keys after all others.
+    void order_after_frames(Slot s);
+
+    /// Keys in the order their first value was written, keys marked with
+    /// order_after_frames() last (among themselves again by first write).
+    std::vector<Slot> written_order() const;
     /// One past the highest frame index written for any key.
     unsigned frame_span() const { return span_; }
 
@@ -51,6 +56,7 @@ private:
     std::unordered_map<std::string, Slot> index_;
     std::vector<Column> columns_;
     std::vector<Slot> order_;
+    std::vector<std::uint8_t> after_frames_;  ///< by slot
     unsigned span_ = 0;
     std::vector<std::pair<std::string, double>> aggregates_;
 };

@@ -19,6 +19,18 @@ TEST(Collector, OrderIsFirstWrite) {
     EXPECT_FALSE(fc.has(a, 1));
 }
 
+TEST(Collector, KeysOrderedAfterFramesComeLast) {
+    FeatureCollector fc;
+    const Slot late = fc.slot("integer_motion2"), model = fc.slot("vmaf"), a = fc.slot("a"), b = fc.slot("motion3");
+    fc.order_after_frames(late);
+    fc.order_after_frames(model);
+    fc.write(a, 0, 1.0);
+    fc.write(late, 0, 2.0);  // written early here; upstream writes it at flush
+    fc.write(model, 0, 3.0);
+    fc.write(b, 0, 4.0);  // first written at frame 1 by upstream, still before flush keys
+    EXPECT_EQ(fc.written_order(), (std::vector<Slot>{a, b, late, model}));
+}
+
 TEST(Collector, PoolingMatchesUpstreamFormulas) {
     FeatureCollector fc;
     const Slot s = fc.slot("x");

@@ -171,6 +171,7 @@ struct Engine::Impl {
         inst.pinned = pinned;
         inst.identity = std::move(id);
         for (unsigned o = 0; o < info->outputs.size(); ++o) inst.slots.push_back(fc.slot(feature_key(info->outputs[o], ov)));
+        for (unsigned o : info->flush_outputs) fc.order_after_frames(inst.slots[o]);
         inst.opts = std::move(ov);
         instances.push_back(std::move(inst));
         return instances.size() - 1;
@@ -204,6 +205,7 @@ struct Engine::Impl {
         } else {
             e.out_slots.push_back(fc.slot(name));
         }
+        for (Slot s : e.out_slots) fc.order_after_frames(s);  // upstream predicts after flushing
         models.push_back(std::move(e));
     }
 

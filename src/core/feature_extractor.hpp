@@ -67,6 +67,9 @@ struct ExtractorInfo {
     std::span<const std::string_view> outputs;  ///< upstream score names, by output index
     /// Output indices that are clip-level aggregates (keys used verbatim, no alias/suffix).
     std::span<const unsigned> aggregate_outputs = {};
+    /// Output indices upstream first writes at flush: reports list their keys
+    /// after every key written during the frames (key order only).
+    std::span<const unsigned> flush_outputs = {};
     bool needs_chroma = false;  ///< false: only luma is read
     /// Temporal kinds see every frame even under --subsample (upstream's TEMPORAL flag).
     bool temporal = false;

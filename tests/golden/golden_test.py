@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end golden suite: runs our `vmaf` CLI with the exact upstream command
-of every golden file in testdata/manifest.json and compares
+of every golden file in testdata/manifest.json (and in
+tests/golden/generated/manifest.json: upstream runs this repository made, at
+%.17g only) and compares
 
   * `--precision max` JSON against golden-full/ (every frame value, every
     pooled value: the doubles must be equal), and
@@ -32,12 +34,6 @@ NOT_YET = {
     "cambi": ["cambi"],
     "speed_chroma": ["speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"],
     "speed_temporal": ["speed_temporal"],
-    "float_psnr": ["float_psnr"],
-    "float_ansnr": ["float_ansnr", "float_anpsnr"],
-    "float_adm": ["float_adm2", "float_adm_scale0", "float_adm_scale1", "float_adm_scale2", "float_adm_scale3"],
-    "float_vif": ["float_vif_scale0", "float_vif_scale1", "float_vif_scale2", "float_vif_scale3"],
-    "float_motion": ["float_motion2"],
-    "float_moment": ["float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd"],
 }
 # Models whose extractors are not all implemented yet.
 MODELS_NOT_YET = {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h"}
@@ -140,9 +136,6 @@ def main():
             if g["variant"] in MODELS_NOT_YET:
                 skipped_runs.append(label + " (model features not implemented yet)")
                 continue
-            if "float" in g["variant"]:
-                skipped_runs.append(label + " (float features not implemented yet)")
-                continue
             files = [t for t in shlex.split(g["cmd"]) if t.startswith("$CLIPS/")]
             paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
             if not all(os.path.exists(p) for p in paths):
@@ -174,6 +167,34 @@ def main():
                                 f"{len(ours)} lines vs {len(gold_text)}")
                     failures.append(f"{label}: default-format output differs from golden/: {diff}")
             print(f"{label}: {n} values compared, {len(errs)} mismatches" + (f", skipped keys {sorted(skipped)}" if skipped else ""))
+        # Goldens this repository generated with upstream itself (tests/golden/generated/,
+        # manifest.json there: upstream commit, build, the %.17g format change, commands).
+        gen_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated")
+        for g in json.load(open(os.path.join(gen_dir, "manifest.json")))["golden"]:
+            label = f"{g['pair']}__{g['variant']}"
+            if a.only and a.only not in label:
+                continue
+            files = [t for t in shlex.split(g["cmd"]) if t.startswith("$CLIPS/")]
+            paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
+            if not all(os.path.exists(p) for p in paths):
+                skipped_runs.append(label + " (clips not generated: make_corpus.sh)")
+                continue
+            differ = [os.path.basename(p) for p in paths if os.path.basename(p) in mismatched]
+            if differ:
+                corpus_skips.append(f"{label}: {', '.join(differ)} as this ffmpeg makes it differs from testdata/SHA256SUMS")
+                continue
+            out_full = os.path.join(tmp, label + ".full.json")
+            try:
+                run_cli(a.vmaf, g["cmd"] + " --precision max", a.clips, out_full, extra)
+            except RuntimeError as e:
+                failures.append(f"{label}: {e}")
+                continue
+            ran += 1
+            gold = json.load(open(os.path.join(gen_dir, g["file"])))
+            errs, n = compare_full(json.load(open(out_full)), gold, set(), label)
+            failures += errs
+            compared += n
+            print(f"{label} (generated): {n} values compared, {len(errs)} mismatches")
         if (not a.only or "combined" in a.only) and not {"p01_576x324_yuv420p_ref.yuv", "p01_576x324_yuv420p_crf35.yuv"} & mismatched:
             # Two models in one run share their common extractors (motion here) and
             # must each still equal their own single-model golden.

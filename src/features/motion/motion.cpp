@@ -142,10 +142,14 @@ std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGe
 
 }  // namespace
 
+// Upstream writes motion2/motion3 at flush; here they are written earlier, same values.
+constexpr unsigned kFlushOutputs[] = {kMotion2, kMotion3};
+
 const ExtractorInfo kMotionInfo{
     .name = "motion",
     .options = kOptions,
     .outputs = kOutputs,
+    .flush_outputs = kFlushOutputs,
     .needs_chroma = false,
     .temporal = true,
     .create = &create,

@@ -1,0 +1,136 @@
+// checkasm-style test of the float features' convolution kernels: every
+// compiled SIMD variant against the scalar reference, bit for bit (compared
+// as bit patterns), for every tap mode and the filter widths the features use,
+// on random, extreme and tiny inputs, with guard zones; then whole float_vif
+// and float_motion runs across cpumasks.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "features/float_common/float_golden.hpp"
+#include "features/float_common/float_kernels.hpp"
+#include "features/float_vif/float_vif_math.hpp"
+#include "support/checkasm.hpp"
+
+namespace vmaf {
+extern const ExtractorInfo kFloatVifInfo;
+extern const ExtractorInfo kFloatMotionInfo;
+}  // namespace vmaf
+
+namespace {
+
+using namespace vmaf::floatfeat;
+using vmaf::test::GuardedPlane;
+using vmaf::test::seed_trace;
+
+std::vector<std::pair<std::string, FloatKernels>> variants() {
+    auto v = float_registry().variants();
+    EXPECT_FALSE(v.empty()) << "no SIMD variant registered";
+    return v;
+}
+
+/// Filters of the features: VIF's 4 Gaussian widths (17, 9, 5, 3), motion's 5-tap and 3-tap.
+std::vector<std::vector<float>> filters() {
+    std::vector<std::vector<float>> f;
+    for (int s = 0; s < 4; ++s) f.push_back(vif_filter(s, 1.0f));
+    f.push_back(vif_filter(0, 3.0f));  // widest accepted kernel (49 taps)
+    f.push_back({0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f});
+    f.push_back({0.166378498f, 0.667243004f, 0.166378498f});
+    return f;
+}
+
+bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+
+enum class Fill { Random, Extreme, Smooth };
+
+void fill(GuardedPlane<float>& p, std::mt19937& rng, Fill how) {
+    std::uniform_real_distribution<float> u(-128.0f, 127.75f);
+    std::uniform_int_distribution<int> e(0, 3);
+    unsigned i = 0;
+    p.fill([&] {
+        ++i;
+        switch (how) {
+            case Fill::Random: return u(rng);
+            case Fill::Extreme: {
+                const float v[] = {-128.0f, 127.0f, 0.0f, 1e-20f};
+                return v[e(rng)];
+            }
+            case Fill::Smooth: return static_cast<float>(i % 37) * 0.25f - 3.0f;
+        }
+        return 0.0f;
+    });
+}
+
+TEST(FloatCheckasm, ConvRowsMatchesReference) {
+    SCOPED_TRACE(seed_trace());
+    std::mt19937 rng(static_cast<unsigned>(vmaf::test::checkasm_seed()));
+    for (const auto& [name, k] : variants())
+        for (const auto& f : filters())
+            for (int w : {1, 3, 7, 8, 15, 16, 17, 31, 64, 100, 257})
+                for (Tap tap : {Tap::Value, Tap::Square, Tap::Product})
+                    for (Fill how : {Fill::Random, Fill::Extreme, Fill::Smooth}) {
+                        const int fw = static_cast<int>(f.size());
+                        GuardedPlane<float> a(w, fw), b(w, fw), ref(w, 1), out(w, 1);
+                        fill(a, rng, how);
+                        fill(b, rng, how);
+                        std::vector<const float*> ra(fw), rb(fw);
+                        for (int t = 0; t < fw; ++t) {
+                            ra[t] = a.row(t);
+                            rb[t] = b.row(t);
+                        }
+                        conv_rows(f.data(), fw, ra.data(), rb.data(), tap, ref.row(0), w);
+                        k.conv_rows(f.data(), fw, ra.data(), rb.data(), tap, out.row(0), w);
+                        for (int j = 0; j < w; ++j)
+                            ASSERT_TRUE(same_bits(ref.row(0)[j], out.row(0)[j]))
+                                << name << " fw " << fw << " w " << w << " tap " << int(tap) << " j " << j;
+                        ASSERT_TRUE(out.intact()) << name << " wrote outside its row";
+                    }
+}
+
+TEST(FloatCheckasm, ConvColsMatchesReference) {
+    SCOPED_TRACE(seed_trace());
+    std::mt19937 rng(static_cast<unsigned>(vmaf::test::checkasm_seed()));
+    for (const auto& [name, k] : variants())
+        for (const auto& f : filters())
+            for (int w : {9, 15, 16, 17, 25, 31, 33, 64, 100, 257, 641})
+                for (Fill how : {Fill::Random, Fill::Extreme, Fill::Smooth}) {
+                    const int fw = static_cast<int>(f.size());
+                    if (fw / 2 >= w) continue;
+                    GuardedPlane<float> in(w, 1), ref(w, 1), out(w, 1);
+                    fill(in, rng, how);
+                    conv_cols(f.data(), fw, in.row(0), ref.row(0), w);
+                    k.conv_cols(f.data(), fw, in.row(0), out.row(0), w);
+                    for (int j = 0; j < w; ++j)
+                        ASSERT_TRUE(same_bits(ref.row(0)[j], out.row(0)[j]))
+                            << name << " fw " << fw << " w " << w << " j " << j;
+                    ASSERT_TRUE(out.intact()) << name << " wrote outside its row";
+                }
+}
+
+/// Whole extractors: the scalar table (cpumask 255 disables every SIMD
+/// target) and the best one give the same scores on a real pair.
+TEST(FloatCheckasm, ExtractorsAgreeAcrossCpumasks) {
+    const auto p = vmaf::floatfeat::test::load_pair("p04b_crf30");
+    for (const vmaf::ExtractorInfo* info : {&vmaf::kFloatVifInfo, &vmaf::kFloatMotionInfo}) {
+        auto run = [&](unsigned cpumask) {
+            const vmaf::OptionValues opts(info->options, {}, info->name);
+            auto ex = info->create(opts, p.info.geom, {.cpumask = cpumask});
+            vmaf::floatfeat::test::KeyWriter w(*info, opts);
+            for (unsigned i = 0; i < 4; ++i) {
+                auto st = static_cast<const vmaf::FeatureExtractor&>(*ex).compute(i, p.refs[i], p.dists[i]);
+                ex->finish(i, *st, w);
+            }
+            ex->flush(w);
+            return w.scores;
+        };
+        const auto scalar = run(255), best = run(0);
+        EXPECT_FALSE(scalar.empty());
+        EXPECT_EQ(scalar, best) << info->name;
+    }
+}
+
+}  // namespace

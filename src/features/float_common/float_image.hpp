@@ -1,0 +1,43 @@
+// Float images of the upstream float features ("float_*"): the conversion of
+// integer samples into float and the separable mirrored convolutions they share.
+//
+// Arithmetic follows upstream libvmaf's float path operation by operation
+// (float where it uses float, double where it uses double, same order), so
+// results are bit-identical; the build uses -ffp-contract=off.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "features/float_common/float_kernels.hpp"
+#include "vmaf/picture.hpp"
+
+namespace vmaf::floatfeat {
+
+/// A dense float image, row-major, stride == width.
+struct FloatImage {
+    unsigned w = 0, h = 0;
+    std::vector<float> px;
+
+    FloatImage() = default;
+    FloatImage(unsigned width, unsigned height) : w(width), h(height), px(std::size_t{width} * height) {}
+    float* row(unsigned y) { return px.data() + std::size_t{y} * w; }
+    const float* row(unsigned y) const { return px.data() + std::size_t{y} * w; }
+    float at(unsigned x, unsigned y) const { return px[std::size_t{y} * w + x]; }
+};
+
+/// Samples of `plane` as float in the 8-bit range: 8-bit as is, 10/12/16-bit
+/// divided by 4/16/256 (in float), then `offset` added (0 or -128).
+FloatImage to_float(const Plane& plane, unsigned bpc, int offset);
+
+/// Separable convolution with the odd-length filter `f` (vertical pass, then
+/// horizontal), edges mirrored without repeating the edge sample
+/// (index -1 -> 1, n -> n - 2). Each output is accumulated in float, taps in
+/// order from 0. Tap::Square convolves a*a, Tap::Product a*b (b required).
+/// Requires the filter radius < w and < h. `dst` is resized to a's size.
+/// `k` selects the implementation (all bit-identical).
+void convolve_mirror(const FloatKernels& k, std::span<const float> f, const FloatImage& a, const FloatImage* b, Tap tap,
+                     FloatImage& dst);
+
+}  // namespace vmaf::floatfeat

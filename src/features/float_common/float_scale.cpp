@@ -1,0 +1,136 @@
+#include "features/float_common/float_scale.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+namespace vmaf::floatfeat {
+
+std::optional<ScaleMethod> parse_scale_method(std::string_view name) {
+    if (name == "nearest") return ScaleMethod::Nearest;
+    if (name == "bilinear") return ScaleMethod::Bilinear;
+    if (name == "bicubic") return ScaleMethod::Bicubic;
+    if (name == "lanczos4") return ScaleMethod::Lanczos4;
+    return std::nullopt;
+}
+
+namespace {
+
+// Float reflection at [left, right] (upstream evaluates the index in float).
+float mirror_f(float i, float left, float right) { return i < left ? -i : i > right ? 2 * right - i : i; }
+
+float bicubic_kernel(float t) {
+    const float a = -0.75f;
+    if (t < 0) t = -t;
+    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+    return 0;
+}
+
+float lanczos4_kernel(float x, float a) {
+    constexpr double pi = std::numbers::pi;
+    if (x == 0.0) return 1.0f;
+    if (x > -a && x < a) return static_cast<float>(a * std::sin(pi * x) * std::sin(pi * x / a) / (pi * pi * x * x));
+    return 0.0f;
+}
+
+float bicubic_at(const FloatImage& s, float x, float y) {
+    const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
+    const float dx = x - x0, dy = y - y0;
+    float wx[4], wy[4];
+    for (int i = -1; i <= 2; ++i) {
+        wx[i + 1] = bicubic_kernel(i - dx);
+        wy[i + 1] = bicubic_kernel(i - dy);
+    }
+    float v = 0.0f;
+    for (int j = -1; j <= 2; ++j)
+        for (int i = -1; i <= 2; ++i) {
+            const int xi = static_cast<int>(mirror_f(x0 + i, 0, s.w - 1.0f));
+            const int yi = static_cast<int>(mirror_f(y0 + j, 0, s.h - 1.0f));
+            const float wgt = wx[i + 1] * wy[j + 1];
+            v += s.row(yi)[xi] * wgt;
+        }
+    return v;
+}
+
+float lanczos4_at(const FloatImage& s, float x, float y) {
+    const int a = 4;
+    const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
+    const float dx = x - x0, dy = y - y0;
+    float wx[9], wy[9];
+    for (int i = -a; i <= a; ++i) {
+        wx[i + a] = lanczos4_kernel(i - dx, static_cast<float>(a));
+        wy[i + a] = lanczos4_kernel(i - dy, static_cast<float>(a));
+    }
+    float v = 0.0f, wsum = 0.0f;
+    for (int iy = -a; iy <= a; ++iy)
+        for (int ix = -a; ix <= a; ++ix) {
+            const float wgt = wx[ix + a] * wy[iy + a];
+            wsum += wgt;
+            const int xi = static_cast<int>(mirror_f(x0 + ix, 0, s.w - 1.0f));
+            const int yi = static_cast<int>(mirror_f(y0 + iy, 0, s.h - 1.0f));
+            v += s.row(yi)[xi] * wgt;
+        }
+    return v / wsum;
+}
+
+// Source coordinate of output index i: ((i + 0.5) * ratio - 0.5) in double, stored as float.
+float centre(int i, float ratio) { return static_cast<float>((i + 0.5) * ratio - 0.5); }
+
+}  // namespace
+
+FloatImage scale_frame(ScaleMethod m, const FloatImage& src, unsigned dst_w, unsigned dst_h) {
+    if (src.w == dst_w && src.h == dst_h) return src;
+    FloatImage dst(dst_w, dst_h);
+    const float rx = static_cast<float>(src.w) / static_cast<float>(dst_w);
+    const float ry = static_cast<float>(src.h) / static_cast<float>(dst_h);
+    const int dw = static_cast<int>(dst_w), dh = static_cast<int>(dst_h);
+    switch (m) {
+        case ScaleMethod::Nearest:
+            for (int y = 0; y < dh; ++y)
+                for (int x = 0; x < dw; ++x)
+                    dst.row(y)[x] = src.row(static_cast<int>(y * ry))[static_cast<int>(x * rx)];
+            break;
+        case ScaleMethod::Bilinear: {
+            std::vector<int> x1(dst_w), x2(dst_w);
+            std::vector<float> dxa(dst_w);
+            const float right = src.w - 1.0f;
+            for (int x = 0; x < dw; ++x) {
+                const float xx = centre(x, rx);
+                x1[x] = static_cast<int>(mirror_f(static_cast<float>(std::floor(static_cast<double>(xx))), 0, right));
+                x2[x] = static_cast<int>(mirror_f(static_cast<float>(std::ceil(static_cast<double>(xx))), 0, right));
+                dxa[x] = xx - x1[x];
+            }
+            const float bottom = src.h - 1.0f;
+            for (int y = 0; y < dh; ++y) {
+                const float yy = centre(y, ry);
+                const int y1 = static_cast<int>(mirror_f(static_cast<float>(std::floor(static_cast<double>(yy))), 0, bottom));
+                const int y2 = static_cast<int>(mirror_f(static_cast<float>(std::ceil(static_cast<double>(yy))), 0, bottom));
+                const float dy = yy - y1;
+                const float *r1 = src.row(y1), *r2 = src.row(y2);
+                float* d = dst.row(y);
+                for (int x = 0; x < dw; ++x) {
+                    const float dx = dxa[x];
+                    d[x] = (1 - dy) * (1 - dx) * r1[x1[x]] + (1 - dy) * dx * r1[x2[x]] + dy * (1 - dx) * r2[x1[x]] +
+                           dy * dx * r2[x2[x]];
+                }
+            }
+            break;
+        }
+        case ScaleMethod::Bicubic:
+            for (int y = 0; y < dh; ++y) {
+                const float yy = centre(y, ry);
+                for (int x = 0; x < dw; ++x) dst.row(y)[x] = bicubic_at(src, centre(x, rx), yy);
+            }
+            break;
+        case ScaleMethod::Lanczos4:
+            for (int y = 0; y < dh; ++y) {
+                const float yy = centre(y, ry);
+                for (int x = 0; x < dw; ++x) dst.row(y)[x] = lanczos4_at(src, centre(x, rx), yy);
+            }
+            break;
+    }
+    return dst;
+}
+
+}  // namespace vmaf::floatfeat

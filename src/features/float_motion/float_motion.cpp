@@ -1,0 +1,212 @@
+// Float motion ("float_motion"): temporal activity of the reference luma,
+// computed on float samples (offset -128) blurred by a 5-tap (or 3-tap, or
+// identity) filter. Per frame i, written in frame order from finish():
+//   VMAF_feature_motion_score[i]  = SAD(blur[i-1], blur[i]) (debug, default on), 0 for i = 0
+//   VMAF_feature_motion2_score[i] = min(SAD(i-1, i), SAD(i, i+1)); 0 for i = 0,
+//                                   SAD(i-1, i) for the last frame
+//   VMAF_feature_motion3_score[i] = motion2 blended towards motion_blend_offset;
+//                                   frame 0 takes the blend of SAD(0, 1)
+// All scores are scaled by motion_fps_weight and clipped to motion_max_val.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/feature_extractor.hpp"
+#include "features/float_common/float_image.hpp"
+#include "features/float_common/float_scale.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf {
+
+extern const ExtractorInfo kFloatMotionInfo;
+
+namespace {
+
+using floatfeat::FloatImage;
+
+enum Opt : std::size_t {
+    kDebug,
+    kForceZero,
+    kFpsWeight,
+    kBlendFactor,
+    kBlendOffset,
+    kAddScale1,
+    kFilterSize,
+    kAddUv,
+    kMaxVal,
+};
+
+// Same names, aliases, order, defaults, ranges and feature-parameter flags as upstream.
+constexpr OptionSpec kOptions[] = {
+    {"debug", "", OptType::Bool, true, 0, 0, false, "debug mode: enable additional output"},
+    {"motion_force_zero", "force_0", OptType::Bool, false, 0, 0, true, "forcing motion score to zero"},
+    {"motion_fps_weight", "mfw", OptType::Double, 1.0, 0.0, 5.0, true, "fps-aware multiplicative weight/correction"},
+    {"motion_blend_factor", "mbf", OptType::Double, 1.0, 0.0, 1.0, true, "blend motion score given an offset"},
+    {"motion_blend_offset", "mbo", OptType::Double, 40.0, 0.0, 1000.0, true,
+     "blend motion score starting from this offset"},
+    {"motion_add_scale1", "mdc", OptType::Bool, false, 0, 0, true, "add motion score from scale1"},
+    {"motion_filter_size", "mfs", OptType::Int, 5, 0, 9, true, "filtering size"},
+    {"motion_add_uv", "mau", OptType::Bool, false, 0, 0, true, "include U and V terms"},
+    {"motion_max_val", "mmxv", OptType::Double, 10000.0, 0.0, 10000.0, true,
+     "maximum value allowed; larger values will be clipped to this value"},
+};
+
+enum Out : unsigned { kMotion, kMotion2, kMotion3 };
+constexpr std::string_view kOutputs[] = {
+    "VMAF_feature_motion_score",
+    "VMAF_feature_motion2_score",
+    "VMAF_feature_motion3_score",
+};
+
+constexpr float kFilter5[5] = {0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f};
+constexpr float kFilter3[3] = {0.166378498f, 0.667243004f, 0.166378498f};
+constexpr float kFilterIdentity[5] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
+
+/// Mean absolute difference as upstream sums it: per-row float sums of
+/// |a - b| (taken in double), rows summed in float, divided in float.
+float mean_abs_diff(const FloatImage& a, const FloatImage& b) {
+    float acc = 0.0f;
+    for (unsigned i = 0; i < a.h; ++i) {
+        float line = 0.0f;
+        const float *p = a.row(i), *q = b.row(i);
+        for (unsigned j = 0; j < a.w; ++j) line = static_cast<float>(line + std::fabs(static_cast<double>(p[j] - q[j])));
+        acc += line;
+    }
+    return acc / static_cast<float>(static_cast<int>(a.w * a.h));
+}
+
+/// The blurred planes of one reference frame (luma, then u, v with motion_add_uv).
+struct MotionFrame final : FrameState {
+    std::vector<FloatImage> blur;
+};
+
+double blend(double score, double factor, double offset) { return score * factor + (1 - factor) * std::min(offset, score); }
+
+class FloatMotion final : public FeatureExtractor {
+public:
+    FloatMotion(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : kernels_(floatfeat::float_registry().select(cpumask)),
+          bpc_(g.bpc),
+          debug_(o.b(kDebug)),
+          force_zero_(o.b(kForceZero)),
+          fps_weight_(o.d(kFpsWeight)),
+          blend_factor_(o.d(kBlendFactor)),
+          blend_offset_(o.d(kBlendOffset)),
+          add_scale1_(o.b(kAddScale1)),
+          add_uv_(o.b(kAddUv)),
+          max_val_(o.d(kMaxVal)) {
+        const int fs = o.i(kFilterSize);
+        filter_ = fs == 1 ? std::span<const float>(kFilterIdentity)
+                  : fs == 3 ? std::span<const float>(kFilter3)
+                            : std::span<const float>(kFilter5);
+        if (add_scale1_ && static_cast<int>(g.width * 0.5 + 0.5) > static_cast<int>(floatfeat::kBilinearMaxWidth))
+            throw Error(ErrorKind::Usage, "float_motion: motion_add_scale1 supports widths up to 15360");
+        if (add_uv_ && g.format == PixelFormat::Yuv400)
+            throw Error(ErrorKind::Usage, "float_motion: motion_add_uv needs chroma planes");
+    }
+
+    std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture&) const override {
+        auto st = std::make_unique<MotionFrame>();
+        if (force_zero_) return st;
+        const unsigned planes = add_uv_ ? 3 : 1;
+        st->blur.resize(planes);
+        for (unsigned p = 0; p < planes; ++p)
+            floatfeat::convolve_mirror(kernels_, filter_, floatfeat::to_float(ref.plane(p), bpc_, -128), nullptr,
+                                       floatfeat::Tap::Value, st->blur[p]);
+        return st;
+    }
+
+    void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
+        last_ = index;
+        if (force_zero_) {
+            out.write(index, kMotion2, 0.);
+            out.write(index, kMotion3, 0.);
+            if (debug_) out.write(index, kMotion, 0.);
+            return;
+        }
+        auto& st = static_cast<MotionFrame&>(state);
+        if (prev1_.empty()) {
+            out.write(index, kMotion2, 0.);
+            if (debug_) out.write(index, kMotion, 0.);
+        } else {
+            const double score = sad(prev1_, st.blur);
+            if (debug_) out.write(index, kMotion, std::min(score * fps_weight_, max_val_));
+            last_score_ = score;
+            if (prev2_.empty()) {
+                out.write(index - 1, kMotion3, motion3(score));
+            } else {
+                double score2 = sad(prev1_, prev2_);
+                score2 = score2 < score ? score2 : score;
+                out.write(index - 1, kMotion2, std::min(score2 * fps_weight_, max_val_));
+                out.write(index - 1, kMotion3, motion3(score2));
+            }
+        }
+        prev2_ = std::move(prev1_);
+        prev1_ = std::move(st.blur);
+    }
+
+    void flush(ScoreWriter& out) override {
+        if (force_zero_ || !last_) return;
+        if (*last_ > 0) {
+            out.write(*last_, kMotion2, std::min(last_score_ * fps_weight_, max_val_));
+            out.write(*last_, kMotion3, motion3(last_score_));
+        } else {
+            out.write(0, kMotion3, 0.);
+        }
+        prev1_.clear();
+        prev2_.clear();
+    }
+
+private:
+    double motion3(double s) const { return std::min(blend(s * fps_weight_, blend_factor_, blend_offset_), max_val_); }
+
+    /// Upstream's motion between two frames: luma (+ u + v), each plane's
+    /// mean |difference| plus, with motion_add_scale1, that of half-size copies.
+    double sad(const std::vector<FloatImage>& a, const std::vector<FloatImage>& b) const {
+        double score = plane_sad(a[0], b[0]);
+        for (unsigned p = 1; p < a.size(); ++p) score += plane_sad(a[p], b[p]);
+        return score;
+    }
+
+    float plane_sad(const FloatImage& a, const FloatImage& b) const {
+        const float m0 = mean_abs_diff(a, b);
+        if (!add_scale1_) return m0;
+        const auto sw = static_cast<unsigned>(static_cast<int>(a.w * 0.5 + 0.5));
+        const auto sh = static_cast<unsigned>(static_cast<int>(a.h * 0.5 + 0.5));
+        const auto as = floatfeat::scale_frame(floatfeat::ScaleMethod::Bilinear, a, sw, sh);
+        const auto bs = floatfeat::scale_frame(floatfeat::ScaleMethod::Bilinear, b, sw, sh);
+        return m0 + mean_abs_diff(as, bs);
+    }
+
+    const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
+    const unsigned bpc_;
+    const bool debug_, force_zero_;
+    const double fps_weight_, blend_factor_, blend_offset_;
+    const bool add_scale1_, add_uv_;
+    const double max_val_;
+    std::span<const float> filter_;
+
+    // Ordered-stage state: blurred planes of the previous two frames.
+    std::vector<FloatImage> prev1_, prev2_;
+    std::optional<unsigned> last_;
+    double last_score_ = 0;
+};
+
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<FloatMotion>(opts, geom, ctx.cpumask);
+}
+
+}  // namespace
+
+const ExtractorInfo kFloatMotionInfo{
+    .name = "float_motion",
+    .options = kOptions,
+    .outputs = kOutputs,
+    .needs_chroma = true,
+    .temporal = true,
+    .create = &create,
+};
+
+}  // namespace vmaf
