@@ -3,7 +3,7 @@
 #
 # Layout under the prefix:
 #   bin/vmaf                                  the CLI
-#   lib/libvmaf.a (+ libvmaf.so.3 where built) the library
+#   lib/libvmaf.a, lib/libvmaf.so.3 (+ .so link)  the library, static and shared
 #   include/vmaf/*.hpp                        the C++ API
 #   include/libvmaf/*.h, lib/pkgconfig/libvmaf.pc   the C API (installed by src/capi)
 #   lib/cmake/vmaf/                           vmafConfig.cmake, targets vmaf::vmaf, vmaf::vmaf_static
@@ -26,6 +26,7 @@ function(vmaf_install_library target export_name)
 endfunction()
 
 vmaf_install_library(vmaf vmaf_static)
+vmaf_install_library(vmaf_shared vmaf)
 install(TARGETS vmaf_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/vmaf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 file(GLOB _vmaf_models "${VMAF_MODEL_DIR}/*.json")

@@ -16,7 +16,7 @@ if dpkg -s vmaf-engine >/dev/null 2>&1 || [ -e /usr/bin/vmaf ]; then
     echo "SKIPPED: a vmaf-engine package or /usr/bin/vmaf is already installed here"; exit 77
 fi
 tmp=$(mktemp -d)
-cleanup() { $SUDO dpkg -r vmaf-engine >/dev/null 2>&1 || true; rm -rf "$tmp"; }
+cleanup() { $SUDO dpkg --purge vmaf-engine >/dev/null 2>&1 || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 
 (cd "$tmp" && cpack -G DEB --config "$build/CPackConfig.cmake" >/dev/null)
@@ -27,7 +27,9 @@ for need in libc6 libstdc++6 libtbb libhwy; do
     [[ $depends == *"$need"* ]] || { echo "FAIL: Depends lacks $need"; exit 1; }
 done
 dpkg-deb -c "$deb" > "$tmp/contents"
-grep -q ' ./usr/bin/vmaf$' "$tmp/contents" || { echo "FAIL: no /usr/bin/vmaf in the package"; exit 1; }
+for f in ./usr/bin/vmaf ./usr/bin/vmaf-tune ./usr/lib/libvmaf.so.3 ./usr/lib/libvmaf.a ./usr/include/vmaf/engine.hpp; do
+    grep -q " $f\( ->.*\)\?$" "$tmp/contents" || { echo "FAIL: no $f in the package"; exit 1; }
+done
 
 $SUDO dpkg -i "$deb" >/dev/null
 /usr/bin/vmaf --version 2>&1 | head -n1
@@ -40,6 +42,6 @@ gold = json.load(open(sys.argv[2]))["pooled_metrics"]["vmaf"]["mean"]
 print(f"installed vmaf: {ours!r}, upstream golden: {gold!r}")
 sys.exit(0 if ours == gold else 1)
 PY
-$SUDO dpkg -r vmaf-engine >/dev/null
+$SUDO dpkg --purge vmaf-engine >/dev/null
 if [ -e /usr/bin/vmaf ] || dpkg -s vmaf-engine >/dev/null 2>&1; then echo "FAIL: not removed"; exit 1; fi
 echo "deb: 1 passed, 0 failed"

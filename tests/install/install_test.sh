@@ -9,13 +9,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-for f in bin/vmaf lib/libvmaf.a include/vmaf/engine.hpp lib/cmake/vmaf/vmafConfig.cmake share/vmaf/model/vmaf_v0.6.1.json; do
+for f in bin/vmaf bin/vmaf-tune lib/libvmaf.a lib/libvmaf.so.3 include/vmaf/engine.hpp lib/cmake/vmaf/vmafConfig.cmake share/vmaf/model/vmaf_v0.6.1.json; do
     [ -e "$tmp/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
+soname=$(readelf -d "$tmp/prefix/lib/libvmaf.so.3" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = libvmaf.so.3 ] || { echo "FAIL: SONAME is '$soname', not libvmaf.so.3"; exit 1; }
 cmake -S "$here/consumer" -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 ref=$clips/p01_576x324_yuv420p_ref.yuv dist=$clips/p01_576x324_yuv420p_crf35.yuv
+ldd "$tmp/consumer/consumer" | grep -q "libvmaf.so.3 => $tmp/prefix/lib/libvmaf.so.3" ||
+    { echo "FAIL: the consumer does not use the installed libvmaf.so.3"; ldd "$tmp/consumer/consumer"; exit 1; }
 lib=$("$tmp/consumer/consumer" "$ref" "$dist" 576 324)
 "$tmp/prefix/bin/vmaf" -r "$ref" -d "$dist" -w 576 -h 324 -p 420 -b 8 --json --precision max -o "$tmp/cli.json" -q
 cli=$(python3 -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["pooled_metrics"]["vmaf"]["mean"]))' "$tmp/cli.json")
