@@ -192,6 +192,26 @@ with tempfile.TemporaryDirectory() as tmp:
     p3 = tune(cargs[:-2] + ["--no-cache", "--out", t("cache3.jsonl")])
     check("--no-cache encodes again", p3.returncode == 0 and not any(r["cache_hit"] for r in rows(t("cache3.jsonl"))))
 
+    # --- --sample-seconds: the centre of the source, scored against the same frames ---
+    sout = t("sample.jsonl")
+    p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "0.25", "--keep-encodes", "--encode-dir", t("senc"),
+                                 "--out", sout, "--no-cache", "--score-backend", "cpu"])
+    sr = rows(sout) if os.path.exists(sout) else []
+    ok = p.returncode == 0 and len(sr) == 1 and sr[0]["clip_mode"] == "sample_0.25s" and sr[0]["duration_s"] == 0.25
+    if ok:
+        # 6 of 12 frames at 24 fps: frames 3..8 of the source.
+        q = subprocess.run([VMAF, "-r", t("src.y4m"), "-d", sr[0]["encode_path"], "--frame_skip_ref", "3", "--json",
+                            "--precision", "max", "-o", t("sample_cli.json"), "--backend", "cpu", "-q"],
+                           capture_output=True, text=True)
+        c = json.load(open(t("sample_cli.json"))) if q.returncode == 0 else {"frames": []}
+        ok = len(sr[0]["vmaf_per_frame"]) == 6 and [f["metrics"]["vmaf"] for f in c["frames"]] == sr[0]["vmaf_per_frame"]
+    check("--sample-seconds: centre frames, equal to vmaf --frame_skip_ref on the same frames", ok,
+          p.stderr[-300:] + str(sr[:1])[:300])
+    p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "60", "--out", t("sample_long.jsonl"), "--no-cache",
+                                 "--score-backend", "cpu"])
+    check("--sample-seconds longer than the source: scored whole, clip_mode full",
+          p.returncode == 0 and rows(t("sample_long.jsonl"))[0]["clip_mode"] == "full", p.stderr[-300:])
+
     # --- recommend: the highest CRF meeting a target, with few encodes ---
     rec_out = t("rec.jsonl")
     rargs = ["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "44", "--out", rec_out,
