@@ -76,5 +76,12 @@ std::unique_ptr<VideoSource> open_video(const std::string& path);
 /// `raw` otherwise (when given; else open_video's error). This is how the CLI
 /// opens `-r`/`-d`: a container or Y4M is recognised even beside raw flags.
 std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw);
+/// `src` resized to width x height with the named libswscale filter
+/// ("bicubic", "lanczos", "bilinear", "spline", "area", "neighbor", ...), as
+/// FFmpeg's scale filter with flags=FILTER does; `src` itself when the size
+/// already matches. Throws vmaf::Error(Usage) for an unknown filter, or when
+/// the build has no FFmpeg.
+std::unique_ptr<VideoSource> scale_video(std::unique_ptr<VideoSource> src, unsigned width, unsigned height,
+                                         const std::string& filter);
 
 }  // namespace vmaf

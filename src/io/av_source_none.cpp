@@ -17,3 +17,13 @@ std::unique_ptr<VideoSource> open_av(const std::string& path) {
 }
 
 }  // namespace vmaf::io
+
+namespace vmaf {
+
+std::unique_ptr<VideoSource> scale_video(std::unique_ptr<VideoSource> src, unsigned width, unsigned height,
+                                         const std::string&) {
+    if (width == src->geometry().width && height == src->geometry().height) return src;
+    throw Error(ErrorKind::Usage, "scaling " + src->name() + " needs a build with FFmpeg's libswscale");
+}
+
+}  // namespace vmaf

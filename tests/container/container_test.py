@@ -100,6 +100,21 @@ with tempfile.TemporaryDirectory() as tmp:
             p2, b = vmaf(["-r", dec, "-d", dec2] + raw, t("b.json"))
             check("both inputs in containers == both decoded", same_scores(a, b), (p1.stderr + p2.stderr)[-400:])
 
+    # --- --scale_dist_to_ref: equal to FFmpeg's scale filter with the same flags ---
+    ref0 = t("ref0.yuv")
+    raw0 = ["-w", "576", "-h", "324", "-p", "420", "-b", "8"]
+    small = t("small.mp4")
+    subprocess.run(FF + ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "576x324", "-r", "24", "-i", ref0,
+                         "-vf", "scale=320:180", "-c:v", "libx264", "-preset", "veryfast", "-crf", "25", small], check=True)
+    for flt in ("lanczos", "bicubic", "bilinear"):
+        up = t(f"up_{flt}.yuv")
+        subprocess.run(FF + ["-i", small, "-vf", f"scale=576:324:flags={flt}", "-f", "rawvideo", "-pix_fmt", "yuv420p", up],
+                       check=True)
+        p1, a = vmaf(["-r", ref0, "-d", small, "--scale_dist_to_ref", flt] + raw0, t("a.json"))
+        p2, b = vmaf(["-r", ref0, "-d", up] + raw0, t("b.json"))
+        check(f"--scale_dist_to_ref {flt} == ffmpeg -vf scale=...:flags={flt}", same_scores(a, b),
+              (p1.stderr + p2.stderr)[-300:])
+
     # --- bad input: one stderr line, exit 1, never a signal ---
     def bad(name, args, needle):
         p = subprocess.run([VMAF] + args + ["-o", "/dev/null", "--backend", "cpu"], capture_output=True, text=True,
@@ -135,6 +150,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("corrupt stream: the error names where", p.returncode == 1 and len(lines) == 1 and "decode error in packet" in lines[0],
           f"rc={p.returncode} {p.stderr!r}")
     bad("different sizes name both", ["-r", good, "-d", t("case4.mkv")], "differ")
+    bad("unknown scaling filter", ["-r", t("ref0.yuv"), "-d", t("small.mp4"), "--scale_dist_to_ref", "magic",
+                                   "-w", "576", "-h", "324", "-p", "420", "-b", "8"], "unknown scaling filter 'magic'")
 
 failed = results.count(False)
 print(f"{len(results) - failed} passed, {failed} failed")

@@ -50,6 +50,8 @@ int run(const vmaf::cli::Args& args) {
     const vmaf::VideoGeometry* raw = args.raw ? &args.geom : nullptr;
     std::unique_ptr<vmaf::VideoSource> ref = vmaf::open_input(args.reference, raw);
     std::unique_ptr<vmaf::VideoSource> dist = vmaf::open_input(args.distorted, raw);
+    if (!args.scale_dist.empty())
+        dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (!s->info().conversion.empty() && !args.quiet)
             std::fprintf(stderr, "vmaf: %s: %s\n", s->name().c_str(), s->info().conversion.c_str());
