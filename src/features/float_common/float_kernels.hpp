@@ -22,11 +22,38 @@ void conv_rows(const float* f, int fw, const float* const* a, const float* const
 /// Requires fw / 2 < w.
 void conv_cols(const float* f, int fw, const float* in, float* out, int w);
 
+/// Constants of the VIF statistic (float_vif).
+struct VifStatParams {
+    double sigma_nsq;      ///< neural noise variance (compared and divided in double)
+    float gain_limit;      ///< enhancement gain limit
+    float sigma_max_inv;   ///< sigma_nsq^2 / 255^2
+    float nsq_threshold;   ///< smallest float t with (s < t) == ((double)s < sigma_nsq) for every float s
+};
+VifStatParams vif_stat_params(double sigma_nsq, double gain_limit);
+
+/// Upstream's polynomial log2 approximation (VIF_OPT_FAST_LOG2).
+float vif_log2(float x);
+
+/// VIF's per-pixel information terms of one row: num[j], den[j] from the
+/// local means mu1/mu2 and filtered squares/product xx, yy, xy (j in [0, w)).
+void vif_stat_row(const float* mu1, const float* mu2, const float* xx, const float* yy, const float* xy, int w,
+                  const VifStatParams& p, float* num, float* den);
+
+/// ANSNR's 2-D filter of one output row: out[j] = sum over fi of (sum over fj
+/// of f[fi * fw + fj] * rows[fi][m(j - fw/2 + fj)]), inner sums first, in
+/// float; m reflects as -1 -> 1, w -> w - 1. Requires fw / 2 < w.
+void filter2d_row(const float* f, int fw, const float* const* rows, float* out, int w);
+
 struct FloatKernels {
     using RowsFn = void (*)(const float*, int, const float* const*, const float* const*, Tap, float*, int);
     using ColsFn = void (*)(const float*, int, const float*, float*, int);
+    using VifStatFn = void (*)(const float*, const float*, const float*, const float*, const float*, int,
+                               const VifStatParams&, float*, float*);
+    using Filter2dFn = void (*)(const float*, int, const float* const*, float*, int);
     RowsFn conv_rows = &floatfeat::conv_rows;
     ColsFn conv_cols = &floatfeat::conv_cols;
+    VifStatFn vif_stat_row = &floatfeat::vif_stat_row;
+    Filter2dFn filter2d_row = &floatfeat::filter2d_row;
 };
 
 /// The SIMD targets compiled for the float features (float_simd.cpp).
