@@ -49,6 +49,19 @@ struct FloatImage {
     float at(unsigned x, unsigned y) const { return px.data()[std::size_t{y} * w + x]; }
 };
 
+/// A sample as upstream's float features see it (before any offset): 8-bit
+/// as is, 10/12/16-bit divided (in float) by 4/16/256. Exact.
+template <typename T>
+inline float sample_to_float(T v, float scaler) {
+    if constexpr (sizeof(T) == 1)
+        return static_cast<float>(v);
+    else
+        return static_cast<float>(v) / scaler;
+}
+
+/// 4, 16 or 256 for 10, 12 or 16 bits (unused for 8).
+inline float hbd_scaler(unsigned bpc) { return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f; }
+
 /// Samples of `plane` as float in the 8-bit range: 8-bit as is, 10/12/16-bit
 /// divided by 4/16/256 (in float), then `offset` added (0 or -128).
 FloatImage to_float(const Plane& plane, unsigned bpc, int offset);

@@ -65,13 +65,24 @@ constexpr float kFilter3[3] = {0.166378498f, 0.667243004f, 0.166378498f};
 constexpr float kFilterIdentity[5] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
 
 /// Mean absolute difference as upstream sums it: per-row float sums of
-/// |a - b| (taken in double), rows summed in float, divided in float.
+/// |a - b|, rows summed in float in order, divided in float. (Upstream adds
+/// each |a - b| in double and rounds back to float; for float operands that
+/// is the float sum, double having more than twice float's precision.)
+/// Rows are summed 8 at a time as independent chains: same sums, more ILP.
 float mean_abs_diff(const FloatImage& a, const FloatImage& b) {
+    constexpr unsigned kRows = 8;
     float acc = 0.0f;
-    for (unsigned i = 0; i < a.h; ++i) {
+    unsigned i = 0;
+    for (; i + kRows <= a.h; i += kRows) {
+        float line[kRows] = {};
+        for (unsigned j = 0; j < a.w; ++j)
+            for (unsigned r = 0; r < kRows; ++r) line[r] += std::fabs(a.row(i + r)[j] - b.row(i + r)[j]);
+        for (unsigned r = 0; r < kRows; ++r) acc += line[r];
+    }
+    for (; i < a.h; ++i) {
         float line = 0.0f;
         const float *p = a.row(i), *q = b.row(i);
-        for (unsigned j = 0; j < a.w; ++j) line = static_cast<float>(line + std::fabs(static_cast<double>(p[j] - q[j])));
+        for (unsigned j = 0; j < a.w; ++j) line += std::fabs(p[j] - q[j]);
         acc += line;
     }
     return acc / static_cast<float>(static_cast<int>(a.w * a.h));
