@@ -1,11 +1,12 @@
 // checkasm-style test of the float features' kernels (convolutions, VIF
-// statistic, ANSNR 2-D filter): every
+// statistic, ANSNR 2-D filter, ADM masking and DWT): every
 // compiled SIMD variant against the scalar reference, bit for bit (compared
 // as bit patterns), for every tap mode and the filter widths the features use,
 // on random, extreme and tiny inputs, with guard zones; then whole float_vif
 // and float_motion runs across cpumasks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +23,7 @@ namespace vmaf {
 extern const ExtractorInfo kFloatVifInfo;
 extern const ExtractorInfo kFloatMotionInfo;
 extern const ExtractorInfo kFloatAnsnrInfo;
+extern const ExtractorInfo kFloatAdmInfo;
 }  // namespace vmaf
 
 namespace {
@@ -50,6 +52,12 @@ bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std
 
 enum class Fill { Random, Extreme, Smooth };
 
+/// Mostly `u`, sometimes zero (either sign) or a tiny value.
+float pick_extreme(std::mt19937& rng, std::uniform_real_distribution<float>& u) {
+    const int c = static_cast<int>(rng() % 8);
+    return c == 0 ? 0.0f : c == 1 ? -0.0f : c == 2 ? 1e-30f : u(rng);
+}
+
 void fill(GuardedPlane<float>& p, std::mt19937& rng, Fill how) {
     std::uniform_real_distribution<float> u(-128.0f, 127.75f);
     std::uniform_int_distribution<int> e(0, 3);
@@ -59,7 +67,7 @@ void fill(GuardedPlane<float>& p, std::mt19937& rng, Fill how) {
         switch (how) {
             case Fill::Random: return u(rng);
             case Fill::Extreme: {
-                const float v[] = {-128.0f, 127.0f, 0.0f, 1e-20f};
+                const float v[] = {-128.0f, 127.0f, -0.0f, 1e-20f};
                 return v[e(rng)];
             }
             case Fill::Smooth: return static_cast<float>(i % 37) * 0.25f - 3.0f;
@@ -170,11 +178,61 @@ TEST(FloatCheckasm, Filter2dRowMatchesReference) {
                 }
 }
 
+TEST(FloatCheckasm, AdmCmRowMatchesReference) {
+    SCOPED_TRACE(seed_trace());
+    std::mt19937 rng(static_cast<unsigned>(vmaf::test::checkasm_seed()));
+    std::uniform_real_distribution<float> u(-40.0f, 40.0f), pos(0.0f, 3.0f);
+    for (const auto& [name, k] : variants())
+        for (int w : {2, 3, 9, 16, 17, 33, 100, 257})
+            for (bool bypass : {false, true})
+                for (int edges = 0; edges < 3; ++edges) {
+                    const int j0 = edges == 0 ? 0 : std::min(1, w - 1), j1 = edges == 2 ? std::max(w - 1, j0) : w;
+                    GuardedPlane<float> flt(w, 9), mask(w, 3), src(w, 3), ref(w, 3), out(w, 3);
+                    flt.fill([&] { return pos(rng); });
+                    mask.fill([&] { return u(rng); });
+                    src.fill([&] { return pick_extreme(rng, u); });
+                    const float fac[3] = {1.7f, 1.7f, 2.9f};
+                    const float* fp[9];
+                    for (int r = 0; r < 9; ++r) fp[r] = flt.row(r);
+                    const float* mp[3] = {mask.row(0), mask.row(1), mask.row(2)};
+                    const float* sp[3] = {src.row(0), src.row(1), src.row(2)};
+                    float* rp[3] = {ref.row(0), ref.row(1), ref.row(2)};
+                    float* op[3] = {out.row(0), out.row(1), out.row(2)};
+                    for (int r = 0; r < 3; ++r)
+                        for (int j = 0; j < w; ++j) rp[r][j] = op[r][j] = 0.0f;
+                    adm_cm_row(fp, mp, sp, fac, j0, j1, w, bypass, rp);
+                    k.adm_cm_row(fp, mp, sp, fac, j0, j1, w, bypass, op);
+                    for (int r = 0; r < 3; ++r)
+                        for (int j = 0; j < w; ++j)
+                            ASSERT_TRUE(same_bits(rp[r][j], op[r][j])) << name << " w " << w << " band " << r << " j " << j;
+                    ASSERT_TRUE(out.intact()) << name;
+                }
+}
+
+TEST(FloatCheckasm, AdmDwtRowsMatchesReference) {
+    SCOPED_TRACE(seed_trace());
+    std::mt19937 rng(static_cast<unsigned>(vmaf::test::checkasm_seed()));
+    for (const auto& [name, k] : variants())
+        for (int w : {1, 7, 16, 17, 100, 321})
+            for (Fill how : {Fill::Random, Fill::Extreme, Fill::Smooth}) {
+                GuardedPlane<float> src(w, 4), rl(w, 1), rh(w, 1), ol(w, 1), oh(w, 1);
+                fill(src, rng, how);
+                const float* r[4] = {src.row(0), src.row(1), src.row(2), src.row(3)};
+                adm_dwt_rows(r, w, rl.row(0), rh.row(0));
+                k.adm_dwt_rows(r, w, ol.row(0), oh.row(0));
+                for (int j = 0; j < w; ++j) {
+                    ASSERT_TRUE(same_bits(rl.row(0)[j], ol.row(0)[j])) << name << " lo w " << w << " j " << j;
+                    ASSERT_TRUE(same_bits(rh.row(0)[j], oh.row(0)[j])) << name << " hi w " << w << " j " << j;
+                }
+                ASSERT_TRUE(ol.intact() && oh.intact()) << name;
+            }
+}
+
 /// Whole extractors: the scalar table (cpumask 255 disables every SIMD
 /// target) and the best one give the same scores on a real pair.
 TEST(FloatCheckasm, ExtractorsAgreeAcrossCpumasks) {
     const auto p = vmaf::floatfeat::test::load_pair("p04b_crf30");
-    for (const vmaf::ExtractorInfo* info : {&vmaf::kFloatVifInfo, &vmaf::kFloatMotionInfo, &vmaf::kFloatAnsnrInfo}) {
+    for (const vmaf::ExtractorInfo* info : {&vmaf::kFloatVifInfo, &vmaf::kFloatMotionInfo, &vmaf::kFloatAnsnrInfo, &vmaf::kFloatAdmInfo}) {
         auto run = [&](unsigned cpumask) {
             const vmaf::OptionValues opts(info->options, {}, info->name);
             auto ex = info->create(opts, p.info.geom, {.cpumask = cpumask});

@@ -122,4 +122,44 @@ void conv_cols(const float* f, int fw, const float* in, float* out, int w) {
     }
 }
 
+void adm_cm_row(const float* const* flt, const float* const* mask, const float* const* src, const float* fac, int j0,
+                int j1, int w, bool bypass, float* const* out) {
+    for (int j = j0; j < j1; ++j) {
+        float thr = 0.0f;
+        if (!bypass) {
+            const int jl = j == 0 ? 1 : j - 1, jr = j == w - 1 ? w - 1 : j + 1;
+            for (int t = 0; t < 3; ++t) {
+                const float *up = flt[3 * t], *mid = flt[3 * t + 1], *dn = flt[3 * t + 2];
+                float sum = 0;
+                sum += up[jl];
+                sum += up[j];
+                sum += up[jr];
+                sum += mid[jl];
+                sum = static_cast<float>(sum + kAdmOneBy15 * std::fabs(mask[t][j]));
+                sum += mid[jr];
+                sum += dn[jl];
+                sum += dn[j];
+                sum += dn[jr];
+                thr += sum;
+            }
+        }
+        for (int t = 0; t < 3; ++t) {
+            float x = src[t][j] * fac[t];
+            x = std::fabs(x) - thr;
+            x = x < 0.0f ? 0.0f : x;
+            out[t][j] = x * x * x;
+        }
+    }
+}
+
+void adm_dwt_rows(const float* const* r, int w, float* lo, float* hi) {
+    for (int j = 0; j < w; ++j) {
+        float a = 0, b = 0;
+        for (int k = 0; k < 4; ++k) a += kAdmDb2Lo[k] * r[k][j];
+        for (int k = 0; k < 4; ++k) b += kAdmDb2Hi[k] * r[k][j];
+        lo[j] = a;
+        hi[j] = b;
+    }
+}
+
 }  // namespace vmaf::floatfeat

@@ -44,6 +44,19 @@ void vif_stat_row(const float* mu1, const float* mu2, const float* xx, const flo
 /// float; m reflects as -1 -> 1, w -> w - 1. Requires fw / 2 < w.
 void filter2d_row(const float* f, int fw, const float* const* rows, float* out, int w);
 
+/// ADM contrast masking of one band row (p-norm 3), columns [j0, j1) of a
+/// w-wide band: for each column j, thr = sum over the 3 orientations t of the
+/// 3x3 neighbourhood sum of flt[t] (rows flt[3t + 0..2] = above, this, below;
+/// columns mirrored at 0 (-1 -> 1), repeated at w - 1) whose centre term is
+/// |mask[t][j]| / 15 (taken in double), in upstream's order; then
+/// out[t][j] = max(|src[t][j] * fac[t]| - thr, 0)^3 (thr = 0 with bypass).
+void adm_cm_row(const float* const* flt, const float* const* mask, const float* const* src, const float* fac, int j0,
+                int j1, int w, bool bypass, float* const* out);
+
+/// One vertical db2 pass of the ADM DWT: lo[j] and hi[j] from the 4 rows r
+/// (lo = sum f_lo[k] * r[k][j], hi likewise, taps in order, in float), j in [0, w).
+void adm_dwt_rows(const float* const* r, int w, float* lo, float* hi);
+
 struct FloatKernels {
     using RowsFn = void (*)(const float*, int, const float* const*, const float* const*, Tap, float*, int);
     using ColsFn = void (*)(const float*, int, const float*, float*, int);
@@ -54,7 +67,20 @@ struct FloatKernels {
     ColsFn conv_cols = &floatfeat::conv_cols;
     VifStatFn vif_stat_row = &floatfeat::vif_stat_row;
     Filter2dFn filter2d_row = &floatfeat::filter2d_row;
+    using AdmCmFn = void (*)(const float* const*, const float* const*, const float* const*, const float*, int, int,
+                             int, bool, float* const*);
+    AdmCmFn adm_cm_row = &floatfeat::adm_cm_row;
+    using AdmDwtFn = void (*)(const float* const*, int, float*, float*);
+    AdmDwtFn adm_dwt_rows = &floatfeat::adm_dwt_rows;
 };
+
+/// db2 analysis filters of the float ADM (upstream's constants, as float).
+inline constexpr float kAdmDb2Lo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f,
+                                       -0.129409522550921f};
+inline constexpr float kAdmDb2Hi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f,
+                                       -0.482962913144690f};
+/// Upstream's 1/15 as a double literal (the masking centre term is taken in double).
+inline constexpr double kAdmOneBy15 = 0.0666666701;
 
 /// The SIMD targets compiled for the float features (float_simd.cpp).
 simd::KernelRegistry<FloatKernels>& float_registry();

@@ -185,7 +185,74 @@ void Filter2d(const float* f, int fw, const float* const* rows, float* out, int 
     edge(j, w);
 }
 
+// ADM contrast masking: interior columns (1 .. w-2) in lanes; the first and
+// last column by the scalar reference. Float lanes as many as double lanes
+// for the centre term taken in double.
+void AdmCm(const float* const* flt, const float* const* mask, const float* const* src, const float* fac, int j0, int j1,
+           int w, bool bypass, float* const* out) {
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<float, decltype(dd)> d;
+    const int n = static_cast<int>(hn::Lanes(d));
+    const int a = std::max(j0, 1), b = std::min(j1, w - 1);
+    if (a >= b) return floatfeat::adm_cm_row(flt, mask, src, fac, j0, j1, w, bypass, out);
+    floatfeat::adm_cm_row(flt, mask, src, fac, j0, a, w, bypass, out);
+    const auto zero = hn::Zero(d);
+    const auto c15 = hn::Set(dd, kAdmOneBy15);
+    int j = a;
+    for (; j + n <= b; j += n) {
+        auto thr = zero;
+        if (!bypass) {
+            for (int t = 0; t < 3; ++t) {
+                const float *up = flt[3 * t], *mid = flt[3 * t + 1], *dn = flt[3 * t + 2];
+                auto sum = zero;
+                sum = hn::Add(sum, hn::LoadU(d, up + j - 1));
+                sum = hn::Add(sum, hn::LoadU(d, up + j));
+                sum = hn::Add(sum, hn::LoadU(d, up + j + 1));
+                sum = hn::Add(sum, hn::LoadU(d, mid + j - 1));
+                sum = hn::DemoteTo(d, hn::Add(hn::PromoteTo(dd, sum), hn::Mul(c15, hn::PromoteTo(dd, hn::Abs(hn::LoadU(d, mask[t] + j))))));
+                sum = hn::Add(sum, hn::LoadU(d, mid + j + 1));
+                sum = hn::Add(sum, hn::LoadU(d, dn + j - 1));
+                sum = hn::Add(sum, hn::LoadU(d, dn + j));
+                sum = hn::Add(sum, hn::LoadU(d, dn + j + 1));
+                thr = hn::Add(thr, sum);
+            }
+        }
+        for (int t = 0; t < 3; ++t) {
+            auto x = hn::Sub(hn::Abs(hn::Mul(hn::LoadU(d, src[t] + j), hn::Set(d, fac[t]))), thr);
+            x = hn::IfThenElse(hn::Lt(x, zero), zero, x);
+            hn::StoreU(hn::Mul(hn::Mul(x, x), x), d, out[t] + j);
+        }
+    }
+    floatfeat::adm_cm_row(flt, mask, src, fac, j, j1, w, bypass, out);
+}
+
+void AdmDwtRows(const float* const* r, int w, float* lo, float* hi) {
+    const hn::ScalableTag<float> d;
+    const int n = static_cast<int>(hn::Lanes(d));
+    int j = 0;
+    for (; j + n <= w; j += n) {
+        const auto s0 = hn::LoadU(d, r[0] + j), s1 = hn::LoadU(d, r[1] + j), s2 = hn::LoadU(d, r[2] + j),
+                   s3 = hn::LoadU(d, r[3] + j);
+        auto a = hn::Add(hn::Zero(d), hn::Mul(hn::Set(d, kAdmDb2Lo[0]), s0));  // from +0, as the scalar sum
+        a = hn::Add(a, hn::Mul(hn::Set(d, kAdmDb2Lo[1]), s1));
+        a = hn::Add(a, hn::Mul(hn::Set(d, kAdmDb2Lo[2]), s2));
+        a = hn::Add(a, hn::Mul(hn::Set(d, kAdmDb2Lo[3]), s3));
+        auto b = hn::Add(hn::Zero(d), hn::Mul(hn::Set(d, kAdmDb2Hi[0]), s0));
+        b = hn::Add(b, hn::Mul(hn::Set(d, kAdmDb2Hi[1]), s1));
+        b = hn::Add(b, hn::Mul(hn::Set(d, kAdmDb2Hi[2]), s2));
+        b = hn::Add(b, hn::Mul(hn::Set(d, kAdmDb2Hi[3]), s3));
+        hn::StoreU(a, d, lo + j);
+        hn::StoreU(b, d, hi + j);
+    }
+    if (j < w) {
+        const float* rr[4] = {r[0] + j, r[1] + j, r[2] + j, r[3] + j};
+        floatfeat::adm_dwt_rows(rr, w - j, lo + j, hi + j);
+    }
+}
+
 void FillFloatKernels(FloatKernels& k) {
+    k.adm_cm_row = &AdmCm;
+    k.adm_dwt_rows = &AdmDwtRows;
     k.conv_rows = &Rows;
     k.conv_cols = &Cols;
     k.vif_stat_row = &VifStat;
