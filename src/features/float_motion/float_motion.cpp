@@ -138,24 +138,27 @@ public:
             return;
         }
         auto& st = static_cast<MotionFrame&>(state);
-        if (prev1_.empty()) {
+        if (index_in_run_ == 0) {
             out.write(index, kMotion2, 0.);
             if (debug_) out.write(index, kMotion, 0.);
         } else {
             const double score = sad(prev1_, st.blur);
             if (debug_) out.write(index, kMotion, std::min(score * fps_weight_, max_val_));
+            const double earlier = last_score_;
             last_score_ = score;
-            if (prev2_.empty()) {
+            if (index_in_run_ == 1) {
                 out.write(index - 1, kMotion3, motion3(score));
             } else {
-                double score2 = sad(prev1_, prev2_);
+                // Upstream's SAD(blur[i-1], blur[i-2]) is the previous frame's score:
+                // |a - b| == |b - a| exactly and the summation order is the same.
+                double score2 = earlier;
                 score2 = score2 < score ? score2 : score;
                 out.write(index - 1, kMotion2, std::min(score2 * fps_weight_, max_val_));
                 out.write(index - 1, kMotion3, motion3(score2));
             }
         }
-        prev2_ = std::move(prev1_);
         prev1_ = std::move(st.blur);
+        ++index_in_run_;
     }
 
     void flush(ScoreWriter& out) override {
@@ -167,7 +170,6 @@ public:
             out.write(0, kMotion3, 0.);
         }
         prev1_.clear();
-        prev2_.clear();
     }
 
 private:
@@ -199,8 +201,9 @@ private:
     const double max_val_;
     std::span<const float> filter_;
 
-    // Ordered-stage state: blurred planes of the previous two frames.
-    std::vector<FloatImage> prev1_, prev2_;
+    // Ordered-stage state: blurred planes of the previous frame, its motion score.
+    std::vector<FloatImage> prev1_;
+    unsigned index_in_run_ = 0;  ///< frames seen by finish()
     std::optional<unsigned> last_;
     double last_score_ = 0;
 };
