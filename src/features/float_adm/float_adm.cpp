@@ -77,8 +77,9 @@ constexpr std::string_view kOutputs[] = {
 
 class FloatAdm final : public FeatureExtractor {
 public:
-    FloatAdm(const OptionValues& o, const VideoGeometry& g)
-        : bpc_(g.bpc),
+    FloatAdm(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : kernels_(floatfeat::float_registry().select(cpumask)),
+          bpc_(g.bpc),
           debug_(o.b(kDebug)),
           apply_hm_(o.b(kApplyHm)),
           dlm_weight_(o.d(kDlmWeight)),
@@ -102,7 +103,7 @@ public:
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
-        const auto r = floatfeat::float_adm(floatfeat::to_float(ref.plane(0), bpc_, -128),
+        const auto r = floatfeat::float_adm(kernels_, floatfeat::to_float(ref.plane(0), bpc_, -128),
                                             floatfeat::to_float(dist.plane(0), bpc_, -128), p_);
         auto& out = st->scores;
         out.emplace_back(0, r.score);
@@ -120,14 +121,15 @@ public:
     }
 
 private:
+    const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
     const bool debug_, apply_hm_;
     const double dlm_weight_, min_val_;
     floatfeat::FloatAdmParams p_;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext&) {
-    return std::make_unique<FloatAdm>(opts, geom);
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<FloatAdm>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace

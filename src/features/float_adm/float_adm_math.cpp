@@ -16,11 +16,11 @@ namespace vmaf::floatfeat {
 
 namespace {
 
-constexpr float kLo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f, -0.129409522550921f};
-constexpr float kHi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f, -0.482962913144690f};
+constexpr const float* kLo = kAdmDb2Lo;
+constexpr const float* kHi = kAdmDb2Hi;
 // Upstream's 1/30 and 1/15, written as double literals (products are taken in double).
 constexpr double kOneBy30 = 0.0333333351;
-constexpr double kOneBy15 = 0.0666666701;
+constexpr double kOneBy15 = kAdmOneBy15;
 
 /// n / d as upstream divides on x86: n times a Newton-refined hardware
 /// reciprocal estimate (bit patterns follow the CPU's rcpss, as upstream's do).
@@ -64,17 +64,15 @@ inline float tap4(const float* f, float s0, float s1, float s2, float s3) {
 }
 
 /// One db2 DWT level of `src`; only the approximation band with lo_only.
-Bands dwt2(const FloatImage& src, bool lo_only) {
+Bands dwt2(const FloatKernels& k, const FloatImage& src, bool lo_only) {
     const int w = static_cast<int>(src.w), h = static_cast<int>(src.h);
     const auto iy = dwt_indices(h), ix = dwt_indices(w);
     Bands out(static_cast<unsigned>((w + 1) / 2), static_cast<unsigned>((h + 1) / 2));
     std::vector<float> lo(w), hi(w);
     for (int i = 0; i < (h + 1) / 2; ++i) {
         const float *r0 = src.row(iy[i][0]), *r1 = src.row(iy[i][1]), *r2 = src.row(iy[i][2]), *r3 = src.row(iy[i][3]);
-        for (int j = 0; j < w; ++j) {
-            lo[j] = tap4(kLo, r0[j], r1[j], r2[j], r3[j]);
-            if (!lo_only) hi[j] = tap4(kHi, r0[j], r1[j], r2[j], r3[j]);
-        }
+        const float* rows[4] = {r0, r1, r2, r3};
+        k.adm_dwt_rows(rows, w, lo.data(), hi.data());
         for (int j = 0; j < (w + 1) / 2; ++j) {
             const auto& c = ix[j];
             out.a.row(i)[j] = tap4(kLo, lo[c[0]], lo[c[1]], lo[c[2]], lo[c[3]]);
@@ -203,8 +201,8 @@ float den_scale(const Bands& ref, const Factors& fc, const FloatAdmParams& p) {
 
 /// Contrast masking: p-norm of the CSF-weighted `src` bands after
 /// subtracting the masking threshold of `mask` (CSF-weighted) / `mask_flt`.
-float cm(const Bands& src, const Bands& mask, const Bands& mask_flt, const Factors& fc, double noise_weight,
-         const FloatAdmParams& p) {
+float cm(const FloatKernels& k, const Bands& src, const Bands& mask, const Bands& mask_flt, const Factors& fc,
+         double noise_weight, const FloatAdmParams& p) {
     const int w = static_cast<int>(src.h.w), h = static_cast<int>(src.h.h);
     const Region g = region(w, h, false);
     const int start_col = std::max(g.left, 1), end_col = std::min(g.right, w - 1);
@@ -225,6 +223,33 @@ float cm(const Bands& src, const Bands& mask, const Bands& mask_flt, const Facto
     auto rgt = [w](int j) { return j == w - 1 ? w - 1 : j + 1; };
 
     float acc[3] = {0, 0, 0};
+    if (p.p_norm == 3.0 && !cols.empty()) {
+        // Per-pixel terms by the kernel table, then summed in upstream's order.
+        const int j0 = cols.front(), j1 = cols.back() + 1;  // cols is contiguous
+        std::vector<float> terms(3 * static_cast<std::size_t>(w));
+        float* out[3] = {terms.data(), terms.data() + w, terms.data() + 2 * w};
+        for (int i : rows) {
+            const int iu = up(i), id = down(i);
+            const float* flt[9];
+            const float *msk[3], *sp[3];
+            for (int t = 0; t < 3; ++t) {
+                flt[3 * t] = mask_flt.band(t).row(iu);
+                flt[3 * t + 1] = mask_flt.band(t).row(i);
+                flt[3 * t + 2] = mask_flt.band(t).row(id);
+                msk[t] = mask.band(t).row(i);
+                sp[t] = src.band(t).row(i);
+            }
+            k.adm_cm_row(flt, msk, sp, fc.f, j0, j1, w, p.bypass_cm, out);
+            float in[3] = {0, 0, 0};
+            for (int j = j0; j < j1; ++j) {
+                in[0] += out[0][j];
+                in[1] += out[1][j];
+                in[2] += out[2][j];
+            }
+            for (int t = 0; t < 3; ++t) acc[t] += in[t];
+        }
+        rows.clear();  // done
+    }
     for (int i : rows) {
         float in[3] = {0, 0, 0};
         const int iu = up(i), id = down(i);
@@ -283,7 +308,7 @@ void float_adm_csf_factors(const FloatAdmParams& p, int scale, float out[2]) {
     adm::csf_factors(ap, scale, out);
 }
 
-FloatAdmResult float_adm(const FloatImage& ref, const FloatImage& dis, const FloatAdmParams& p) {
+FloatAdmResult float_adm(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, const FloatAdmParams& p) {
     FloatAdmResult res;
     const double numden_limit = 1e-10 * (static_cast<int>(ref.w) * static_cast<int>(ref.h)) / (1920.0 * 1080.0);
     double num = 0, den = 0, aim_num = 0, aim_den = 0;
@@ -292,21 +317,21 @@ FloatAdmResult float_adm(const FloatImage& ref, const FloatImage& dis, const Flo
         float num_scale = 0.0f, den_s = 0.0f, aim_num_scale = 0.0f;
         Bands rb, db;
         if (scale == 0 && p.skip_scale0) {
-            rb = dwt2(cur_ref, true);
-            db = dwt2(cur_dis, true);
+            rb = dwt2(k, cur_ref, true);
+            db = dwt2(k, cur_dis, true);
             den_s = 1e-10f;
         } else {
-            rb = dwt2(cur_ref, false);
-            db = dwt2(cur_dis, false);
+            rb = dwt2(k, cur_ref, false);
+            db = dwt2(k, cur_dis, false);
             const unsigned bw = rb.h.w, bh = rb.h.h;
             Bands r(bw, bh), a(bw, bh), csf_1(bw, bh), flt_1(bw, bh);
             decouple(rb, db, p.enhn_gain_limit, r, a);
             const Factors fc = factors(p, scale);
             den_s = den_scale(rb, fc, p);
             csf(a, fc, csf_1, flt_1);
-            num_scale = cm(r, csf_1, flt_1, fc, p.noise_weight, p);
+            num_scale = cm(k, r, csf_1, flt_1, fc, p.noise_weight, p);
             csf(r, fc, csf_1, flt_1);
-            aim_num_scale = cm(a, csf_1, flt_1, fc, 0.0, p);
+            aim_num_scale = cm(k, a, csf_1, flt_1, fc, 0.0, p);
         }
         num += num_scale;
         den += den_s;

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "features/float_common/float_image.hpp"
+#include "features/float_common/float_kernels.hpp"
 
 namespace vmaf::floatfeat {
 
@@ -35,6 +36,6 @@ struct FloatAdmResult {
 void float_adm_csf_factors(const FloatAdmParams& p, int scale, float out[2]);
 
 /// ADM of a luma pair (float samples offset by -128).
-FloatAdmResult float_adm(const FloatImage& ref, const FloatImage& dis, const FloatAdmParams& p);
+FloatAdmResult float_adm(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, const FloatAdmParams& p);
 
 }  // namespace vmaf::floatfeat

@@ -26,24 +26,19 @@ constexpr float kDis5[25] = {
     12.0 / 571.0, 7.0 / 571.0,  31.0 / 571.0,  52.0 / 571.0, 31.0 / 571.0, 7.0 / 571.0,  2.0 / 571.0,
     7.0 / 571.0,  12.0 / 571.0, 7.0 / 571.0,   2.0 / 571.0};
 
-// Reflection without repeating the edge (-1 -> 1, n -> n - 1).
-inline int reflect(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 1 : i); }
-
-/// 2-D filter (fw x fw), row sums accumulated first, in float.
-FloatImage filter2d(const float* f, int fw, const FloatImage& src) {
+/// 2-D filter (fw x fw), rows reflected without repeating the edge (-1 -> 1, h -> h - 1).
+FloatImage filter2d(const FloatKernels& k, const float* f, int fw, const FloatImage& src) {
     FloatImage dst(src.w, src.h);
-    const int w = static_cast<int>(src.w), h = static_cast<int>(src.h), r = fw / 2;
-    for (int i = 0; i < h; ++i)
-        for (int j = 0; j < w; ++j) {
-            float acc = 0;
-            for (int fi = 0; fi < fw; ++fi) {
-                float inner = 0;
-                const float* s = src.row(reflect(i - r + fi, h));
-                for (int fj = 0; fj < fw; ++fj) inner += f[fi * fw + fj] * s[reflect(j - r + fj, w)];
-                acc += inner;
-            }
-            dst.row(i)[j] = acc;
+    const int h = static_cast<int>(src.h), r = fw / 2;
+    const float* rows[5];
+    for (int i = 0; i < h; ++i) {
+        for (int fi = 0; fi < fw; ++fi) {
+            int ii = i - r + fi;
+            ii = ii < 0 ? -ii : (ii >= h ? 2 * h - ii - 1 : ii);
+            rows[fi] = src.row(ii);
         }
+        k.filter2d_row(f, fw, rows, dst.row(i), static_cast<int>(src.w));
+    }
     return dst;
 }
 
@@ -53,8 +48,9 @@ struct AnsnrScores {
     double ansnr, anpsnr;
 };
 
-AnsnrScores float_ansnr(const FloatImage& ref, const FloatImage& dis, double peak, double psnr_max) {
-    const FloatImage rf = filter2d(kRef3, 3, ref), df = filter2d(kDis5, 5, dis);
+AnsnrScores float_ansnr(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, double peak,
+                        double psnr_max) {
+    const FloatImage rf = filter2d(k, kRef3, 3, ref), df = filter2d(k, kDis5, 5, dis);
     float sig = 0, noise = 0;
     for (unsigned i = 0; i < ref.h; ++i) {
         float si = 0, ni = 0;
@@ -82,24 +78,26 @@ constexpr std::string_view kOutputs[] = {"float_ansnr", "float_anpsnr"};
 
 class FloatAnsnr final : public FeatureExtractor {
 public:
-    explicit FloatAnsnr(const VideoGeometry& g) : bpc_(g.bpc), peak_(floatfeat::psnr_peak(g.bpc)) {}
+    FloatAnsnr(const VideoGeometry& g, unsigned cpumask)
+        : kernels_(floatfeat::float_registry().select(cpumask)), bpc_(g.bpc), peak_(floatfeat::psnr_peak(g.bpc)) {}
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
         const auto r = floatfeat::to_float(ref.plane(0), bpc_, -128);
         const auto d = floatfeat::to_float(dist.plane(0), bpc_, -128);
-        const auto s = floatfeat::float_ansnr(r, d, peak_.peak, peak_.psnr_max);
+        const auto s = floatfeat::float_ansnr(kernels_, r, d, peak_.peak, peak_.psnr_max);
         st->scores = {{0, s.ansnr}, {1, s.anpsnr}};
         return st;
     }
 
 private:
+    const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
     const floatfeat::PsnrPeak peak_;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues&, const VideoGeometry& geom, const ExtractorContext&) {
-    return std::make_unique<FloatAnsnr>(geom);
+std::unique_ptr<FeatureExtractor> create(const OptionValues&, const VideoGeometry& geom, const ExtractorContext& ctx) {
+    return std::make_unique<FloatAnsnr>(geom, ctx.cpumask);
 }
 
 }  // namespace

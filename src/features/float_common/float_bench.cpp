@@ -1,5 +1,6 @@
 // Google Benchmark of the float convolution kernels, scalar reference and
 // every compiled SIMD variant, on 1920-wide rows (one output row per iteration).
+// Run: build/release/src/features/float_common/float_bench
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -47,7 +48,7 @@ void Cols(benchmark::State& st, FloatKernels k, int scale) {
     st.SetItemsProcessed(st.iterations() * kW);
 }
 
-const bool kRegistered = [] {
+void register_all() {
     std::vector<std::pair<std::string, FloatKernels>> all{{"scalar", FloatKernels{}}};
     for (auto& v : float_registry().variants()) all.push_back(v);
     for (const auto& [name, k] : all)
@@ -58,7 +59,16 @@ const bool kRegistered = [] {
                                          Tap::Product);
             benchmark::RegisterBenchmark(("conv_cols/" + name + "/fw" + fw).c_str(), Cols, k, scale);
         }
-    return true;
-}();
+}
 
 }  // namespace
+
+// Registration happens in main: the SIMD variants register themselves during
+// static initialisation, which may run after this file's.
+int main(int argc, char** argv) {
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

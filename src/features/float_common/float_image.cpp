@@ -1,8 +1,80 @@
 #include "features/float_common/float_image.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 
 namespace vmaf::floatfeat {
+
+namespace {
+
+struct Pool {
+    std::vector<std::pair<std::size_t, float*>> free;  ///< (capacity, buffer)
+    ~Pool() {
+        for (auto& [c, p] : free) delete[] p;
+    }
+};
+
+Pool& pool() {
+    thread_local Pool p;
+    return p;
+}
+
+/// A buffer of at least n floats: the smallest pooled one that fits, else a new one.
+std::pair<float*, std::size_t> take(std::size_t n) {
+    auto& f = pool().free;
+    auto best = f.end();
+    for (auto it = f.begin(); it != f.end(); ++it)
+        if (it->first >= n && (best == f.end() || it->first < best->first)) best = it;
+    if (best != f.end()) {
+        const auto r = std::pair{best->second, best->first};
+        *best = f.back();
+        f.pop_back();
+        return r;
+    }
+    return {new float[n], n};
+}
+
+void give(float* p, std::size_t cap) {
+    if (!p) return;
+    auto& f = pool().free;
+    if (f.size() < FloatBuffer::kPoolSlots) {
+        f.emplace_back(cap, p);
+        return;
+    }
+    // Full: keep the larger of this buffer and the smallest one kept.
+    auto smallest = std::min_element(f.begin(), f.end());
+    if (smallest->first < cap) std::swap(smallest->first, cap), std::swap(smallest->second, p);
+    delete[] p;
+}
+
+}  // namespace
+
+FloatBuffer::FloatBuffer(std::size_t n) : n_(n) {
+    if (n) std::tie(p_, cap_) = take(n);
+}
+
+FloatBuffer::FloatBuffer(const FloatBuffer& o) : FloatBuffer(o.n_) {
+    if (n_) std::memcpy(p_, o.p_, n_ * sizeof(float));
+}
+
+FloatBuffer& FloatBuffer::operator=(const FloatBuffer& o) {
+    if (this != &o) *this = FloatBuffer(o);
+    return *this;
+}
+
+FloatBuffer& FloatBuffer::operator=(FloatBuffer&& o) noexcept {
+    if (this != &o) {
+        give(p_, cap_);
+        p_ = std::exchange(o.p_, nullptr);
+        n_ = std::exchange(o.n_, 0);
+        cap_ = std::exchange(o.cap_, 0);
+    }
+    return *this;
+}
+
+FloatBuffer::~FloatBuffer() { give(p_, cap_); }
 
 FloatImage to_float(const Plane& plane, unsigned bpc, int offset) {
     FloatImage out(plane.width, plane.height);
@@ -28,9 +100,7 @@ void convolve_mirror(const FloatKernels& kern, std::span<const float> f, const F
                      Tap tap, FloatImage& dst) {
     const int w = static_cast<int>(a.w), h = static_cast<int>(a.h);
     const int fw = static_cast<int>(f.size()), r = fw / 2;
-    dst.w = a.w;
-    dst.h = a.h;
-    dst.px.resize(a.px.size());
+    if (dst.w != a.w || dst.h != a.h) dst = FloatImage(a.w, a.h);
     std::vector<float> tmp(a.w);
     std::vector<const float*> ra(fw), rb(fw);
     for (int i = 0; i < h; ++i) {

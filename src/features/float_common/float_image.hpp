@@ -15,17 +15,52 @@
 
 namespace vmaf::floatfeat {
 
-/// A dense float image, row-major, stride == width.
+/// Sample storage of float images: uninitialised, recycled through a small
+/// per-thread free list so per-frame images cost no page faults after the
+/// first frames (memory stays bounded: at most kPoolSlots buffers per thread).
+class FloatBuffer {
+public:
+    static constexpr std::size_t kPoolSlots = 48;
+    FloatBuffer() = default;
+    explicit FloatBuffer(std::size_t n);
+    FloatBuffer(const FloatBuffer& o);
+    FloatBuffer& operator=(const FloatBuffer& o);
+    FloatBuffer(FloatBuffer&& o) noexcept : p_(o.p_), n_(o.n_), cap_(o.cap_) { o.p_ = nullptr, o.n_ = o.cap_ = 0; }
+    FloatBuffer& operator=(FloatBuffer&& o) noexcept;
+    ~FloatBuffer();
+    float* data() { return p_; }
+    const float* data() const { return p_; }
+    std::size_t size() const { return n_; }
+
+private:
+    float* p_ = nullptr;
+    std::size_t n_ = 0, cap_ = 0;
+};
+
+/// A dense float image, row-major, stride == width; samples uninitialised on construction.
 struct FloatImage {
     unsigned w = 0, h = 0;
-    std::vector<float> px;
+    FloatBuffer px;
 
     FloatImage() = default;
     FloatImage(unsigned width, unsigned height) : w(width), h(height), px(std::size_t{width} * height) {}
     float* row(unsigned y) { return px.data() + std::size_t{y} * w; }
     const float* row(unsigned y) const { return px.data() + std::size_t{y} * w; }
-    float at(unsigned x, unsigned y) const { return px[std::size_t{y} * w + x]; }
+    float at(unsigned x, unsigned y) const { return px.data()[std::size_t{y} * w + x]; }
 };
+
+/// A sample as upstream's float features see it (before any offset): 8-bit
+/// as is, 10/12/16-bit divided (in float) by 4/16/256. Exact.
+template <typename T>
+inline float sample_to_float(T v, float scaler) {
+    if constexpr (sizeof(T) == 1)
+        return static_cast<float>(v);
+    else
+        return static_cast<float>(v) / scaler;
+}
+
+/// 4, 16 or 256 for 10, 12 or 16 bits (unused for 8).
+inline float hbd_scaler(unsigned bpc) { return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f; }
 
 /// Samples of `plane` as float in the 8-bit range: 8-bit as is, 10/12/16-bit
 /// divided by 4/16/256 (in float), then `offset` added (0 or -128).

@@ -1,6 +1,8 @@
 // Float moments ("float_moment"): mean and mean square of the reference and
 // distorted luma (float samples in the 8-bit scale), summed in double.
 // Scores: float_moment_ref1st, float_moment_dis1st, float_moment_ref2nd, float_moment_dis2nd.
+#include <array>
+#include <cstdint>
 #include <memory>
 
 #include "core/feature_extractor.hpp"
@@ -12,19 +14,24 @@ extern const ExtractorInfo kFloatMomentInfo;
 
 namespace {
 
-double moment(const floatfeat::FloatImage& p, bool second) {
-    double cum = 0;
-    for (unsigned i = 0; i < p.h; ++i) {
-        const float* r = p.row(i);
-        for (unsigned j = 0; j < p.w; ++j) {
-            const float v = r[j];
-            if (second)
-                cum += v * v;  // product in float, as upstream
-            else
-                cum += v;
+/// The four moments in one pass: each is its own double sum in raster order
+/// (upstream makes four passes; the sums and their order are the same).
+/// Returns ref 1st, dis 1st, ref 2nd, dis 2nd.
+template <typename T>
+std::array<double, 4> moments(const Plane& ref, const Plane& dis, float scaler) {
+    double r1 = 0, d1 = 0, r2 = 0, d2 = 0;
+    for (unsigned i = 0; i < ref.height; ++i) {
+        const T *r = ref.row<const T>(i), *d = dis.row<const T>(i);
+        for (unsigned j = 0; j < ref.width; ++j) {
+            const float a = floatfeat::sample_to_float(r[j], scaler), b = floatfeat::sample_to_float(d[j], scaler);
+            r1 += a;
+            d1 += b;
+            r2 += a * a;  // products in float, as upstream
+            d2 += b * b;
         }
     }
-    return cum / static_cast<int>(p.w * p.h);
+    const int n = static_cast<int>(ref.width * ref.height);
+    return {r1 / n, d1 / n, r2 / n, d2 / n};
 }
 
 constexpr std::string_view kOutputs[] = {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
@@ -36,8 +43,9 @@ public:
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
-        const auto r = floatfeat::to_float(ref.plane(0), bpc_, 0), d = floatfeat::to_float(dist.plane(0), bpc_, 0);
-        st->scores = {{0, moment(r, false)}, {1, moment(d, false)}, {2, moment(r, true)}, {3, moment(d, true)}};
+        const auto m = bpc_ == 8 ? moments<std::uint8_t>(ref.plane(0), dist.plane(0), 1.0f)
+                                 : moments<std::uint16_t>(ref.plane(0), dist.plane(0), floatfeat::hbd_scaler(bpc_));
+        st->scores = {{0, m[0]}, {1, m[1]}, {2, m[2]}, {3, m[3]}};
         return st;
     }
 

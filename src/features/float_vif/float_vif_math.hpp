@@ -14,9 +14,6 @@ bool vif_kernelscale_valid(float kernelscale);
 /// Gaussian filter of `scale` (0..3) for `kernelscale`: odd width >= 3.
 std::vector<float> vif_filter(int scale, float kernelscale);
 
-/// Upstream's polynomial log2 approximation (VIF_OPT_FAST_LOG2).
-float vif_log2(float x);
-
 /// Per-scale (num, den) of 4 scales; scales below `first_scale` are left 0.
 std::array<double, 8> vif_scores(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, double enhn_gain_limit,
                                  float kernelscale, int first_scale, double sigma_nsq);
