@@ -31,7 +31,6 @@ NOT_YET = {
     "float_ms_ssim": ["float_ms_ssim"],
     "ciede": ["ciede2000"],
     "psnr_hvs": ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"],
-    "cambi": ["cambi"],
     "speed_chroma": ["speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"],
     "speed_temporal": ["speed_temporal"],
 }

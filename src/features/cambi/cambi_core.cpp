@@ -1,0 +1,421 @@
+#include "features/cambi/cambi_core.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "features/cambi/cambi_luminance.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf::cambi {
+
+namespace {
+
+constexpr int kScaleWeights[kNumScales] = {16, 8, 4, 2, 1};
+// Suprathreshold contrast response per contrast step (index d = step - 1).
+constexpr int kContrastWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                      8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+constexpr int kMaskFilter = 7;  // side of the flat-area counting square
+
+// reciprocal(i) = 1/i rounded to 9 significant decimal digits, then to float;
+// 0 for i = 0. That is the table upstream ships: its values are decimal
+// literals, and 42 of them differ from 1.0f / i in the last bit.
+struct Reciprocals {
+    float v[kReciprocalTableSize];
+    Reciprocals() {
+        v[0] = 0.0f;
+        char buf[32];
+        for (int i = 1; i < kReciprocalTableSize; ++i) {
+            std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
+            v[i] = std::strtof(buf, nullptr);
+        }
+    }
+};
+const Reciprocals kReciprocal;
+
+// ---- visibility thresholds -------------------------------------------------
+
+/// True when a step of `diff` code values above `sample` is a visible luminance change.
+bool visible(int sample, int diff, double tvi_threshold, LumaRange range, Eotf eotf) {
+    const double mean = luminance(sample, range, eotf);
+    const double stepped = luminance(sample + diff, range, eotf);
+    return stepped - mean > tvi_threshold * mean;
+}
+
+enum class Bisect { TooSmall, Correct, TooBig };
+
+Bisect classify(int sample, int diff, double tvi_threshold, LumaRange range, Eotf eotf) {
+    if (!visible(sample, diff, tvi_threshold, range, eotf)) return Bisect::TooBig;
+    if (visible(sample + 1, diff, tvi_threshold, range, eotf)) return Bisect::TooSmall;
+    return Bisect::Correct;
+}
+
+/// Largest 10-bit sample at which a step of `diff` is still visible (upstream's bisection).
+int tvi_for_diff(int diff, double tvi_threshold, LumaRange range, Eotf eotf) {
+    int lo = range.foot, hi = range.head - diff - 1;
+    Bisect b = classify(lo, diff, tvi_threshold, range, eotf);
+    if (b == Bisect::TooBig) return 0;
+    if (b == Bisect::Correct) return lo;
+    b = classify(hi, diff, tvi_threshold, range, eotf);
+    if (b == Bisect::TooSmall) return (1 << 10) - 1;
+    if (b == Bisect::Correct) return hi;
+    for (;;) {
+        const int mid = lo + (hi - lo) / 2;
+        b = classify(mid, diff, tvi_threshold, range, eotf);
+        if (b == Bisect::TooBig)
+            hi = mid;
+        else if (b == Bisect::TooSmall)
+            lo = mid;
+        else
+            return mid;
+    }
+}
+
+/// Smallest sample whose luminance reaches `threshold`; 0 when the range foot already does.
+std::uint16_t vlt_luma(double threshold, LumaRange range, Eotf eotf) {
+    int sample = range.foot;
+    while (luminance(sample, range, eotf) < threshold) {
+        if (++sample > 0xffff)
+            throw Error(ErrorKind::Usage, "cambi: cambi_vis_lum_threshold is above the EOTF's peak luminance");
+    }
+    return sample == range.foot ? 0 : static_cast<std::uint16_t>(sample);
+}
+
+// ---- preprocessing ---------------------------------------------------------
+
+template <typename T>
+void check_range(const Plane& p, unsigned bpc) {
+    const unsigned max = (1u << bpc) - 1;
+    for (unsigned y = 0; y < p.height; ++y) {
+        const T* r = p.row<T>(y);
+        for (unsigned x = 0; x < p.width; ++x)
+            if (r[x] > max)
+                throw Error(ErrorKind::Input, "cambi: input contains values greater than " + std::to_string(max) +
+                                                  ", the maximum of a " + std::to_string(bpc) + "-bit format");
+    }
+}
+
+/// Luma -> 10-bit samples at out_w x out_h (nearest sample with upstream's float
+/// stepping when the size differs).
+template <typename T, typename Convert>
+void to_10bit(const Plane& p, std::uint16_t* out, unsigned out_w, unsigned out_h, Convert conv) {
+    if (p.width == out_w && p.height == out_h) {
+        for (unsigned y = 0; y < out_h; ++y) {
+            const T* r = p.row<T>(y);
+            for (unsigned x = 0; x < out_w; ++x) out[std::size_t{y} * out_w + x] = conv(r[x]);
+        }
+        return;
+    }
+    const float ratio_x = static_cast<float>(p.width) / out_w;
+    const float ratio_y = static_cast<float>(p.height) / out_h;
+    const float start_x = ratio_x / 2 - 0.5;
+    float fy = ratio_y / 2 - 0.5;
+    for (unsigned y = 0; y < out_h; ++y) {
+        const T* r = p.row<T>(static_cast<unsigned>(static_cast<int>(fy + 0.5)));
+        float fx = start_x;
+        for (unsigned x = 0; x < out_w; ++x) {
+            out[std::size_t{y} * out_w + x] = conv(r[static_cast<unsigned>(static_cast<int>(fx + 0.5))]);
+            fx += ratio_x;
+        }
+        fy += ratio_y;
+    }
+}
+
+/// 2x2 box average (edges: 2-tap) of the image as it was before the call.
+void anti_dither(std::uint16_t* d, unsigned w, unsigned h) {
+    for (unsigned i = 0; i + 1 < h; ++i) {
+        std::uint16_t* r = d + std::size_t{i} * w;
+        const std::uint16_t* n = r + w;
+        for (unsigned j = 0; j + 1 < w; ++j) r[j] = (r[j] + r[j + 1] + n[j] + n[j + 1]) >> 2;
+        r[w - 1] = (r[w - 1] + n[w - 1]) >> 1;
+    }
+    std::uint16_t* r = d + std::size_t{h - 1} * w;
+    for (unsigned j = 0; j + 1 < w; ++j) r[j] = (r[j] + r[j + 1]) >> 1;
+}
+
+void preprocess(const Plane& p, unsigned bpc, std::uint16_t* out, unsigned w, unsigned h, unsigned enc_bitdepth) {
+    if (bpc == 8) {
+        to_10bit<std::uint8_t>(p, out, w, h, [](std::uint8_t v) { return static_cast<std::uint16_t>(v << 2); });
+    } else {
+        if (bpc < 16) check_range<std::uint16_t>(p, bpc);
+        if (bpc == 9) {
+            to_10bit<std::uint16_t>(p, out, w, h, [](std::uint16_t v) { return static_cast<std::uint16_t>(v << 1); });
+        } else {
+            const int shift = static_cast<int>(bpc) - 10;
+            const int round = shift == 0 ? 0 : 1 << (shift - 1);
+            to_10bit<std::uint16_t>(p, out, w, h,
+                                    [=](std::uint16_t v) { return static_cast<std::uint16_t>((v + round) >> shift); });
+        }
+    }
+    if (enc_bitdepth < 10) anti_dither(out, w, h);
+}
+
+// ---- spatial mask ----------------------------------------------------------
+
+std::uint16_t ceil_log2(std::uint32_t n) {
+    if (n == 0) return 0;
+    std::uint16_t bits = 0;
+    for (std::uint32_t t = n - 1; t > 0; t >>= 1) ++bits;
+    return bits;
+}
+
+/// Count threshold of the flat-area test for a w x h picture.
+std::uint16_t mask_threshold(unsigned w, unsigned h) {
+    const std::uint32_t blocks = (w >> 6) * (h >> 6);
+    return static_cast<std::uint16_t>((kMaskFilter * kMaskFilter + 3 * (ceil_log2(blocks) - 11) - 1) >> 1);
+}
+
+/// mask = 1 where more than mask_threshold() pixels of the 7x7 square around
+/// (zero outside the picture) have a zero derivative (equal to their right and
+/// lower neighbours; the last column/row count as equal).
+void spatial_mask(const std::uint16_t* img, std::uint16_t* mask, unsigned w, unsigned h, std::ptrdiff_t stride,
+                  std::vector<std::uint32_t>& colsum) {
+    const int pad = kMaskFilter / 2;
+    const std::uint32_t threshold = mask_threshold(w, h);
+    colsum.assign(w, 0);
+    auto flat = [&](unsigned r, unsigned c) -> std::uint32_t {
+        const std::uint16_t* p = img + r * stride + c;
+        const bool right = c == w - 1 || p[0] == p[1];
+        const bool below = r == h - 1 || p[0] == p[stride];
+        return right && below;
+    };
+    auto add_row = [&](int r, int sign) {
+        if (r < 0 || r >= static_cast<int>(h)) return;
+        for (unsigned c = 0; c < w; ++c) colsum[c] += sign * flat(static_cast<unsigned>(r), c);
+    };
+    for (int r = 0; r < pad; ++r) add_row(r, +1);
+    for (int r = 0; r < static_cast<int>(h); ++r) {
+        add_row(r + pad, +1);
+        std::uint32_t s = 0;
+        for (int c = 0; c < pad && c < static_cast<int>(w); ++c) s += colsum[c];
+        std::uint16_t* m = mask + r * stride;
+        for (int c = 0; c < static_cast<int>(w); ++c) {
+            if (c + pad < static_cast<int>(w)) s += colsum[c + pad];
+            m[c] = s > threshold;
+            if (c - pad >= 0) s -= colsum[c - pad];
+        }
+        add_row(r - pad, -1);
+    }
+}
+
+// ---- per-scale steps -------------------------------------------------------
+
+/// Keeps every other sample of every other row, in place.
+void decimate(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride) {
+    for (unsigned i = 0; i < h; ++i)
+        for (unsigned j = 0; j < w; ++j) d[i * stride + j] = d[(2 * i) * stride + 2 * j];
+}
+
+std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
+    if (a == b || a == c) return a;
+    if (b == c) return b;
+    return std::min({a, b, c});
+}
+
+/// 3x3 separable mode filter (horizontal then vertical), in place; the outer
+/// rows and columns keep their horizontally / unfiltered values as upstream.
+void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride, std::vector<std::uint16_t>& rows) {
+    rows.resize(3 * std::size_t{w});
+    for (unsigned i = 0; i < h; ++i) {
+        const std::uint16_t* src = d + i * stride;
+        std::uint16_t* hr = rows.data() + (i % 3) * std::size_t{w};
+        hr[0] = src[0];
+        for (unsigned j = 1; j + 1 < w; ++j) hr[j] = mode3(src[j - 1], src[j], src[j + 1]);
+        hr[w - 1] = src[w - 1];
+        if (i > 1) {
+            std::uint16_t* out = d + (i - 1) * stride;
+            for (unsigned j = 0; j < w; ++j) out[j] = mode3(rows[j], rows[w + j], rows[2 * std::size_t{w} + j]);
+        }
+    }
+}
+
+/// Histograms of a sliding window: hist[(v - band_base) * w + c] counts the
+/// masked pixels of value v in the window's columns around column c and its
+/// current rows.
+class WindowHistogram {
+public:
+    WindowHistogram(std::uint16_t* hist, const std::uint16_t* img, const std::uint16_t* mask, int w,
+                    std::ptrdiff_t stride, int pad, const Params& p)
+        : hist_(hist), img_(img), mask_(mask), w_(w), stride_(stride), pad_(pad), p_(p) {}
+
+    /// Adds (+1) or removes (-1) picture row r.
+    void update(int r, int sign) {
+        const std::uint16_t* v = img_ + r * stride_;
+        const std::uint16_t* m = mask_ + r * stride_;
+        for (int j = 0; j < w_; ++j) {
+            if (!m[j]) continue;
+            const std::uint16_t row = static_cast<std::uint16_t>(v[j] - p_.band_base);
+            if (row >= p_.band_size) continue;
+            std::uint16_t* h = hist_ + std::size_t{row} * w_;
+            const int lo = std::max(j - pad_, 0), hi = std::min(j + pad_ + 1, w_);
+            for (int c = lo; c < hi; ++c) h[c] = static_cast<std::uint16_t>(h[c] + sign);
+        }
+    }
+
+private:
+    std::uint16_t* hist_;
+    const std::uint16_t *img_, *mask_;
+    int w_;
+    std::ptrdiff_t stride_;
+    int pad_;
+    const Params& p_;
+};
+
+/// Banding value of one masked pixel of 10-bit value `raw` from its window histogram (column `col`).
+float c_value(const std::uint16_t* hist, std::uint16_t raw, int col, int w, const Params& p) {
+    const int nd = p.num_diffs;
+    const std::uint16_t value = static_cast<std::uint16_t>(raw + nd);
+    const int compact = static_cast<int>(value) - (p.band_base + nd);
+    if (static_cast<unsigned>(compact) >= p.band_size) return 0.0f;
+    const std::uint16_t p0 = hist[std::size_t(compact) * w + col];
+    float best = 0.0f;
+    for (int d = 0; d < nd; ++d) {
+        if (value <= p.tvi[d] && value + (d + 1) > p.vlt_luma) {
+            const int up = compact + (d + 1), down = compact - (d + 1);
+            const std::uint16_t p1 = hist[std::size_t(up) * w + col];
+            const std::uint16_t p2 = down >= 0 ? hist[std::size_t(down) * w + col] : 0;
+            const std::uint16_t q = p1 > p2 ? p1 : p2;
+            const float v = static_cast<float>(kContrastWeights[d] * p0 * q) * kReciprocal.v[q + p0];
+            if (v > best) best = v;
+        }
+    }
+    return best;
+}
+
+/// c values of a w x h scale into c (row-major, w per row); unmasked pixels are 0.
+void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h, std::ptrdiff_t stride, int window,
+              const Params& p, std::vector<std::uint16_t>& hist_buf, float* c) {
+    const int pad = window >> 1;
+    hist_buf.assign(std::size_t{p.band_size} * w, 0);
+    std::fill(c, c + std::size_t(w) * h, 0.0f);
+    WindowHistogram hist(hist_buf.data(), img, mask, w, stride, pad, p);
+    auto score_row = [&](int i) {
+        if (i >= h) return;
+        const std::uint16_t* v = img + i * stride;
+        const std::uint16_t* m = mask + i * stride;
+        for (int j = 0; j < w; ++j)
+            if (m[j]) c[std::size_t(i) * w + j] = c_value(hist_buf.data(), v[j], j, w, p);
+    };
+    // The three row phases of upstream (grow, slide, shrink), kept literally so
+    // that even degenerate heights (h < window) behave identically.
+    for (int i = 0; i < pad && i < h; ++i) hist.update(i, +1);
+    for (int i = 0; i < pad + 1; ++i) {
+        if (i + pad < h) hist.update(i + pad, +1);
+        score_row(i);
+    }
+    for (int i = pad + 1; i < h - pad; ++i) {
+        hist.update(i - pad - 1, -1);
+        hist.update(i + pad, +1);
+        score_row(i);
+    }
+    for (int i = h - pad; i < h; ++i) {
+        if (i - pad - 1 >= 0) hist.update(i - pad - 1, -1);
+        score_row(i);
+    }
+}
+
+/// Upstream's in-place selection: afterwards arr[0, k) holds the k largest
+/// values in the order this exact partition scheme leaves them (the pooled sum
+/// depends on that order).
+void quick_select(float* arr, int n, int k) {
+    if (n == k) return;
+    int left = 0, right = n - 1;
+    while (left < right) {
+        const float pivot = arr[k];
+        int i = left, j = right;
+        do {
+            while (arr[i] > pivot) ++i;
+            while (arr[j] < pivot) --j;
+            if (i <= j) {
+                std::swap(arr[i], arr[j]);
+                ++i;
+                --j;
+            }
+        } while (i <= j);
+        if (j < k) left = i;
+        if (k < i) right = j;
+    }
+}
+
+double pool(float* c, double topk, unsigned w, unsigned h) {
+    const int n = static_cast<int>(w * h);
+    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+    quick_select(c, n, k);
+    double sum = 0;
+    for (int i = 0; i < k; ++i) sum += c[i];
+    return sum / k;
+}
+
+Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Params& p) {
+    int max_weight = kContrastWeights[0];
+    for (int d = 0; d < p.num_diffs; ++d) max_weight = std::max(max_weight, kContrastWeights[d]);
+    const int max_c = max_weight * window * window / 4;
+    const double scale = static_cast<double>((1 << 16) - 1) / max_c;
+    Heatmap hm{w, h, std::vector<std::uint16_t>(std::size_t{w} * h)};
+    for (std::size_t i = 0; i < hm.samples.size(); ++i) hm.samples[i] = static_cast<std::uint16_t>(scale * c[i]);
+    return hm;
+}
+
+}  // namespace
+
+Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_threshold, const char* eotf_name,
+                   double topk, unsigned enc_bitdepth, bool high_res_speedup) {
+    Params p;
+    p.num_diffs = 1 << max_log_contrast;
+    const Eotf eotf = eotf_by_name(eotf_name);
+    if (!eotf) throw Error(ErrorKind::Usage, std::string("cambi: unknown eotf '") + eotf_name + "' (bt1886, pq)");
+    const LumaRange range = limited_range(10);
+    for (int d = 0; d < p.num_diffs; ++d)
+        p.tvi.push_back(static_cast<std::uint16_t>(tvi_for_diff(d + 1, tvi_threshold, range, eotf) + p.num_diffs));
+    p.vlt_luma = vlt_luma(vis_lum_threshold, range, eotf);
+    p.topk = topk;
+    p.enc_bitdepth = enc_bitdepth;
+    p.high_res_speedup = high_res_speedup;
+    const int lo = static_cast<int>(p.vlt_luma) - 3 * p.num_diffs + 1;
+    p.band_base = lo > 0 ? static_cast<std::uint16_t>(lo) : 0;
+    p.band_size = static_cast<std::uint16_t>(p.tvi[p.num_diffs - 1] + 1 - p.band_base);
+    return p;
+}
+
+std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned height, bool high_res_speedup) {
+    auto w = static_cast<std::uint16_t>((window * (width + height)) / 375 >> 4);
+    if (high_res_speedup) w = static_cast<std::uint16_t>((w + 1) >> 1);
+    return static_cast<std::uint16_t>(w | 1);
+}
+
+double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned height, std::uint16_t window,
+                     const Params& params, Scratch& s, std::vector<Heatmap>* heatmaps) {
+    const std::size_t n = std::size_t{width} * height;
+    const std::ptrdiff_t stride = width;
+    s.image.resize(n);
+    s.mask.resize(n);
+    s.c_values.resize(n);
+    preprocess(luma, bpc, s.image.data(), width, height, params.enc_bitdepth);
+    spatial_mask(s.image.data(), s.mask.data(), width, height, stride, s.box);
+
+    double scores[kNumScales];
+    unsigned w = width, h = height;
+    if (heatmaps) heatmaps->clear();
+    for (int scale = 0; scale < kNumScales; ++scale) {
+        if (scale > 0 || params.high_res_speedup) {
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+            decimate(s.image.data(), w, h, stride);
+            decimate(s.mask.data(), w, h, stride);
+        }
+        filter_mode(s.image.data(), w, h, stride, s.filter_rows);
+        c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params,
+                 s.hist, s.c_values.data());
+        if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
+        scores[scale] = pool(s.c_values.data(), params.topk, w, h);
+    }
+    double score = 0.0;
+    for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];
+    const auto odd = static_cast<std::uint16_t>(2 * (window >> 1) + 1);
+    const auto pixels = static_cast<std::uint16_t>(odd * odd);
+    return score / pixels;
+}
+
+}  // namespace vmaf::cambi

@@ -1,0 +1,62 @@
+// CAMBI (contrast-aware multiscale banding index), scalar reference.
+//
+// One picture's score: its luma is brought to 10 bits at the encoding
+// resolution, a spatial mask keeps the flat areas, and at 5 scales a
+// per-pixel banding value c is pooled over the worst `topk` fraction of
+// pixels; the scales are combined with weights 16, 8, 4, 2, 1. Every step
+// uses upstream libvmaf's integer/float/double types and evaluation order, so
+// scores match it bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vmaf/picture.hpp"
+
+namespace vmaf::cambi {
+
+inline constexpr int kNumScales = 5;
+/// Largest window*window the reciprocal table covers (as upstream).
+inline constexpr int kReciprocalTableSize = 4226;
+
+/// Everything fixed for a run, derived once from the options (see Setup()).
+struct Params {
+    int num_diffs = 4;                    ///< 1 << max_log_contrast
+    std::vector<std::uint16_t> tvi;       ///< per contrast step d+1: largest visible 10-bit value + num_diffs
+    std::uint16_t vlt_luma = 0;           ///< smallest 10-bit value above the visibility luminance (0: none)
+    double topk = 0.6;                    ///< pooled fraction of pixels, (0, 1]
+    unsigned enc_bitdepth = 8;            ///< < 10 enables the anti-dithering filter
+    bool high_res_speedup = false;        ///< halve the resolution right after the spatial mask
+    std::uint16_t band_base = 0;          ///< lowest 10-bit value that can contribute to a histogram
+    std::uint16_t band_size = 0;          ///< number of histogram rows (values band_base ...)
+};
+
+/// Builds Params; `eotf_name` "bt1886" or "pq". Throws vmaf::Error(Usage) on an unknown EOTF.
+Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_threshold, const char* eotf_name,
+                   double topk, unsigned enc_bitdepth, bool high_res_speedup);
+
+/// Upstream's window adjustment: `window` scaled by (w + h) / (3840 + 2160), halved under the
+/// speed-up, made odd.
+std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned height, bool high_res_speedup);
+
+/// Per-thread working memory; sized on first use.
+struct Scratch {
+    std::vector<std::uint16_t> image, mask, hist, filter_rows;
+    std::vector<std::uint32_t> box;
+    std::vector<float> c_values;
+};
+
+/// Banding heat map of one scale: c values scaled to 16 bits, row-major.
+struct Heatmap {
+    unsigned width = 0, height = 0;
+    std::vector<std::uint16_t> samples;
+};
+
+/// CAMBI score of the luma plane of a `bpc`-bit picture evaluated at `width` x `height`
+/// (nearest-sample resampled when that differs from the plane). Throws
+/// vmaf::Error(Input) when a sample exceeds the bit depth. With `heatmaps`
+/// non-null, also returns the kNumScales heat maps.
+double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned height, std::uint16_t window,
+                     const Params& params, Scratch& scratch, std::vector<Heatmap>* heatmaps);
+
+}  // namespace vmaf::cambi

@@ -1,0 +1,138 @@
+// CAMBI: bit-exact against upstream's golden-full reports, plus options and errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/feature_extractor.hpp"
+#include "core/feature_name.hpp"
+#include "support/testdata.hpp"
+#include "vmaf/error.hpp"
+
+namespace vmaf {
+extern const ExtractorInfo kCambiInfo;
+}
+
+namespace {
+
+using namespace vmaf;
+
+struct Recorder final : ScoreWriter {
+    std::map<std::pair<unsigned, unsigned>, double> at;
+    void write(unsigned frame, unsigned output, double value) override {
+        EXPECT_TRUE(at.emplace(std::pair{frame, output}, value).second);
+    }
+    void write_aggregate(unsigned, double) override { ADD_FAILURE() << "cambi has no aggregates"; }
+    double get(unsigned frame, unsigned output) const {
+        auto it = at.find({frame, output});
+        if (it == at.end()) {
+            ADD_FAILURE() << "missing frame " << frame << " output " << output;
+            return -1;
+        }
+        return it->second;
+    }
+};
+
+std::string g17(double v) {
+    char b[40];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return b;
+}
+
+struct Clip {
+    test::PairInfo info;
+    std::vector<Picture> refs, dists;
+};
+
+Clip load(const std::string& pair, unsigned max_frames = ~0u) {
+    Clip c{test::pair_info(pair), {}, {}};
+    const std::string rp = test::clip_path(c.info.ref), dp = test::clip_path(c.info.dist);
+    for (unsigned i = 0; i < c.info.frames && i < max_frames; ++i) {
+        c.refs.push_back(test::load_raw_frame(rp, c.info.geom, i));
+        c.dists.push_back(test::load_raw_frame(dp, c.info.geom, i));
+    }
+    return c;
+}
+
+/// compute() for all frames in reverse order (no order dependence), then finish() in order.
+Recorder run(const OptionDict& dict, const Clip& c) {
+    auto ex = kCambiInfo.create(OptionValues(kCambiInfo.options, dict, "cambi"), c.info.geom, {});
+    std::vector<std::unique_ptr<FrameState>> states(c.refs.size());
+    for (std::size_t i = c.refs.size(); i-- > 0;)
+        states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), c.refs[i], c.dists[i]);
+    Recorder r;
+    for (std::size_t i = 0; i < c.refs.size(); ++i) ex->finish(static_cast<unsigned>(i), *states[i], r);
+    ex->flush(r);
+    return r;
+}
+
+void compare_golden(const std::string& pair) {
+    SCOPED_TRACE(pair);
+    const Clip c = load(pair);
+    const auto golden = test::golden_full(pair + "__features");
+    ASSERT_EQ(golden.at("frames").size(), c.info.frames);
+    const Recorder r = run({}, c);
+    unsigned equal = 0;
+    for (unsigned f = 0; f < c.info.frames; ++f) {
+        const double g = test::golden_value(golden, f, "cambi"), v = r.get(f, 0);
+        EXPECT_EQ(g, v) << "cambi frame " << f << ": golden " << g17(g) << " ours " << g17(v);
+        equal += g == v;
+    }
+    std::printf("  %s__features: %u/%u frames of cambi equal\n", pair.c_str(), equal, c.info.frames);
+}
+
+TEST(CambiGolden, P01_420_8bit) { compare_golden("p01_crf35"); }
+TEST(CambiGolden, P03_420_10bit) { compare_golden("p03_crf28"); }
+TEST(CambiGolden, P04a_444) { compare_golden("p04a_crf30"); }
+TEST(CambiGolden, P04b_422) { compare_golden("p04b_crf30"); }
+TEST(CambiGolden, P05_OddSize) { compare_golden("p05_crf30"); }
+
+// Suffix options in name order (upstream sorts them), as the v1.0.16 models name them.
+TEST(Cambi, KeysAndSuffixes) {
+    EXPECT_EQ(feature_key(kCambiInfo.outputs[0], OptionValues(kCambiInfo.options, {}, "cambi")), "cambi");
+    const OptionValues o(kCambiInfo.options,
+                         {{"cambi_high_res_speedup", "1080"}, {"cambi_vis_lum_threshold", "0.06"},
+                          {"cambi_max_val", "17"}, {"heatmaps_path", "/tmp/x"}, {"full_ref", "true"}},
+                         "cambi");
+    EXPECT_EQ(feature_key(kCambiInfo.outputs[0], o), "cambi_hrs_1080_cmxv_17_vlt_0.06");
+    EXPECT_EQ(feature_key(kCambiInfo.outputs[1], o), "cambi_source_hrs_1080_cmxv_17_vlt_0.06");
+}
+
+TEST(Cambi, BadOptionsAndGeometry) {
+    const VideoGeometry g{PixelFormat::Yuv420, 8, 576, 324};
+    auto make = [&](const OptionDict& d, const VideoGeometry& geom) {
+        return kCambiInfo.create(OptionValues(kCambiInfo.options, d, "cambi"), geom, {});
+    };
+    EXPECT_THROW(make({{"eotf", "hlg"}}, g), Error);
+    EXPECT_THROW(make({{"window_size", "128"}}, g), Error);
+    EXPECT_THROW(make({}, VideoGeometry{PixelFormat::Yuv420, 8, 200, 200}), Error);
+    EXPECT_NO_THROW(make({{"eotf", "pq"}}, g));
+    // A 10-bit sample above 1023 is an input error, not a wrong score.
+    const VideoGeometry g10{PixelFormat::Yuv420, 10, 256, 256};
+    Picture p(PixelFormat::Yuv420, 10, 256, 256);
+    for (unsigned pl = 0; pl < p.planes(); ++pl)
+        for (unsigned y = 0; y < p.plane(pl).height; ++y)
+            for (unsigned x = 0; x < p.plane(pl).width; ++x) p.plane(pl).row<std::uint16_t>(y)[x] = 512;
+    auto ex = make({}, g10);
+    EXPECT_NO_THROW(static_cast<const FeatureExtractor&>(*ex).compute(0, p, p));
+    p.plane(0).row<std::uint16_t>(7)[9] = 1024;
+    EXPECT_THROW(static_cast<const FeatureExtractor&>(*ex).compute(0, p, p), Error);
+}
+
+TEST(Cambi, FlatPictureScoresZero) {
+    const VideoGeometry g{PixelFormat::Yuv420, 8, 320, 240};
+    Picture p(PixelFormat::Yuv420, 8, 320, 240);
+    for (unsigned pl = 0; pl < p.planes(); ++pl)
+        for (unsigned y = 0; y < p.plane(pl).height; ++y)
+            for (unsigned x = 0; x < p.plane(pl).width; ++x) p.plane(pl).row<std::uint8_t>(y)[x] = 100;
+    auto ex = kCambiInfo.create(OptionValues(kCambiInfo.options, {}, "cambi"), g, {});
+    auto st = static_cast<const FeatureExtractor&>(*ex).compute(0, p, p);
+    ASSERT_EQ(st->scores.size(), 1u);
+    EXPECT_EQ(st->scores[0].second, 0.0);
+}
+
+}  // namespace
