@@ -150,6 +150,12 @@ with tempfile.TemporaryDirectory() as tmp:
     check("corrupt stream: the error names where", p.returncode == 1 and len(lines) == 1 and "decode error in packet" in lines[0],
           f"rc={p.returncode} {p.stderr!r}")
     bad("different sizes name both", ["-r", good, "-d", t("case4.mkv")], "differ")
+    fast = t("fast.mp4")
+    subprocess.run(FF + ["-i", good, "-r", "25", "-c:v", "libx264", "-preset", "veryfast", fast], check=True)
+    bad("different frame rates", ["-r", good, "-d", fast], "fps: frames would pair wrongly")
+    p = subprocess.run([VMAF, "-r", good, "-d", fast, "--pair_in_order", "-o", "/dev/null", "--backend", "cpu"],
+                       capture_output=True, text=True, timeout=120)
+    check("--pair_in_order pairs them anyway", p.returncode == 0, p.stderr)
     bad("unknown scaling filter", ["-r", t("ref0.yuv"), "-d", t("small.mp4"), "--scale_dist_to_ref", "magic",
                                    "-w", "576", "-h", "324", "-p", "420", "-b", "8"], "unknown scaling filter 'magic'")
 

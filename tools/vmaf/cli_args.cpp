@@ -87,6 +87,8 @@ Inputs:
   --frame_skip_ref N        skip the first N reference frames
   --frame_skip_dist N       skip the first N distorted frames
   --subsample N             score every Nth frame only
+  --pair_in_order            pair frames in order even when the inputs declare
+                            different frame rates (otherwise an error)
   --scale_dist_to_ref FILTER  resize the distorted video to the reference's
                             size with this libswscale filter (bicubic, lanczos,
                             bilinear, spline, area, neighbor, ...), as FFmpeg's
@@ -153,6 +155,7 @@ Args parse_args(int argc, char** argv) {
     app.add_flag("--help", help);
     app.add_flag("--list-features", a.list_features);
     app.add_option("--scale_dist_to_ref", a.scale_dist);
+    app.add_flag("--pair_in_order", a.pair_in_order);
     app.add_flag("--list-models", a.list_models);
     try {
         app.parse(argc, argv);

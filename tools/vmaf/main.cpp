@@ -1,6 +1,7 @@
 // vmaf: command-line front end of the library, flag-compatible with upstream's CLI.
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -50,6 +51,14 @@ int run(const vmaf::cli::Args& args) {
     const vmaf::VideoGeometry* raw = args.raw ? &args.geom : nullptr;
     std::unique_ptr<vmaf::VideoSource> ref = vmaf::open_input(args.reference, raw);
     std::unique_ptr<vmaf::VideoSource> dist = vmaf::open_input(args.distorted, raw);
+    // Frames pair in order: inputs that declare different frame rates would pair wrongly.
+    const vmaf::StreamInfo &ri = ref->info(), &di = dist->info();
+    if (!args.pair_in_order && ri.fps_den && di.fps_den &&
+        std::uint64_t{ri.fps_num} * di.fps_den != std::uint64_t{di.fps_num} * ri.fps_den)
+        throw vmaf::Error(vmaf::ErrorKind::Input,
+                          ref->name() + " is " + std::to_string(ri.fps_num) + "/" + std::to_string(ri.fps_den) + " fps but " +
+                              dist->name() + " is " + std::to_string(di.fps_num) + "/" + std::to_string(di.fps_den) +
+                              " fps: frames would pair wrongly (resample one, or pass --pair_in_order)");
     if (!args.scale_dist.empty())
         dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
