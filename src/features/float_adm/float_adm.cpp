@@ -99,6 +99,8 @@ public:
         }
         p_.skip_aim_scale = o.i(kSkipAimScale);
         p_.skip_scale0 = o.b(kSkipScale0);
+        // The 4-tap DWT and the 3x3 masking need bands of >= 2 samples at scale 3.
+        floatfeat::require_size("float_adm", g.width, g.height, 17, 17);
     }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {

@@ -79,7 +79,9 @@ constexpr std::string_view kOutputs[] = {"float_ansnr", "float_anpsnr"};
 class FloatAnsnr final : public FeatureExtractor {
 public:
     FloatAnsnr(const VideoGeometry& g, unsigned cpumask)
-        : kernels_(floatfeat::float_registry().select(cpumask)), bpc_(g.bpc), peak_(floatfeat::psnr_peak(g.bpc)) {}
+        : kernels_(floatfeat::float_registry().select(cpumask)), bpc_(g.bpc), peak_(floatfeat::psnr_peak(g.bpc)) {
+        floatfeat::require_size("float_ansnr", g.width, g.height, 3, 3);  // 5x5 reflected filter
+    }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "features/float_common/float_kernels.hpp"
@@ -61,6 +62,10 @@ inline float sample_to_float(T v, float scaler) {
 
 /// 4, 16 or 256 for 10, 12 or 16 bits (unused for 8).
 inline float hbd_scaler(unsigned bpc) { return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f; }
+
+/// Throws vmaf::Error (Input) naming `feature` when the frame is smaller than
+/// min_w x min_h, the smallest size its filters and decimations are defined for.
+void require_size(std::string_view feature, unsigned w, unsigned h, unsigned min_w, unsigned min_h);
 
 /// Samples of `plane` as float in the 8-bit range: 8-bit as is, 10/12/16-bit
 /// divided by 4/16/256 (in float), then `offset` added (0 or -128).

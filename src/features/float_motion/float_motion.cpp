@@ -116,6 +116,7 @@ public:
             throw Error(ErrorKind::Usage, "float_motion: motion_add_scale1 supports widths up to 15360");
         if (add_uv_ && g.format == PixelFormat::Yuv400)
             throw Error(ErrorKind::Usage, "float_motion: motion_add_uv needs chroma planes");
+        floatfeat::require_size("float_motion", g.width, g.height, add_uv_ ? 6 : 3, add_uv_ ? 6 : 3);
     }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture&) const override {

@@ -75,6 +75,14 @@ public:
             throw Error(ErrorKind::Usage, "float_vif: bilinear prescale supports output widths up to 7680");
         if (!floatfeat::vif_kernelscale_valid(kernelscale_))
             throw Error(ErrorKind::Usage, "float_vif: invalid vif_kernelscale");
+        // Scale s filters floor(size / 2^s) samples (and, before decimating,
+        // twice that): its mirrored filter needs radius + 1 <= size / 2^s.
+        unsigned need = 1;
+        for (int sc = skip0_ ? 1 : 0; sc < 4; ++sc) {
+            const auto r = static_cast<unsigned>(floatfeat::vif_filter(sc, kernelscale_).size() / 2);
+            need = std::max(need, (r + 1) << sc);
+        }
+        floatfeat::require_size("float_vif", sw_, sh_, need, need);
     }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
