@@ -67,12 +67,24 @@ constexpr OptionSpec kOptions[] = {
 };
 
 constexpr std::string_view kOutputs[] = {
-    "VMAF_feature_adm2_score",       "VMAF_feature_aim_score",        "VMAF_feature_adm3_score",
-    "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-    "VMAF_feature_adm_scale3_score", "adm",                           "adm_num",
-    "adm_den",                       "adm_num_scale0",                "adm_den_scale0",
-    "adm_num_scale1",                "adm_den_scale1",                "adm_num_scale2",
-    "adm_den_scale2",                "adm_num_scale3",                "adm_den_scale3",
+    "VMAF_feature_adm2_score",
+    "VMAF_feature_aim_score",
+    "VMAF_feature_adm3_score",
+    "VMAF_feature_adm_scale0_score",
+    "VMAF_feature_adm_scale1_score",
+    "VMAF_feature_adm_scale2_score",
+    "VMAF_feature_adm_scale3_score",
+    "adm",
+    "adm_num",
+    "adm_den",
+    "adm_num_scale0",
+    "adm_den_scale0",
+    "adm_num_scale1",
+    "adm_den_scale1",
+    "adm_num_scale2",
+    "adm_den_scale2",
+    "adm_num_scale3",
+    "adm_den_scale3",
 };
 
 class FloatAdm final : public FeatureExtractor {
@@ -130,7 +142,8 @@ private:
     floatfeat::FloatAdmParams p_;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
+                                         const ExtractorContext& ctx) {
     return std::make_unique<FloatAdm>(opts, geom, ctx.cpumask);
 }
 

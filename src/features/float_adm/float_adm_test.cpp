@@ -17,7 +17,8 @@ using namespace vmaf::floatfeat::test;
 class FloatAdmGolden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FloatAdmGolden, EveryFrameEveryKeyBitExact) {
-    compare_float_golden(vmaf::kFloatAdmInfo, GetParam(), {"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"});
+    compare_float_golden(vmaf::kFloatAdmInfo, GetParam(),
+                         {"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"});
 }
 
 INSTANTIATE_TEST_SUITE_P(FloatPairs, FloatAdmGolden, ::testing::ValuesIn(kFloatGoldenPairs));

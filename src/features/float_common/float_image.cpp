@@ -77,12 +77,15 @@ FloatBuffer& FloatBuffer::operator=(FloatBuffer&& o) noexcept {
     return *this;
 }
 
-FloatBuffer::~FloatBuffer() { give(p_, cap_); }
+FloatBuffer::~FloatBuffer() {
+    give(p_, cap_);
+}
 
 void require_size(std::string_view feature, unsigned w, unsigned h, unsigned min_w, unsigned min_h) {
     if (w >= min_w && h >= min_h) return;
     throw Error(ErrorKind::Input, std::string(feature) + ": frames must be at least " + std::to_string(min_w) + "x" +
-                                      std::to_string(min_h) + " (got " + std::to_string(w) + "x" + std::to_string(h) + ")");
+                                      std::to_string(min_h) + " (got " + std::to_string(w) + "x" + std::to_string(h) +
+                                      ")");
 }
 
 FloatImage to_float(const Plane& plane, unsigned bpc, int offset) {

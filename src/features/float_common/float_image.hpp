@@ -61,7 +61,9 @@ inline float sample_to_float(T v, float scaler) {
 }
 
 /// 4, 16 or 256 for 10, 12 or 16 bits (unused for 8).
-inline float hbd_scaler(unsigned bpc) { return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f; }
+inline float hbd_scaler(unsigned bpc) {
+    return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+}
 
 /// Throws vmaf::Error (Input) naming `feature` when the frame is smaller than
 /// min_w x min_h, the smallest size its filters and decimations are defined for.

@@ -48,9 +48,21 @@ const OptionSpec kOptions[] = {
 };
 
 constexpr std::string_view kOutputs[] = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
-    "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
-    "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3",
+    "VMAF_feature_vif_scale0_score",
+    "VMAF_feature_vif_scale1_score",
+    "VMAF_feature_vif_scale2_score",
+    "VMAF_feature_vif_scale3_score",
+    "vif",
+    "vif_num",
+    "vif_den",
+    "vif_num_scale0",
+    "vif_den_scale0",
+    "vif_num_scale1",
+    "vif_den_scale1",
+    "vif_num_scale2",
+    "vif_den_scale2",
+    "vif_num_scale3",
+    "vif_den_scale3",
 };
 
 class FloatVif final : public FeatureExtractor {
@@ -66,7 +78,8 @@ public:
           skip0_(o.b(kSkipScale0)) {
         const auto m = floatfeat::parse_scale_method(o.s(kPrescaleMethod));
         if (!m)
-            throw Error(ErrorKind::Usage, "float_vif: vif_prescale_method must be nearest, bilinear, bicubic or lanczos4");
+            throw Error(ErrorKind::Usage,
+                        "float_vif: vif_prescale_method must be nearest, bilinear, bicubic or lanczos4");
         method_ = *m;
         const double ps = o.d(kPrescale);
         sw_ = static_cast<unsigned>(static_cast<int>(g.width * ps + 0.5));
@@ -121,7 +134,8 @@ private:
     unsigned sw_ = 0, sh_ = 0;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
+                                         const ExtractorContext& ctx) {
     return std::make_unique<FloatVif>(opts, geom, ctx.cpumask);
 }
 

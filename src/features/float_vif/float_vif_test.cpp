@@ -32,9 +32,9 @@ TEST(FloatVif, FramesTooSmallForTheFiltersAreAnError) {
     const vmaf::OptionValues ks3(vmaf::kFloatVifInfo.options, {{"vif_kernelscale", "3.0"}}, "float_vif");
     EXPECT_THROW(vmaf::kFloatVifInfo.create(ks3, {vmaf::PixelFormat::Yuv420, 8, 16, 16}, {}), vmaf::Error);
     EXPECT_THROW(vmaf::OptionValues(vmaf::kFloatVifInfo.options, {{"vif_prescale_method", "cubic"}}, "float_vif");
-                 vmaf::kFloatVifInfo.create(vmaf::OptionValues(vmaf::kFloatVifInfo.options,
-                                                               {{"vif_prescale_method", "cubic"}}, "float_vif"),
-                                            {vmaf::PixelFormat::Yuv420, 8, 64, 64}, {}),
+                 vmaf::kFloatVifInfo.create(
+                     vmaf::OptionValues(vmaf::kFloatVifInfo.options, {{"vif_prescale_method", "cubic"}}, "float_vif"),
+                     {vmaf::PixelFormat::Yuv420, 8, 64, 64}, {}),
                  vmaf::Error);
 }
 
@@ -43,7 +43,8 @@ TEST(FloatVif, KeySuffixesAndDebugOutputs) {
     EXPECT_EQ(vmaf::feature_key(vmaf::kFloatVifInfo.outputs[0], o), "vif_scale0_egl_1");
     const auto p = load_pair("p01_crf35");
     const std::vector<vmaf::Picture> r(p.refs.begin(), p.refs.begin() + 2), d(p.dists.begin(), p.dists.begin() + 2);
-    const auto dbg = run_frames(vmaf::kFloatVifInfo, {{"debug", "true"}, {"vif_skip_scale0", "true"}}, p.info.geom, r, d);
+    const auto dbg =
+        run_frames(vmaf::kFloatVifInfo, {{"debug", "true"}, {"vif_skip_scale0", "true"}}, p.info.geom, r, d);
     ASSERT_EQ(dbg.at(0).size(), 15u);
     EXPECT_EQ(dbg.at(0).at("vif_scale0_ssclz"), 0.0);
     EXPECT_EQ(dbg.at(0).at("vif_den_scale0_ssclz"), -1.0);
