@@ -14,6 +14,7 @@ namespace {
 
 struct Pool {
     std::vector<std::pair<std::size_t, float*>> free;  ///< (capacity, buffer)
+    std::size_t bytes = 0;                             ///< held in `free`
     ~Pool() {
         for (auto& [c, p] : free) delete[] p;
     }
@@ -32,6 +33,7 @@ std::pair<float*, std::size_t> take(std::size_t n) {
         if (it->first >= n && (best == f.end() || it->first < best->first)) best = it;
     if (best != f.end()) {
         const auto r = std::pair{best->second, best->first};
+        pool().bytes -= best->first * sizeof(float);
         *best = f.back();
         f.pop_back();
         return r;
@@ -41,14 +43,13 @@ std::pair<float*, std::size_t> take(std::size_t n) {
 
 void give(float* p, std::size_t cap) {
     if (!p) return;
-    auto& f = pool().free;
-    if (f.size() < FloatBuffer::kPoolSlots) {
-        f.emplace_back(cap, p);
+    Pool& pl = pool();
+    const std::size_t bytes = cap * sizeof(float);
+    if (pl.free.size() < FloatBuffer::kPoolSlots && pl.bytes + bytes <= FloatBuffer::kPoolBytes) {
+        pl.free.emplace_back(cap, p);
+        pl.bytes += bytes;
         return;
     }
-    // Full: keep the larger of this buffer and the smallest one kept.
-    auto smallest = std::min_element(f.begin(), f.end());
-    if (smallest->first < cap) std::swap(smallest->first, cap), std::swap(smallest->second, p);
     delete[] p;
 }
 

@@ -18,10 +18,12 @@ namespace vmaf::floatfeat {
 
 /// Sample storage of float images: uninitialised, recycled through a small
 /// per-thread free list so per-frame images cost no page faults after the
-/// first frames (memory stays bounded: at most kPoolSlots buffers per thread).
+/// first frames (memory stays bounded: at most kPoolSlots buffers and
+/// kPoolBytes per thread; buffers beyond that are freed).
 class FloatBuffer {
 public:
     static constexpr std::size_t kPoolSlots = 48;
+    static constexpr std::size_t kPoolBytes = std::size_t{256} << 20;
     FloatBuffer() = default;
     explicit FloatBuffer(std::size_t n);
     FloatBuffer(const FloatBuffer& o);
