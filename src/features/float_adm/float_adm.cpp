@@ -67,12 +67,24 @@ constexpr OptionSpec kOptions[] = {
 };
 
 constexpr std::string_view kOutputs[] = {
-    "VMAF_feature_adm2_score",       "VMAF_feature_aim_score",        "VMAF_feature_adm3_score",
-    "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-    "VMAF_feature_adm_scale3_score", "adm",                           "adm_num",
-    "adm_den",                       "adm_num_scale0",                "adm_den_scale0",
-    "adm_num_scale1",                "adm_den_scale1",                "adm_num_scale2",
-    "adm_den_scale2",                "adm_num_scale3",                "adm_den_scale3",
+    "VMAF_feature_adm2_score",
+    "VMAF_feature_aim_score",
+    "VMAF_feature_adm3_score",
+    "VMAF_feature_adm_scale0_score",
+    "VMAF_feature_adm_scale1_score",
+    "VMAF_feature_adm_scale2_score",
+    "VMAF_feature_adm_scale3_score",
+    "adm",
+    "adm_num",
+    "adm_den",
+    "adm_num_scale0",
+    "adm_den_scale0",
+    "adm_num_scale1",
+    "adm_den_scale1",
+    "adm_num_scale2",
+    "adm_den_scale2",
+    "adm_num_scale3",
+    "adm_den_scale3",
 };
 
 class FloatAdm final : public FeatureExtractor {
@@ -99,6 +111,8 @@ public:
         }
         p_.skip_aim_scale = o.i(kSkipAimScale);
         p_.skip_scale0 = o.b(kSkipScale0);
+        // The 4-tap DWT and the 3x3 masking need bands of >= 2 samples at scale 3.
+        floatfeat::require_size("float_adm", g.width, g.height, 17, 17);
     }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
@@ -128,7 +142,8 @@ private:
     floatfeat::FloatAdmParams p_;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
+                                         const ExtractorContext& ctx) {
     return std::make_unique<FloatAdm>(opts, geom, ctx.cpumask);
 }
 

@@ -47,8 +47,10 @@ std::vector<std::array<int, 4>> dwt_indices(int n) {
     for (int i = 0; i < (n + 1) / 2; ++i)
         for (int t = 0; t < 4; ++t) {
             int k = 2 * i - 1 + t;
-            if (k < 0) k = -k;
-            else if (k >= n) k = 2 * n - k - 1;
+            if (k < 0)
+                k = -k;
+            else if (k >= n)
+                k = 2 * n - k - 1;
             idx[i][t] = k;
         }
     return idx;

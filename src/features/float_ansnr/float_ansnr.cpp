@@ -20,11 +20,11 @@ namespace {
 // Upstream's 2-D filters, coefficients rounded to float.
 constexpr float kRef3[9] = {1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 4.0 / 16.0,
                             2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0};
-constexpr float kDis5[25] = {
-    2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0,  7.0 / 571.0,  31.0 / 571.0,
-    52.0 / 571.0, 31.0 / 571.0, 7.0 / 571.0,   12.0 / 571.0, 52.0 / 571.0, 127.0 / 571.0, 52.0 / 571.0,
-    12.0 / 571.0, 7.0 / 571.0,  31.0 / 571.0,  52.0 / 571.0, 31.0 / 571.0, 7.0 / 571.0,  2.0 / 571.0,
-    7.0 / 571.0,  12.0 / 571.0, 7.0 / 571.0,   2.0 / 571.0};
+constexpr float kDis5[25] = {2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0,
+                             7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,
+                             12.0 / 571.0, 52.0 / 571.0, 127.0 / 571.0, 52.0 / 571.0, 12.0 / 571.0,
+                             7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,
+                             2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0};
 
 /// 2-D filter (fw x fw), rows reflected without repeating the edge (-1 -> 1, h -> h - 1).
 FloatImage filter2d(const FloatKernels& k, const float* f, int fw, const FloatImage& src) {
@@ -79,7 +79,9 @@ constexpr std::string_view kOutputs[] = {"float_ansnr", "float_anpsnr"};
 class FloatAnsnr final : public FeatureExtractor {
 public:
     FloatAnsnr(const VideoGeometry& g, unsigned cpumask)
-        : kernels_(floatfeat::float_registry().select(cpumask)), bpc_(g.bpc), peak_(floatfeat::psnr_peak(g.bpc)) {}
+        : kernels_(floatfeat::float_registry().select(cpumask)), bpc_(g.bpc), peak_(floatfeat::psnr_peak(g.bpc)) {
+        floatfeat::require_size("float_ansnr", g.width, g.height, 3, 3);  // 5x5 reflected filter
+    }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();

@@ -48,7 +48,9 @@ std::vector<std::vector<float>> filters() {
     return f;
 }
 
-bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+bool same_bits(float a, float b) {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
 
 enum class Fill { Random, Extreme, Smooth };
 
@@ -65,12 +67,14 @@ void fill(GuardedPlane<float>& p, std::mt19937& rng, Fill how) {
     p.fill([&] {
         ++i;
         switch (how) {
-            case Fill::Random: return u(rng);
+            case Fill::Random:
+                return u(rng);
             case Fill::Extreme: {
                 const float v[] = {-128.0f, 127.0f, -0.0f, 1e-20f};
                 return v[e(rng)];
             }
-            case Fill::Smooth: return static_cast<float>(i % 37) * 0.25f - 3.0f;
+            case Fill::Smooth:
+                return static_cast<float>(i % 37) * 0.25f - 3.0f;
         }
         return 0.0f;
     });
@@ -147,7 +151,8 @@ TEST(FloatCheckasm, VifStatRowMatchesReference) {
                     vif_stat_row(m1.row(0), m2.row(0), xx.row(0), yy.row(0), xy.row(0), w, sp, rn.row(0), rd.row(0));
                     k.vif_stat_row(m1.row(0), m2.row(0), xx.row(0), yy.row(0), xy.row(0), w, sp, on.row(0), od.row(0));
                     for (int j = 0; j < w; ++j) {
-                        ASSERT_TRUE(same_bits(rn.row(0)[j], on.row(0)[j]) || (std::isnan(rn.row(0)[j]) && std::isnan(on.row(0)[j])))
+                        ASSERT_TRUE(same_bits(rn.row(0)[j], on.row(0)[j]) ||
+                                    (std::isnan(rn.row(0)[j]) && std::isnan(on.row(0)[j])))
                             << name << " num nsq " << nsq << " w " << w << " j " << j;
                         ASSERT_TRUE(same_bits(rd.row(0)[j], od.row(0)[j])) << name << " den nsq " << nsq << " j " << j;
                     }
@@ -173,7 +178,8 @@ TEST(FloatCheckasm, Filter2dRowMatchesReference) {
                     filter2d_row(f.data(), fw, rows.data(), ref.row(0), w);
                     k.filter2d_row(f.data(), fw, rows.data(), out.row(0), w);
                     for (int j = 0; j < w; ++j)
-                        ASSERT_TRUE(same_bits(ref.row(0)[j], out.row(0)[j])) << name << " fw " << fw << " w " << w << " j " << j;
+                        ASSERT_TRUE(same_bits(ref.row(0)[j], out.row(0)[j]))
+                            << name << " fw " << fw << " w " << w << " j " << j;
                     ASSERT_TRUE(out.intact()) << name;
                 }
 }
@@ -204,7 +210,8 @@ TEST(FloatCheckasm, AdmCmRowMatchesReference) {
                     k.adm_cm_row(fp, mp, sp, fac, j0, j1, w, bypass, op);
                     for (int r = 0; r < 3; ++r)
                         for (int j = 0; j < w; ++j)
-                            ASSERT_TRUE(same_bits(rp[r][j], op[r][j])) << name << " w " << w << " band " << r << " j " << j;
+                            ASSERT_TRUE(same_bits(rp[r][j], op[r][j]))
+                                << name << " w " << w << " band " << r << " j " << j;
                     ASSERT_TRUE(out.intact()) << name;
                 }
 }
@@ -232,7 +239,8 @@ TEST(FloatCheckasm, AdmDwtRowsMatchesReference) {
 /// target) and the best one give the same scores on a real pair.
 TEST(FloatCheckasm, ExtractorsAgreeAcrossCpumasks) {
     const auto p = vmaf::floatfeat::test::load_pair("p04b_crf30");
-    for (const vmaf::ExtractorInfo* info : {&vmaf::kFloatVifInfo, &vmaf::kFloatMotionInfo, &vmaf::kFloatAnsnrInfo, &vmaf::kFloatAdmInfo}) {
+    for (const vmaf::ExtractorInfo* info :
+         {&vmaf::kFloatVifInfo, &vmaf::kFloatMotionInfo, &vmaf::kFloatAnsnrInfo, &vmaf::kFloatAdmInfo}) {
         auto run = [&](unsigned cpumask) {
             const vmaf::OptionValues opts(info->options, {}, info->name);
             auto ex = info->create(opts, p.info.geom, {.cpumask = cpumask});

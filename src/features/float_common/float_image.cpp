@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <utility>
+
+#include "vmaf/error.hpp"
 
 namespace vmaf::floatfeat {
 
@@ -11,6 +14,7 @@ namespace {
 
 struct Pool {
     std::vector<std::pair<std::size_t, float*>> free;  ///< (capacity, buffer)
+    std::size_t bytes = 0;                             ///< held in `free`
     ~Pool() {
         for (auto& [c, p] : free) delete[] p;
     }
@@ -29,6 +33,7 @@ std::pair<float*, std::size_t> take(std::size_t n) {
         if (it->first >= n && (best == f.end() || it->first < best->first)) best = it;
     if (best != f.end()) {
         const auto r = std::pair{best->second, best->first};
+        pool().bytes -= best->first * sizeof(float);
         *best = f.back();
         f.pop_back();
         return r;
@@ -38,14 +43,13 @@ std::pair<float*, std::size_t> take(std::size_t n) {
 
 void give(float* p, std::size_t cap) {
     if (!p) return;
-    auto& f = pool().free;
-    if (f.size() < FloatBuffer::kPoolSlots) {
-        f.emplace_back(cap, p);
+    Pool& pl = pool();
+    const std::size_t bytes = cap * sizeof(float);
+    if (pl.free.size() < FloatBuffer::kPoolSlots && pl.bytes + bytes <= FloatBuffer::kPoolBytes) {
+        pl.free.emplace_back(cap, p);
+        pl.bytes += bytes;
         return;
     }
-    // Full: keep the larger of this buffer and the smallest one kept.
-    auto smallest = std::min_element(f.begin(), f.end());
-    if (smallest->first < cap) std::swap(smallest->first, cap), std::swap(smallest->second, p);
     delete[] p;
 }
 
@@ -74,7 +78,16 @@ FloatBuffer& FloatBuffer::operator=(FloatBuffer&& o) noexcept {
     return *this;
 }
 
-FloatBuffer::~FloatBuffer() { give(p_, cap_); }
+FloatBuffer::~FloatBuffer() {
+    give(p_, cap_);
+}
+
+void require_size(std::string_view feature, unsigned w, unsigned h, unsigned min_w, unsigned min_h) {
+    if (w >= min_w && h >= min_h) return;
+    throw Error(ErrorKind::Input, std::string(feature) + ": frames must be at least " + std::to_string(min_w) + "x" +
+                                      std::to_string(min_h) + " (got " + std::to_string(w) + "x" + std::to_string(h) +
+                                      ")");
+}
 
 FloatImage to_float(const Plane& plane, unsigned bpc, int offset) {
     FloatImage out(plane.width, plane.height);

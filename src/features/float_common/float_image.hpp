@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "features/float_common/float_kernels.hpp"
@@ -17,10 +18,12 @@ namespace vmaf::floatfeat {
 
 /// Sample storage of float images: uninitialised, recycled through a small
 /// per-thread free list so per-frame images cost no page faults after the
-/// first frames (memory stays bounded: at most kPoolSlots buffers per thread).
+/// first frames (memory stays bounded: at most kPoolSlots buffers and
+/// kPoolBytes per thread; buffers beyond that are freed).
 class FloatBuffer {
 public:
     static constexpr std::size_t kPoolSlots = 48;
+    static constexpr std::size_t kPoolBytes = std::size_t{256} << 20;
     FloatBuffer() = default;
     explicit FloatBuffer(std::size_t n);
     FloatBuffer(const FloatBuffer& o);
@@ -60,7 +63,13 @@ inline float sample_to_float(T v, float scaler) {
 }
 
 /// 4, 16 or 256 for 10, 12 or 16 bits (unused for 8).
-inline float hbd_scaler(unsigned bpc) { return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f; }
+inline float hbd_scaler(unsigned bpc) {
+    return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+}
+
+/// Throws vmaf::Error (Input) naming `feature` when the frame is smaller than
+/// min_w x min_h, the smallest size its filters and decimations are defined for.
+void require_size(std::string_view feature, unsigned w, unsigned h, unsigned min_w, unsigned min_h);
 
 /// Samples of `plane` as float in the 8-bit range: 8-bit as is, 10/12/16-bit
 /// divided by 4/16/256 (in float), then `offset` added (0 or -128).

@@ -19,7 +19,7 @@ VifStatParams vif_stat_params(double sigma_nsq, double gain_limit) {
 }
 
 float vif_log2(float x) {
-    static constexpr float poly[9] = {-0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
+    static constexpr float poly[9] = {-0.012671635276421f, 0.064841182402670f,  -0.157048836463065f,
                                       0.257167726303123f,  -0.353800560300520f, 0.480131410397451f,
                                       -0.721314327952201f, 1.442694803896991f,  0};
     if (x == 0) return -std::numeric_limits<float>::infinity();
@@ -100,9 +100,15 @@ void conv_rows(const float* f, int fw, const float* const* a, const float* const
         for (int k = 0; k < fw; ++k) {
             const float v = a[k][j];
             switch (tap) {
-                case Tap::Value: acc += f[k] * v; break;
-                case Tap::Square: acc += f[k] * (v * v); break;
-                case Tap::Product: acc += f[k] * (v * b[k][j]); break;
+                case Tap::Value:
+                    acc += f[k] * v;
+                    break;
+                case Tap::Square:
+                    acc += f[k] * (v * v);
+                    break;
+                case Tap::Product:
+                    acc += f[k] * (v * b[k][j]);
+                    break;
             }
         }
         out[j] = acc;

@@ -24,10 +24,10 @@ void conv_cols(const float* f, int fw, const float* in, float* out, int w);
 
 /// Constants of the VIF statistic (float_vif).
 struct VifStatParams {
-    double sigma_nsq;      ///< neural noise variance (compared and divided in double)
-    float gain_limit;      ///< enhancement gain limit
-    float sigma_max_inv;   ///< sigma_nsq^2 / 255^2
-    float nsq_threshold;   ///< smallest float t with (s < t) == ((double)s < sigma_nsq) for every float s
+    double sigma_nsq;     ///< neural noise variance (compared and divided in double)
+    float gain_limit;     ///< enhancement gain limit
+    float sigma_max_inv;  ///< sigma_nsq^2 / 255^2
+    float nsq_threshold;  ///< smallest float t with (s < t) == ((double)s < sigma_nsq) for every float s
 };
 VifStatParams vif_stat_params(double sigma_nsq, double gain_limit);
 
@@ -67,16 +67,15 @@ struct FloatKernels {
     ColsFn conv_cols = &floatfeat::conv_cols;
     VifStatFn vif_stat_row = &floatfeat::vif_stat_row;
     Filter2dFn filter2d_row = &floatfeat::filter2d_row;
-    using AdmCmFn = void (*)(const float* const*, const float* const*, const float* const*, const float*, int, int,
-                             int, bool, float* const*);
+    using AdmCmFn = void (*)(const float* const*, const float* const*, const float* const*, const float*, int, int, int,
+                             bool, float* const*);
     AdmCmFn adm_cm_row = &floatfeat::adm_cm_row;
     using AdmDwtFn = void (*)(const float* const*, int, float*, float*);
     AdmDwtFn adm_dwt_rows = &floatfeat::adm_dwt_rows;
 };
 
 /// db2 analysis filters of the float ADM (upstream's constants, as float).
-inline constexpr float kAdmDb2Lo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f,
-                                       -0.129409522550921f};
+inline constexpr float kAdmDb2Lo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f, -0.129409522550921f};
 inline constexpr float kAdmDb2Hi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f,
                                        -0.482962913144690f};
 /// Upstream's 1/15 as a double literal (the masking centre term is taken in double).

@@ -12,11 +12,16 @@ struct PsnrPeak {
 
 inline PsnrPeak psnr_peak(unsigned bpc) {
     switch (bpc) {
-        case 8: return {255.0, 60.0};
-        case 10: return {255.75, 72.0};
-        case 12: return {255.9375, 84.0};
-        case 16: return {255.99609375, 108.0};
-        default: throw Error(ErrorKind::Input, "float features support 8, 10, 12 or 16 bits per sample");
+        case 8:
+            return {255.0, 60.0};
+        case 10:
+            return {255.75, 72.0};
+        case 12:
+            return {255.9375, 84.0};
+        case 16:
+            return {255.99609375, 108.0};
+        default:
+            throw Error(ErrorKind::Input, "float features support 8, 10, 12 or 16 bits per sample");
     }
 }
 

@@ -17,7 +17,9 @@ std::optional<ScaleMethod> parse_scale_method(std::string_view name) {
 namespace {
 
 // Float reflection at [left, right] (upstream evaluates the index in float).
-float mirror_f(float i, float left, float right) { return i < left ? -i : i > right ? 2 * right - i : i; }
+float mirror_f(float i, float left, float right) {
+    return i < left ? -i : i > right ? 2 * right - i : i;
+}
 
 float bicubic_kernel(float t) {
     const float a = -0.75f;
@@ -75,7 +77,9 @@ float lanczos4_at(const FloatImage& s, float x, float y) {
 }
 
 // Source coordinate of output index i: ((i + 0.5) * ratio - 0.5) in double, stored as float.
-float centre(int i, float ratio) { return static_cast<float>((i + 0.5) * ratio - 0.5); }
+float centre(int i, float ratio) {
+    return static_cast<float>((i + 0.5) * ratio - 0.5);
+}
 
 }  // namespace
 
@@ -104,8 +108,10 @@ FloatImage scale_frame(ScaleMethod m, const FloatImage& src, unsigned dst_w, uns
             const float bottom = src.h - 1.0f;
             for (int y = 0; y < dh; ++y) {
                 const float yy = centre(y, ry);
-                const int y1 = static_cast<int>(mirror_f(static_cast<float>(std::floor(static_cast<double>(yy))), 0, bottom));
-                const int y2 = static_cast<int>(mirror_f(static_cast<float>(std::ceil(static_cast<double>(yy))), 0, bottom));
+                const int y1 =
+                    static_cast<int>(mirror_f(static_cast<float>(std::floor(static_cast<double>(yy))), 0, bottom));
+                const int y2 =
+                    static_cast<int>(mirror_f(static_cast<float>(std::ceil(static_cast<double>(yy))), 0, bottom));
                 const float dy = yy - y1;
                 const float *r1 = src.row(y1), *r2 = src.row(y2);
                 float* d = dst.row(y);

@@ -50,9 +50,12 @@ void RowsT(const float* f, int fw, const float* const* a, const float* const* b,
 void Rows(const float* f, int fw, const float* const* a, const float* const* b, Tap tap, float* out, int w) {
     if (fw > 128) return floatfeat::conv_rows(f, fw, a, b, tap, out, w);
     switch (tap) {
-        case Tap::Value: return RowsT<Tap::Value>(f, fw, a, b, out, w);
-        case Tap::Square: return RowsT<Tap::Square>(f, fw, a, b, out, w);
-        case Tap::Product: return RowsT<Tap::Product>(f, fw, a, b, out, w);
+        case Tap::Value:
+            return RowsT<Tap::Value>(f, fw, a, b, out, w);
+        case Tap::Square:
+            return RowsT<Tap::Square>(f, fw, a, b, out, w);
+        case Tap::Product:
+            return RowsT<Tap::Product>(f, fw, a, b, out, w);
     }
 }
 
@@ -96,7 +99,7 @@ void VifStat(const float* mu1, const float* mu2, const float* xx, const float* y
     const auto gain = hn::Set(d, p.gain_limit), smi = hn::Set(d, p.sigma_max_inv);
     const auto thr = hn::Set(d, p.nsq_threshold);
     const auto nsq = hn::Set(dd, p.sigma_nsq), one_d = hn::Set(dd, 1.0);
-    static constexpr float kPoly[9] = {-0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
+    static constexpr float kPoly[9] = {-0.012671635276421f, 0.064841182402670f,  -0.157048836463065f,
                                        0.257167726303123f,  -0.353800560300520f, 0.480131410397451f,
                                        -0.721314327952201f, 1.442694803896991f,  0};
     auto log2v = [&](hn::Vec<decltype(d)> x) {
@@ -134,8 +137,8 @@ void VifStat(const float* mu1, const float* mu2, const float* xx, const float* y
         sv = hn::IfThenElse(hn::Gt(sv, eps), sv, eps);
         g = hn::IfThenElse(hn::Lt(g, gain), g, gain);
         const auto t = hn::Mul(hn::Mul(g, g), s1);
-        const auto num_arg = hn::DemoteTo(
-            d, hn::Add(one_d, hn::Div(hn::PromoteTo(dd, t), hn::Add(hn::PromoteTo(dd, sv), nsq))));
+        const auto num_arg =
+            hn::DemoteTo(d, hn::Add(one_d, hn::Div(hn::PromoteTo(dd, t), hn::Add(hn::PromoteTo(dd, sv), nsq))));
         const auto den_arg = hn::DemoteTo(d, hn::Add(one_d, hn::Div(hn::PromoteTo(dd, s1), nsq)));
         auto num = log2v(num_arg);
         auto den = log2v(den_arg);
@@ -209,7 +212,8 @@ void AdmCm(const float* const* flt, const float* const* mask, const float* const
                 sum = hn::Add(sum, hn::LoadU(d, up + j));
                 sum = hn::Add(sum, hn::LoadU(d, up + j + 1));
                 sum = hn::Add(sum, hn::LoadU(d, mid + j - 1));
-                sum = hn::DemoteTo(d, hn::Add(hn::PromoteTo(dd, sum), hn::Mul(c15, hn::PromoteTo(dd, hn::Abs(hn::LoadU(d, mask[t] + j))))));
+                sum = hn::DemoteTo(d, hn::Add(hn::PromoteTo(dd, sum),
+                                              hn::Mul(c15, hn::PromoteTo(dd, hn::Abs(hn::LoadU(d, mask[t] + j))))));
                 sum = hn::Add(sum, hn::LoadU(d, mid + j + 1));
                 sum = hn::Add(sum, hn::LoadU(d, dn + j - 1));
                 sum = hn::Add(sum, hn::LoadU(d, dn + j));

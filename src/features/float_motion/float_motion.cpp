@@ -93,7 +93,9 @@ struct MotionFrame final : FrameState {
     std::vector<FloatImage> blur;
 };
 
-double blend(double score, double factor, double offset) { return score * factor + (1 - factor) * std::min(offset, score); }
+double blend(double score, double factor, double offset) {
+    return score * factor + (1 - factor) * std::min(offset, score);
+}
 
 class FloatMotion final : public FeatureExtractor {
 public:
@@ -109,13 +111,14 @@ public:
           add_uv_(o.b(kAddUv)),
           max_val_(o.d(kMaxVal)) {
         const int fs = o.i(kFilterSize);
-        filter_ = fs == 1 ? std::span<const float>(kFilterIdentity)
+        filter_ = fs == 1   ? std::span<const float>(kFilterIdentity)
                   : fs == 3 ? std::span<const float>(kFilter3)
                             : std::span<const float>(kFilter5);
         if (add_scale1_ && static_cast<int>(g.width * 0.5 + 0.5) > static_cast<int>(floatfeat::kBilinearMaxWidth))
             throw Error(ErrorKind::Usage, "float_motion: motion_add_scale1 supports widths up to 15360");
         if (add_uv_ && g.format == PixelFormat::Yuv400)
             throw Error(ErrorKind::Usage, "float_motion: motion_add_uv needs chroma planes");
+        floatfeat::require_size("float_motion", g.width, g.height, add_uv_ ? 6 : 3, add_uv_ ? 6 : 3);
     }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture&) const override {
@@ -208,7 +211,8 @@ private:
     double last_score_ = 0;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
+                                         const ExtractorContext& ctx) {
     return std::make_unique<FloatMotion>(opts, geom, ctx.cpumask);
 }
 

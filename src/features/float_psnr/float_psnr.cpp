@@ -1,5 +1,7 @@
 // Float PSNR ("float_psnr"): luma PSNR computed on float samples in the 8-bit
 // scale (high bit depths divided down), capped at psnr_max. Score: float_psnr.
+#include "features/float_psnr/float_psnr.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -8,7 +10,6 @@
 #include "core/feature_extractor.hpp"
 #include "features/float_common/float_image.hpp"
 #include "features/float_common/float_peak.hpp"
-#include "features/float_psnr/float_psnr.hpp"
 #include "features/psnr/psnr_kernels.hpp"
 
 namespace vmaf {

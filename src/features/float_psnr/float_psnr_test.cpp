@@ -1,10 +1,11 @@
 // float_psnr: bit-exact against upstream's golden-full features_float reports.
+#include "features/float_psnr/float_psnr.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "features/float_common/float_golden.hpp"
-#include "features/float_psnr/float_psnr.hpp"
 #include "features/psnr/psnr_kernels.hpp"
 
 namespace vmaf {
@@ -24,7 +25,6 @@ TEST_P(FloatPsnrGolden, EveryFrameEveryKeyBitExact) {
 INSTANTIATE_TEST_SUITE_P(FloatPairs, FloatPsnrGolden, ::testing::ValuesIn(kFloatGoldenPairs));
 
 }  // namespace
-
 
 namespace {
 
@@ -55,8 +55,8 @@ TEST(FloatPsnr, ExactSumPathEqualsFloatLoop) {
                 const double loop =
                     bpc == 8 ? vmaf::floatfeat::float_psnr<std::uint8_t>(a.plane(0), b.plane(0), sc, peak, cap)
                              : vmaf::floatfeat::float_psnr<std::uint16_t>(a.plane(0), b.plane(0), sc, peak, cap);
-                const double sum = vmaf::floatfeat::float_psnr_exact_sum(vmaf::psnr::sse(a.plane(0), b.plane(0), bpc), bpc,
-                                                                         w, h, peak, cap);
+                const double sum = vmaf::floatfeat::float_psnr_exact_sum(vmaf::psnr::sse(a.plane(0), b.plane(0), bpc),
+                                                                         bpc, w, h, peak, cap);
                 EXPECT_EQ(loop, sum) << bpc << " " << w << " " << mode;
             }
 }

@@ -48,9 +48,21 @@ const OptionSpec kOptions[] = {
 };
 
 constexpr std::string_view kOutputs[] = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
-    "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0", "vif_den_scale0",
-    "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3", "vif_den_scale3",
+    "VMAF_feature_vif_scale0_score",
+    "VMAF_feature_vif_scale1_score",
+    "VMAF_feature_vif_scale2_score",
+    "VMAF_feature_vif_scale3_score",
+    "vif",
+    "vif_num",
+    "vif_den",
+    "vif_num_scale0",
+    "vif_den_scale0",
+    "vif_num_scale1",
+    "vif_den_scale1",
+    "vif_num_scale2",
+    "vif_den_scale2",
+    "vif_num_scale3",
+    "vif_den_scale3",
 };
 
 class FloatVif final : public FeatureExtractor {
@@ -66,7 +78,8 @@ public:
           skip0_(o.b(kSkipScale0)) {
         const auto m = floatfeat::parse_scale_method(o.s(kPrescaleMethod));
         if (!m)
-            throw Error(ErrorKind::Usage, "float_vif: vif_prescale_method must be nearest, bilinear, bicubic or lanczos4");
+            throw Error(ErrorKind::Usage,
+                        "float_vif: vif_prescale_method must be nearest, bilinear, bicubic or lanczos4");
         method_ = *m;
         const double ps = o.d(kPrescale);
         sw_ = static_cast<unsigned>(static_cast<int>(g.width * ps + 0.5));
@@ -75,6 +88,14 @@ public:
             throw Error(ErrorKind::Usage, "float_vif: bilinear prescale supports output widths up to 7680");
         if (!floatfeat::vif_kernelscale_valid(kernelscale_))
             throw Error(ErrorKind::Usage, "float_vif: invalid vif_kernelscale");
+        // Scale s filters floor(size / 2^s) samples (and, before decimating,
+        // twice that): its mirrored filter needs radius + 1 <= size / 2^s.
+        unsigned need = 1;
+        for (int sc = skip0_ ? 1 : 0; sc < 4; ++sc) {
+            const auto r = static_cast<unsigned>(floatfeat::vif_filter(sc, kernelscale_).size() / 2);
+            need = std::max(need, (r + 1) << sc);
+        }
+        floatfeat::require_size("float_vif", sw_, sh_, need, need);
     }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
@@ -113,7 +134,8 @@ private:
     unsigned sw_ = 0, sh_ = 0;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
+                                         const ExtractorContext& ctx) {
     return std::make_unique<FloatVif>(opts, geom, ctx.cpumask);
 }
 

@@ -12,9 +12,9 @@ namespace vmaf::floatfeat {
 namespace {
 
 constexpr float kValidKernelscales[] = {
-    1.0f,       1.0f / 2.0f,  3.0f / 2.0f,  2.0f,   2.0f / 3.0f,  24.0f / 10.0f, 360.0f / 97.0f,
-    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f, 1.0f / 2.25f,
-    1.4746f,    1.54f,        1.6f,         1.06667f, 0.711111f, 0.740740f, 1.111111f,
+    1.0f,        1.0f / 2.0f, 3.0f / 2.0f,  2.0f,         2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
+    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f,          1.0f / 2.25f,
+    1.4746f,     1.54f,       1.6f,         1.06667f,     0.711111f,   0.740740f,     1.111111f,
 };
 
 int filter_size(int scale, float kernelscale) {
@@ -49,8 +49,8 @@ NumDen statistic(const FloatKernels& k, const FloatImage& mu1, const FloatImage&
     std::vector<float> num(mu1.w), den(mu1.w);
     float acc_num = 0.0f, acc_den = 0.0f;
     for (unsigned i = 0; i < mu1.h; ++i) {
-        k.vif_stat_row(mu1.row(i), mu2.row(i), xx.row(i), yy.row(i), xy.row(i), static_cast<int>(mu1.w), sp,
-                       num.data(), den.data());
+        k.vif_stat_row(mu1.row(i), mu2.row(i), xx.row(i), yy.row(i), xy.row(i), static_cast<int>(mu1.w), sp, num.data(),
+                       den.data());
         float in_num = 0, in_den = 0;
         for (unsigned j = 0; j < mu1.w; ++j) {
             in_num += num[j];
@@ -84,8 +84,8 @@ std::vector<float> vif_filter(int scale, float kernelscale) {
     return f;
 }
 
-std::array<double, 8> vif_scores(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, double enhn_gain_limit,
-                                 float kernelscale, int first_scale, double sigma_nsq) {
+std::array<double, 8> vif_scores(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis,
+                                 double enhn_gain_limit, float kernelscale, int first_scale, double sigma_nsq) {
     std::array<double, 8> out{};
     const VifStatParams sp = vif_stat_params(sigma_nsq, enhn_gain_limit);
     FloatImage cur_ref = ref, cur_dis = dis;

@@ -15,7 +15,7 @@ bool vif_kernelscale_valid(float kernelscale);
 std::vector<float> vif_filter(int scale, float kernelscale);
 
 /// Per-scale (num, den) of 4 scales; scales below `first_scale` are left 0.
-std::array<double, 8> vif_scores(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, double enhn_gain_limit,
-                                 float kernelscale, int first_scale, double sigma_nsq);
+std::array<double, 8> vif_scores(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis,
+                                 double enhn_gain_limit, float kernelscale, int first_scale, double sigma_nsq);
 
 }  // namespace vmaf::floatfeat
