@@ -29,8 +29,6 @@ NOT_YET = {
     "float_ms_ssim": ["float_ms_ssim"],
     "ciede": ["ciede2000"],
     "psnr_hvs": ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"],
-    "speed_chroma": ["speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"],
-    "speed_temporal": ["speed_temporal"],
     "float_psnr": ["float_psnr"],
     "float_ansnr": ["float_ansnr", "float_anpsnr"],
     "float_adm": ["float_adm2", "float_adm_scale0", "float_adm_scale1", "float_adm_scale2", "float_adm_scale3"],
@@ -39,7 +37,7 @@ NOT_YET = {
     "float_moment": ["float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd"],
 }
 # Models whose extractors are not all implemented yet.
-MODELS_NOT_YET = {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h"}
+MODELS_NOT_YET = set()
 CHROMA_KEYS = {"psnr_cb", "psnr_cr"}
 
 
