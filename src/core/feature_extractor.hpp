@@ -67,6 +67,10 @@ struct ExtractorInfo {
     std::span<const std::string_view> outputs;  ///< upstream score names, by output index
     /// Output indices that are clip-level aggregates (keys used verbatim, no alias/suffix).
     std::span<const unsigned> aggregate_outputs = {};
+    /// Per-frame output indices reported under their bare name, without the
+    /// option suffix (upstream appends them outside its feature-name dictionary,
+    /// e.g. cambi_source).
+    std::span<const unsigned> verbatim_outputs = {};
     bool needs_chroma = false;  ///< false: only luma is read
     /// Temporal kinds see every frame even under --subsample (upstream's TEMPORAL flag).
     bool temporal = false;
