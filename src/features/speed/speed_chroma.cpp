@@ -73,7 +73,9 @@ public:
 
 private:
     float channel(const Picture& ref, const Picture& dist, unsigned plane, bool& err) const {
-        speed::Image r = est_.make_image(), d = est_.make_image();
+        thread_local speed::Image r, d;  // reused per thread; every sample read is written first
+        est_.shape(r);
+        est_.shape(d);
         speed::load_plane(r, ref.plane(plane), bpc_, size_.w, size_.h, -128);
         speed::load_plane(d, dist.plane(plane), bpc_, size_.w, size_.h, -128);
         return est_.score(r, d, err);

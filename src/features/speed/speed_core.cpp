@@ -48,28 +48,33 @@ std::vector<float> gaussian(int size, float stdev) {
 }
 
 /// Separable filter with mirrored borders (vertical pass, then horizontal), w x h.
+/// Every output is accumulated from 0 in tap order, as upstream's scalar loop;
+/// the loops run over whole rows so the compiler vectorizes them.
 void filter(const std::vector<float>& f, const Image& src, Image& dst, std::size_t w, std::size_t h) {
-    const int fw = static_cast<int>(f.size()), iw = static_cast<int>(w), ih = static_cast<int>(h);
+    const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
     std::vector<float> tmp(w);
+    auto mirror_index = [](int k, int n) { return k < 0 ? -k : (k >= n ? 2 * n - k - 2 : k); };
     for (int i = 0; i < ih; ++i) {
-        for (int j = 0; j < iw; ++j) {
-            float acc = 0;
-            for (int fi = 0; fi < fw; ++fi) {
-                int ii = i - fw / 2 + fi;
-                ii = ii < 0 ? -ii : (ii >= ih ? 2 * ih - ii - 2 : ii);
-                acc += f[fi] * src.row(ii)[j];
-            }
-            tmp[j] = acc;
+        std::fill(tmp.begin(), tmp.end(), 0.0f);
+        for (int fi = 0; fi < fw; ++fi) {
+            const float c = f[fi];
+            const float* s = src.row(mirror_index(i - r + fi, ih));
+            for (int j = 0; j < iw; ++j) tmp[j] += c * s[j];
         }
         float* out = dst.row(i);
-        for (int j = 0; j < iw; ++j) {
+        auto border = [&](int j) {
             float acc = 0;
-            for (int fj = 0; fj < fw; ++fj) {
-                int jj = j - fw / 2 + fj;
-                jj = jj < 0 ? -jj : (jj >= iw ? 2 * iw - jj - 2 : jj);
-                acc += f[fj] * tmp[jj];
-            }
+            for (int fj = 0; fj < fw; ++fj) acc += f[fj] * tmp[mirror_index(j - r + fj, iw)];
             out[j] = acc;
+        };
+        const int lo = std::min(r, iw), hi = std::max(lo, iw - r);
+        for (int j = 0; j < lo; ++j) border(j);
+        for (int j = hi; j < iw; ++j) border(j);
+        for (int j = lo; j < hi; ++j) out[j] = 0.0f;
+        for (int fj = 0; fj < fw; ++fj) {
+            const float c = f[fj];
+            const float* t = tmp.data() + (fj - r);
+            for (int j = lo; j < hi; ++j) out[j] += c * t[j];
         }
     }
 }
@@ -230,25 +235,24 @@ Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height)
     lowpass_ = gaussian(lp, lp / 5.0f);
 }
 
-Image Estimator::make_image() const {
-    Image img;
+void Estimator::shape(Image& img) const {
     img.width = w_;
     img.height = h_;
     img.stride = alloc_w_;
-    img.data.assign(alloc_w_ * alloc_h_, 0.0f);
-    return img;
+    img.data.resize(alloc_w_ * alloc_h_);
 }
 
 void Estimator::filter_and_downscale(Image& frame) const {
-    Image tmp;
-    tmp.stride = frame.stride;
-    tmp.data.assign(frame.data.size(), 0.0f);
+    // Per-thread work images, reused across calls (every sample read is written first).
+    thread_local Image tmp, cur;
+    tmp.stride = cur.stride = frame.stride;
+    tmp.data.resize(frame.data.size());
+    cur.data.resize(frame.data.size());
     if (!almost_equal(opts_.prescale, 1.0)) {
-        tmp.data = frame.data;
+        std::copy(frame.data.begin(), frame.data.end(), tmp.data.begin());
         rescale(opts_.method, tmp, static_cast<int>(w_), static_cast<int>(h_), frame, static_cast<int>(scaled_w_),
                 static_cast<int>(scaled_h_));
     }
-    Image cur = tmp;  // same geometry
     filter(antialias_, frame, cur, scaled_w_, scaled_h_);
     for (std::size_t i = 0; i < scaled_h_ / 16; ++i)
         for (std::size_t j = 0; j < scaled_w_ / 16; ++j) frame.row(i)[j] = cur.row(i * 16)[j * 16];

@@ -47,8 +47,9 @@ public:
     /// (it must keep at least one 5x5 block after the 1/16 decimation).
     Estimator(const Options& opts, std::size_t width, std::size_t height);
 
-    /// An image with this instance's allocation size, to be filled with a plane.
-    Image make_image() const;
+    /// Gives `img` this instance's geometry and allocation (keeps its storage
+    /// when already large enough), to be filled with a plane.
+    void shape(Image& img) const;
 
     /// Score of a (ref, dis) pair; both are consumed (overwritten). `err` is set
     /// when a covariance matrix could not be inverted (the score then follows

@@ -35,8 +35,8 @@ public:
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<TemporalFrame>();
-        st->ref = est_.make_image();
-        st->dis = est_.make_image();
+        est_.shape(st->ref);
+        est_.shape(st->dis);
         speed::load_plane(st->ref, ref.plane(0), bpc_, w_, h_, -128);
         speed::load_plane(st->dis, dist.plane(0), bpc_, w_, h_, -128);
         return st;
