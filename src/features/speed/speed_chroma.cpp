@@ -50,8 +50,8 @@ speed::Options chroma_options(const OptionValues& o) {
 
 class SpeedChromaExtractor final : public FeatureExtractor {
 public:
-    SpeedChromaExtractor(const OptionValues& o, const VideoGeometry& g)
-        : size_(chroma_size(g)), bpc_(g.bpc), max_val_(o.d(kMaxVal)), est_(chroma_options(o), size_.w, size_.h) {}
+    SpeedChromaExtractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : size_(chroma_size(g)), bpc_(g.bpc), max_val_(o.d(kMaxVal)), est_(chroma_options(o), size_.w, size_.h, speed::speed_registry().select(cpumask)) {}
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
         bool err_u = false, err_v = false;
@@ -88,8 +88,8 @@ private:
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
-                                         const ExtractorContext& /*ctx*/) {
-    return std::make_unique<SpeedChromaExtractor>(opts, geom);
+                                         const ExtractorContext& ctx) {
+    return std::make_unique<SpeedChromaExtractor>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace

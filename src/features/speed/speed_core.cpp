@@ -50,17 +50,14 @@ std::vector<float> gaussian(int size, float stdev) {
 /// Separable filter with mirrored borders (vertical pass, then horizontal), w x h.
 /// Every output is accumulated from 0 in tap order, as upstream's scalar loop;
 /// the loops run over whole rows so the compiler vectorizes them.
-void filter(const std::vector<float>& f, const Image& src, Image& dst, std::size_t w, std::size_t h) {
+void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst, std::size_t w,
+            std::size_t h) {
     const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
     std::vector<float> tmp(w);
-    auto mirror_index = [](int k, int n) { return k < 0 ? -k : (k >= n ? 2 * n - k - 2 : k); };
+    auto mirror_index = [](int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); };
     for (int i = 0; i < ih; ++i) {
         std::fill(tmp.begin(), tmp.end(), 0.0f);
-        for (int fi = 0; fi < fw; ++fi) {
-            const float c = f[fi];
-            const float* s = src.row(mirror_index(i - r + fi, ih));
-            for (int j = 0; j < iw; ++j) tmp[j] += c * s[j];
-        }
+        for (int fi = 0; fi < fw; ++fi) k.scale_add(tmp.data(), src.row(mirror_index(i - r + fi, ih)), f[fi], w);
         float* out = dst.row(i);
         auto border = [&](int j) {
             float acc = 0;
@@ -71,11 +68,8 @@ void filter(const std::vector<float>& f, const Image& src, Image& dst, std::size
         for (int j = 0; j < lo; ++j) border(j);
         for (int j = hi; j < iw; ++j) border(j);
         for (int j = lo; j < hi; ++j) out[j] = 0.0f;
-        for (int fj = 0; fj < fw; ++fj) {
-            const float c = f[fj];
-            const float* t = tmp.data() + (fj - r);
-            for (int j = lo; j < hi; ++j) out[j] += c * t[j];
-        }
+        if (hi > lo)
+            for (int fj = 0; fj < fw; ++fj) k.scale_add(out + lo, tmp.data() + (lo - r + fj), f[fj], hi - lo);
     }
 }
 
@@ -211,7 +205,8 @@ bool valid_kernelscale(double kernelscale) {
     return false;
 }
 
-Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height) : opts_(opts), w_(width), h_(height) {
+Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height, const SpeedKernels& kernels)
+    : opts_(opts), kernels_(kernels), w_(width), h_(height) {
     if (!valid_kernelscale(opts.kernelscale)) throw Error(ErrorKind::Usage, "speed: invalid speed_kernelscale");
     scaled_h_ = static_cast<std::size_t>(static_cast<int>(h_ * opts.prescale + 0.5));
     scaled_w_ = static_cast<std::size_t>(static_cast<int>(w_ * opts.prescale + 0.5));
@@ -253,10 +248,10 @@ void Estimator::filter_and_downscale(Image& frame) const {
         rescale(opts_.method, tmp, static_cast<int>(w_), static_cast<int>(h_), frame, static_cast<int>(scaled_w_),
                 static_cast<int>(scaled_h_));
     }
-    filter(antialias_, frame, cur, scaled_w_, scaled_h_);
+    filter(kernels_, antialias_, frame, cur, scaled_w_, scaled_h_);
     for (std::size_t i = 0; i < scaled_h_ / 16; ++i)
         for (std::size_t j = 0; j < scaled_w_ / 16; ++j) frame.row(i)[j] = cur.row(i * 16)[j * 16];
-    filter(lowpass_, frame, cur, op_w_, op_h_);
+    filter(kernels_, lowpass_, frame, cur, op_w_, op_h_);
     subtract(frame, cur, op_w_, op_h_);
 }
 

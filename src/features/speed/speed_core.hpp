@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "features/speed/speed_kernels.hpp"
 #include "vmaf/picture.hpp"
 
 namespace vmaf::speed {
@@ -45,7 +46,7 @@ class Estimator {
 public:
     /// Throws vmaf::Error(Usage) for an invalid kernel scale or a plane too small
     /// (it must keep at least one 5x5 block after the 1/16 decimation).
-    Estimator(const Options& opts, std::size_t width, std::size_t height);
+    Estimator(const Options& opts, std::size_t width, std::size_t height, const SpeedKernels& kernels = {});
 
     /// Gives `img` this instance's geometry and allocation (keeps its storage
     /// when already large enough), to be filled with a plane.
@@ -62,6 +63,7 @@ private:
     bool estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const;
 
     Options opts_;
+    SpeedKernels kernels_;
     std::size_t w_, h_, scaled_w_, scaled_h_, alloc_w_, alloc_h_;
     std::size_t op_w_, op_h_, trunc_w_, trunc_h_, blocks_x_, blocks_y_, sub_w_, sub_h_;
     std::vector<float> antialias_, lowpass_;

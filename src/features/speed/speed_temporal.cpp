@@ -30,8 +30,8 @@ struct TemporalFrame final : FrameState {
 
 class SpeedTemporalExtractor final : public FeatureExtractor {
 public:
-    SpeedTemporalExtractor(const OptionValues& o, const VideoGeometry& g)
-        : w_(g.width), h_(g.height), bpc_(g.bpc), use_ref_diff_(o.b(kUseRefDiff)), est_(speed::shared_options(o), w_, h_) {}
+    SpeedTemporalExtractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : w_(g.width), h_(g.height), bpc_(g.bpc), use_ref_diff_(o.b(kUseRefDiff)), est_(speed::shared_options(o), w_, h_, speed::speed_registry().select(cpumask)) {}
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<TemporalFrame>();
@@ -68,8 +68,8 @@ private:
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
-                                         const ExtractorContext& /*ctx*/) {
-    return std::make_unique<SpeedTemporalExtractor>(opts, geom);
+                                         const ExtractorContext& ctx) {
+    return std::make_unique<SpeedTemporalExtractor>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace
