@@ -49,6 +49,35 @@ TEST(SpeedCheckasm, ScaleAddEveryVariant) {
     EXPECT_GT(checked, 0u);
 }
 
+TEST(SpeedCheckasm, WeightedRowsEveryVariant) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f), coef(0.0f, 0.5f);
+    unsigned checked = 0;
+    for (const auto& [name, k] : speed::speed_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (int taps : {1, 3, 9, 17, 33})
+            for (std::size_t n : {0u, 1u, 7u, 16u, 17u, 63u, 960u, 1921u}) {
+                std::vector<std::vector<float>> src(taps, std::vector<float>(n + 1));
+                std::vector<const float*> rows;
+                std::vector<float> c(taps);
+                for (int t = 0; t < taps; ++t) {
+                    for (auto& v : src[t]) v = val(rng);
+                    if (n) src[t][n / 2] = t % 2 ? -0.0f : 1e-30f;
+                    rows.push_back(src[t].data() + 1);
+                    c[t] = coef(rng);
+                }
+                std::vector<float> want(n + 2, 7.0f), got(n + 2, 7.0f);
+                speed::weighted_rows(want.data() + 1, rows.data(), c.data(), taps, n);
+                k.weighted_rows(got.data() + 1, rows.data(), c.data(), taps, n);
+                for (std::size_t j = 0; j < want.size(); ++j)
+                    ASSERT_EQ(std::bit_cast<std::uint32_t>(want[j]), std::bit_cast<std::uint32_t>(got[j]))
+                        << "taps=" << taps << " n=" << n << " j=" << j;
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 0u);
+}
+
 /// The extractors give identical scores at every cpumask (63: scalar only, 0: best SIMD).
 TEST(SpeedCheckasm, ExtractorsAgreeAcrossCpumasks) {
     const auto info = test::pair_info("p01_crf35");

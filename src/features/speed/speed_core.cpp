@@ -48,16 +48,16 @@ std::vector<float> gaussian(int size, float stdev) {
 }
 
 /// Separable filter with mirrored borders (vertical pass, then horizontal), w x h.
-/// Every output is accumulated from 0 in tap order, as upstream's scalar loop;
-/// the loops run over whole rows so the compiler vectorizes them.
+/// Every output is accumulated from 0 in tap order, as upstream's scalar loop.
 void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst, std::size_t w,
             std::size_t h) {
     const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
     std::vector<float> tmp(w);
+    std::vector<const float*> rows(fw);
     auto mirror_index = [](int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); };
     for (int i = 0; i < ih; ++i) {
-        std::fill(tmp.begin(), tmp.end(), 0.0f);
-        for (int fi = 0; fi < fw; ++fi) k.scale_add(tmp.data(), src.row(mirror_index(i - r + fi, ih)), f[fi], w);
+        for (int fi = 0; fi < fw; ++fi) rows[fi] = src.row(mirror_index(i - r + fi, ih));
+        k.weighted_rows(tmp.data(), rows.data(), f.data(), fw, w);
         float* out = dst.row(i);
         auto border = [&](int j) {
             float acc = 0;
@@ -67,9 +67,10 @@ void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src
         const int lo = std::min(r, iw), hi = std::max(lo, iw - r);
         for (int j = 0; j < lo; ++j) border(j);
         for (int j = hi; j < iw; ++j) border(j);
-        for (int j = lo; j < hi; ++j) out[j] = 0.0f;
-        if (hi > lo)
-            for (int fj = 0; fj < fw; ++fj) k.scale_add(out + lo, tmp.data() + (lo - r + fj), f[fj], hi - lo);
+        if (hi > lo) {
+            for (int fj = 0; fj < fw; ++fj) rows[fj] = tmp.data() + (lo - r + fj);
+            k.weighted_rows(out + lo, rows.data(), f.data(), fw, hi - lo);
+        }
     }
 }
 

@@ -25,7 +25,26 @@ void ScaleAdd(float* HWY_RESTRICT acc, const float* HWY_RESTRICT src, float c, s
     for (; j < n; ++j) acc[j] += c * src[j];
 }
 
-void FillSpeedKernels(speed::SpeedKernels& k) { k.scale_add = &ScaleAdd; }
+void WeightedRows(float* HWY_RESTRICT out, const float* const* rows, const float* coef, int taps, std::size_t n) {
+    const hn::ScalableTag<float> d;
+    const std::size_t lanes = hn::Lanes(d);
+    std::size_t j = 0;
+    for (; j + lanes <= n; j += lanes) {
+        auto acc = hn::Zero(d);
+        for (int t = 0; t < taps; ++t) acc = hn::Add(acc, hn::Mul(hn::Set(d, coef[t]), hn::LoadU(d, rows[t] + j)));
+        hn::StoreU(acc, d, out + j);
+    }
+    for (; j < n; ++j) {
+        float acc = 0;
+        for (int t = 0; t < taps; ++t) acc += coef[t] * rows[t][j];
+        out[j] = acc;
+    }
+}
+
+void FillSpeedKernels(speed::SpeedKernels& k) {
+    k.scale_add = &ScaleAdd;
+    k.weighted_rows = &WeightedRows;
+}
 
 [[maybe_unused]] const bool kRegistered = speed::speed_registry().add(HWY_TARGET, &FillSpeedKernels);
 
@@ -39,6 +58,14 @@ namespace vmaf::speed {
 
 void scale_add(float* acc, const float* src, float c, std::size_t n) {
     for (std::size_t j = 0; j < n; ++j) acc[j] += c * src[j];
+}
+
+void weighted_rows(float* out, const float* const* rows, const float* coef, int taps, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) {
+        float acc = 0;
+        for (int t = 0; t < taps; ++t) acc += coef[t] * rows[t][j];
+        out[j] = acc;
+    }
 }
 
 simd::KernelRegistry<SpeedKernels>& speed_registry() {
