@@ -170,7 +170,11 @@ struct Engine::Impl {
         inst.info = info;
         inst.pinned = pinned;
         inst.identity = std::move(id);
-        for (unsigned o = 0; o < info->outputs.size(); ++o) inst.slots.push_back(fc.slot(feature_key(info->outputs[o], ov)));
+        for (unsigned o = 0; o < info->outputs.size(); ++o) {
+            const bool verbatim = std::find(info->verbatim_outputs.begin(), info->verbatim_outputs.end(), o) !=
+                                  info->verbatim_outputs.end();
+            inst.slots.push_back(fc.slot(verbatim ? std::string(info->outputs[o]) : feature_key(info->outputs[o], ov)));
+        }
         for (unsigned o : info->flush_outputs) fc.order_after_frames(inst.slots[o]);
         inst.opts = std::move(ov);
         instances.push_back(std::move(inst));

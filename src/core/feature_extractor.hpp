@@ -70,6 +70,10 @@ struct ExtractorInfo {
     /// Output indices upstream first writes at flush: reports list their keys
     /// after every key written during the frames (key order only).
     std::span<const unsigned> flush_outputs = {};
+    /// Per-frame output indices reported under their bare name, without the
+    /// option suffix (upstream appends them outside its feature-name dictionary,
+    /// e.g. cambi_source).
+    std::span<const unsigned> verbatim_outputs = {};
     bool needs_chroma = false;  ///< false: only luma is read
     /// Temporal kinds see every frame even under --subsample (upstream's TEMPORAL flag).
     bool temporal = false;

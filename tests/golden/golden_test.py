@@ -31,11 +31,9 @@ NOT_YET = {
     "float_ms_ssim": ["float_ms_ssim"],
     "ciede": ["ciede2000"],
     "psnr_hvs": ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"],
-    "speed_chroma": ["speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"],
-    "speed_temporal": ["speed_temporal"],
 }
 # Models whose extractors are not all implemented yet.
-MODELS_NOT_YET = {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h"}
+MODELS_NOT_YET = set()
 CHROMA_KEYS = {"psnr_cb", "psnr_cr"}
 
 

@@ -68,6 +68,8 @@ const OptionSpec kOptions[] = {
 
 enum Out : unsigned { kScore, kSource, kFullReference };
 constexpr std::string_view kOutputs[] = {"Cambi_feature_cambi_score", "cambi_source", "cambi_full_reference"};
+// Upstream suffixes only the main score with the non-default options.
+constexpr unsigned kVerbatim[] = {kSource, kFullReference};
 
 constexpr unsigned kMinSide = 216;
 
@@ -203,6 +205,7 @@ const ExtractorInfo kCambiInfo{
     .name = "cambi",
     .options = kOptions,
     .outputs = kOutputs,
+    .verbatim_outputs = kVerbatim,
     .needs_chroma = false,
     .temporal = false,
     .create = &create,

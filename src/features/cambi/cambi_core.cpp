@@ -254,6 +254,28 @@ public:
         }
     }
 
+    /// Removes row `out` and adds row `in`; a column whose two pixels fall in
+    /// the same histogram row cancels out and is skipped.
+    void slide(int out, int in) {
+        const std::uint16_t *vo = img_ + out * stride_, *mo = mask_ + out * stride_;
+        const std::uint16_t *vi = img_ + in * stride_, *mi = mask_ + in * stride_;
+        for (int j = 0; j < w_; ++j) {
+            const std::uint16_t ro = static_cast<std::uint16_t>(vo[j] - p_.band_base);
+            const std::uint16_t ri = static_cast<std::uint16_t>(vi[j] - p_.band_base);
+            const bool sub = mo[j] && ro < p_.band_size, add = mi[j] && ri < p_.band_size;
+            if (sub && add && ro == ri) continue;
+            const int lo = std::max(j - pad_, 0), hi = std::min(j + pad_ + 1, w_);
+            if (sub) {
+                std::uint16_t* h = hist_ + std::size_t{ro} * w_;
+                for (int c = lo; c < hi; ++c) --h[c];
+            }
+            if (add) {
+                std::uint16_t* h = hist_ + std::size_t{ri} * w_;
+                for (int c = lo; c < hi; ++c) ++h[c];
+            }
+        }
+    }
+
 private:
     std::uint16_t* hist_;
     const std::uint16_t *img_, *mask_;
@@ -306,8 +328,7 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
         score_row(i);
     }
     for (int i = pad + 1; i < h - pad; ++i) {
-        hist.update(i - pad - 1, -1);
-        hist.update(i + pad, +1);
+        hist.slide(i - pad - 1, i + pad);
         score_row(i);
     }
     for (int i = h - pad; i < h; ++i) {

@@ -99,7 +99,10 @@ TEST(Cambi, KeysAndSuffixes) {
                           {"cambi_max_val", "17"}, {"heatmaps_path", "/tmp/x"}, {"full_ref", "true"}},
                          "cambi");
     EXPECT_EQ(feature_key(kCambiInfo.outputs[0], o), "cambi_hrs_1080_cmxv_17_vlt_0.06");
-    EXPECT_EQ(feature_key(kCambiInfo.outputs[1], o), "cambi_source_hrs_1080_cmxv_17_vlt_0.06");
+    // cambi_source / cambi_full_reference never carry the suffix (upstream names them outside its dictionary).
+    ASSERT_EQ(kCambiInfo.verbatim_outputs.size(), 2u);
+    EXPECT_EQ(kCambiInfo.outputs[kCambiInfo.verbatim_outputs[0]], "cambi_source");
+    EXPECT_EQ(kCambiInfo.outputs[kCambiInfo.verbatim_outputs[1]], "cambi_full_reference");
 }
 
 TEST(Cambi, BadOptionsAndGeometry) {

@@ -1,0 +1,109 @@
+// checkasm-style tests of the SpEED kernel table: every kernel of every SIMD
+// variant against the scalar reference, bit for bit, and the extractors at
+// several cpumasks on a real clip.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "core/feature_extractor.hpp"
+#include "features/speed/speed_kernels.hpp"
+#include "support/testdata.hpp"
+
+namespace vmaf {
+extern const ExtractorInfo kSpeedChromaInfo;
+extern const ExtractorInfo kSpeedTemporalInfo;
+}  // namespace vmaf
+
+namespace {
+
+using namespace vmaf;
+
+TEST(SpeedCheckasm, ScaleAddEveryVariant) {
+    const auto variants = speed::speed_registry().variants();
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f), coef(0.0f, 0.5f);
+    unsigned checked = 0;
+    for (const auto& [name, k] : variants) {
+        SCOPED_TRACE(name);
+        for (std::size_t n : {0u, 1u, 3u, 7u, 8u, 15u, 16u, 17u, 31u, 64u, 65u, 960u, 1921u}) {
+            for (int rep = 0; rep < 4; ++rep) {
+                std::vector<float> src(n + 3), acc(n + 3);
+                for (auto& v : src) v = val(rng);
+                for (auto& v : acc) v = rep == 3 ? 0.0f : val(rng);
+                if (rep == 2 && n) src[n / 2] = -0.0f, acc[n / 2] = 1e-30f;  // signed zero, tiny values
+                std::vector<float> want = acc, got = acc;
+                const float c = coef(rng);
+                speed::scale_add(want.data() + 1, src.data() + 2, c, n);  // unaligned on purpose
+                k.scale_add(got.data() + 1, src.data() + 2, c, n);
+                for (std::size_t j = 0; j < want.size(); ++j)
+                    ASSERT_EQ(std::bit_cast<std::uint32_t>(want[j]), std::bit_cast<std::uint32_t>(got[j]))
+                        << "n=" << n << " j=" << j;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 0u);
+}
+
+TEST(SpeedCheckasm, WeightedRowsEveryVariant) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f), coef(0.0f, 0.5f);
+    unsigned checked = 0;
+    for (const auto& [name, k] : speed::speed_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (int taps : {1, 3, 9, 17, 33})
+            for (std::size_t n : {0u, 1u, 7u, 16u, 17u, 63u, 960u, 1921u}) {
+                std::vector<std::vector<float>> src(taps, std::vector<float>(n + 1));
+                std::vector<const float*> rows;
+                std::vector<float> c(taps);
+                for (int t = 0; t < taps; ++t) {
+                    for (auto& v : src[t]) v = val(rng);
+                    if (n) src[t][n / 2] = t % 2 ? -0.0f : 1e-30f;
+                    rows.push_back(src[t].data() + 1);
+                    c[t] = coef(rng);
+                }
+                std::vector<float> want(n + 2, 7.0f), got(n + 2, 7.0f);
+                speed::weighted_rows(want.data() + 1, rows.data(), c.data(), taps, n);
+                k.weighted_rows(got.data() + 1, rows.data(), c.data(), taps, n);
+                for (std::size_t j = 0; j < want.size(); ++j)
+                    ASSERT_EQ(std::bit_cast<std::uint32_t>(want[j]), std::bit_cast<std::uint32_t>(got[j]))
+                        << "taps=" << taps << " n=" << n << " j=" << j;
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 0u);
+}
+
+/// The extractors give identical scores at every cpumask (63: scalar only, 0: best SIMD).
+TEST(SpeedCheckasm, ExtractorsAgreeAcrossCpumasks) {
+    const auto info = test::pair_info("p01_crf35");
+    const std::string rp = test::clip_path(info.ref), dp = test::clip_path(info.dist);
+    std::vector<Picture> refs, dists;
+    for (unsigned i = 0; i < 4; ++i) {
+        refs.push_back(test::load_raw_frame(rp, info.geom, i));
+        dists.push_back(test::load_raw_frame(dp, info.geom, i));
+    }
+    for (const ExtractorInfo* ex : {&kSpeedChromaInfo, &kSpeedTemporalInfo}) {
+        std::map<unsigned, std::vector<std::pair<unsigned, double>>> by_mask;
+        for (unsigned mask : {63u, 48u, 56u, 0u}) {
+            auto e = ex->create(OptionValues(ex->options, {}, std::string(ex->name)), info.geom, {.cpumask = mask});
+            struct W final : ScoreWriter {
+                std::vector<std::pair<unsigned, double>>* out;
+                void write(unsigned, unsigned o, double v) override { out->emplace_back(o, v); }
+                void write_aggregate(unsigned, double) override {}
+            } w;
+            w.out = &by_mask[mask];
+            for (unsigned i = 0; i < refs.size(); ++i) {
+                auto st = static_cast<const FeatureExtractor&>(*e).compute(i, refs[i], dists[i]);
+                e->finish(i, *st, w);
+            }
+        }
+        for (const auto& [mask, v] : by_mask) EXPECT_EQ(v, by_mask[63]) << ex->name << " cpumask " << mask;
+    }
+}
+
+}  // namespace

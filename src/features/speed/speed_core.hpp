@@ -1,0 +1,79 @@
+// SpEED (spatial efficient entropic differencing) on one plane pair, scalar
+// reference. A plane (already float, offset by -128 in 8-bit units) is
+// optionally rescaled, low-passed and decimated by 16, made zero-mean
+// locally; a Gaussian scale mixture over 5x5 blocks gives each block an
+// entropy and a variance; the score is the mean |difference| of the
+// variance-weighted entropies of reference and distorted.
+// Types and evaluation order follow upstream libvmaf (bit-exact).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "features/speed/speed_kernels.hpp"
+#include "vmaf/picture.hpp"
+
+namespace vmaf::speed {
+
+enum class Rescale { Nearest, Bilinear, Bicubic, Lanczos4 };
+
+/// Options shared by speed_chroma and speed_temporal.
+struct Options {
+    double kernelscale = 1.0;
+    double prescale = 1.0;
+    Rescale method = Rescale::Nearest;
+    double sigma_nn = 0.29;
+    double nn_floor = 0.0;
+    int weight_var_mode = 0;  ///< 0..6, which variances weight the entropies
+};
+
+/// Parses "nearest", "bilinear", "bicubic", "lanczos4"; throws vmaf::Error(Usage) otherwise.
+Rescale parse_rescale(const std::string& name);
+/// True for the kernel scales upstream accepts.
+bool valid_kernelscale(double kernelscale);
+
+/// A float image with a row stride (in floats).
+struct Image {
+    std::size_t width = 0, height = 0, stride = 0;
+    std::vector<float> data;
+    float* row(std::size_t y) { return data.data() + y * stride; }
+    const float* row(std::size_t y) const { return data.data() + y * stride; }
+};
+
+/// Geometry and filters of one SpEED instance; per-call work is in score().
+class Estimator {
+public:
+    /// Throws vmaf::Error(Usage) for an invalid kernel scale or a plane too small
+    /// (it must keep at least one 5x5 block after the 1/16 decimation).
+    Estimator(const Options& opts, std::size_t width, std::size_t height, const SpeedKernels& kernels = {});
+
+    /// Gives `img` this instance's geometry and allocation (keeps its storage
+    /// when already large enough), to be filled with a plane.
+    void shape(Image& img) const;
+
+    /// Score of a (ref, dis) pair; both are consumed (overwritten). `err` is set
+    /// when a covariance matrix could not be inverted (the score then follows
+    /// upstream's rules: 0 if only one of them failed).
+    float score(Image& ref, Image& dis, bool& err) const;
+
+private:
+    struct Blocks;
+    void filter_and_downscale(Image& img) const;
+    bool estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const;
+
+    Options opts_;
+    SpeedKernels kernels_;
+    std::size_t w_, h_, scaled_w_, scaled_h_, alloc_w_, alloc_h_;
+    std::size_t op_w_, op_h_, trunc_w_, trunc_h_, blocks_x_, blocks_y_, sub_w_, sub_h_;
+    std::vector<float> antialias_, lowpass_;
+};
+
+/// Fills `img` (width x height) from a plane: 8-bit samples + offset, higher
+/// depths sample / 2^(bpc-8) + offset (upstream supports 8, 10, 12, 16 bits).
+void load_plane(Image& img, const Plane& p, unsigned bpc, unsigned width, unsigned height, int offset);
+
+/// img1 -= img2 over width x height.
+void subtract(Image& img1, const Image& img2, std::size_t width, std::size_t height);
+
+}  // namespace vmaf::speed

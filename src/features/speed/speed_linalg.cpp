@@ -1,0 +1,237 @@
+#include "features/speed/speed_linalg.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+namespace vmaf::speed {
+
+namespace {
+
+constexpr double kEps = 1e-6;
+constexpr int kMaxIterations = 500;
+
+int sign_of(float x) { return x >= 0 ? 1 : -1; }
+/// sqrt of a float sum, taken in double and rounded back (as C's sqrt on a float argument).
+float root(float v) { return static_cast<float>(std::sqrt(static_cast<double>(v))); }
+float hypot_f(float x, float y) { return root(x * x + y * y); }
+
+// ---- symmetric tridiagonal eigenvalues -------------------------------------
+
+/// Householder vector annihilating a[start+1.., col] (stored in place, scaled
+/// so its first element is an implicit 1; a[start][col] becomes beta). Returns tau.
+float householder(float* a, int col, int start, int n) {
+    if (n - start == 1) return 0.0f;
+    float sq = 0;
+    for (int i = start + 1; i < n; ++i) sq += a[i * n + col] * a[i * n + col];
+    const float xnorm = root(sq);
+    if (xnorm == 0.0f) return 0.0f;
+    const float alpha = a[start * n + col];
+    const float beta = -sign_of(alpha) * hypot_f(alpha, xnorm);
+    const float tau = (beta - alpha) / beta;
+    const float s = alpha - beta;
+    if (s != 0.0f) {
+        for (int i = start; i < n; ++i) a[i * n + col] /= s;
+        a[start * n + col] = beta;
+    }
+    return tau;
+}
+
+/// Reduces symmetric `a` (destroyed) to tridiagonal form: diagonal d, subdiagonal sd.
+void tridiagonalize(float* a, int n, float* d, float* sd) {
+    std::vector<float> v(n), x(n);
+    for (int i = 0; i + 2 < n; ++i) {
+        const float tau = householder(a, i, i + 1, n);
+        for (int j = i + 1; j < n; ++j) v[j] = a[j * n + i];
+        if (tau == 0.0f) continue;
+        a[(i + 1) * n + i] = v[i + 1];
+        v[i + 1] = 1.0f;
+        const int s = i + 1;
+        for (int r = s; r < n; ++r) {  // x = tau A v
+            x[r] = 0.0f;
+            for (int c = s; c < n; ++c) x[r] += tau * a[r * n + c] * v[c];
+        }
+        float xv = 0;
+        for (int r = s; r < n; ++r) xv += x[r] * v[r];
+        const float alpha = -0.5 * tau * xv;  // evaluated in double, as upstream
+        for (int r = s; r < n; ++r) x[r] += alpha * v[r];
+        for (int r = s; r < n; ++r)  // A -= x v' + v x'
+            for (int c = s; c < n; ++c) a[r * n + c] -= x[r] * v[c] + v[r] * x[c];
+    }
+    for (int i = 0; i < n; ++i) d[i] = a[i * n + i];
+    for (int i = 0; i + 1 < n; ++i) sd[i] = a[(i + 1) * n + i];
+}
+
+void chop_small(float* d, float* sd, int n) {
+    for (int i = 0; i + 1 < n; ++i)
+        if (std::fabs(sd[i]) < kEps * (std::fabs(d[i]) + std::fabs(d[i + 1]))) sd[i] = 0.0f;
+}
+
+/// Wilkinson shift from the trailing 2 x 2 block.
+float trailing_eigenvalue(const float* d, const float* sd, int n) {
+    const float ta = d[n - 2], tb = d[n - 1], tab = sd[n - 2];
+    const float dt = (ta - tb) / 2.0;
+    if (dt > 0) return tb - tab * (tab / (dt + hypot_f(dt, tab)));
+    if (dt == 0) return tb - std::fabs(tab);
+    return tb + tab * (tab / (-dt + hypot_f(dt, tab)));
+}
+
+void givens(float a, float b, float& c, float& s) {
+    if (b == 0) {
+        c = 1;
+        s = 0;
+    } else if (std::fabs(b) > std::fabs(a)) {
+        const float t = -a / b;
+        const float s1 = 1.0 / std::sqrt(static_cast<double>(1 + t * t));
+        s = s1;
+        c = s1 * t;
+    } else {
+        const float t = -b / a;
+        const float c1 = 1.0 / std::sqrt(static_cast<double>(1 + t * t));
+        c = c1;
+        s = c1 * t;
+    }
+}
+
+/// One implicit symmetric QR step on the unreduced block d[0, n), sd[0, n-1).
+void qr_step(float* d, float* sd, int n) {
+    float mu = trailing_eigenvalue(d, sd, n);
+    if (kEps * std::fabs(mu) > std::fabs(d[0]) + std::fabs(sd[0])) mu = 0;
+    float x = d[0] - mu, z = sd[0];
+    float bk = 0, zk = 0;
+    float ap = d[0], bp = sd[0], aq = d[1];
+    if (n == 2) {
+        float c, s;
+        givens(x, z, c, s);
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        d[0] = ap1;
+        sd[0] = bp1;
+        d[1] = aq1;
+        return;
+    }
+    float bq = sd[1];
+    for (int k = 0; k < n - 1; ++k) {
+        float c, s;
+        givens(x, z, c, s);
+        const float bk1 = c * bk - s * zk;
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float zp1 = -s * bq;
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        const float bq1 = c * bq;
+        const float ak = ap1;
+        bk = bp1;
+        zk = zp1;
+        ap = aq1;
+        bp = bq1;
+        if (k < n - 2) aq = d[k + 2];
+        if (k < n - 3) bq = sd[k + 2];
+        d[k] = ak;
+        if (k > 0) sd[k - 1] = bk1;
+        if (k < n - 2) sd[k + 1] = bp;
+        x = bk;
+        z = zk;
+    }
+    d[n - 1] = ap;
+    sd[n - 2] = bk;
+}
+
+void tridiagonal_eigenvalues(float* d, float* sd, int n) {
+    chop_small(d, sd, n);
+    int b = n - 1, iter = 0;
+    while (b > 0 && iter < kMaxIterations) {
+        if (sd[b - 1] == 0.0f) {
+            --b;
+            continue;
+        }
+        int a = b - 1;
+        while (a > 0 && sd[a - 1] != 0.0f) --a;
+        qr_step(d + a, sd + a, b - a + 1);
+        chop_small(d + a, sd + a, b - a + 1);
+        ++iter;
+    }
+}
+
+// ---- QR solve --------------------------------------------------------------
+
+using Mat = std::vector<float>;  // n x n row-major
+
+void mul(Mat& dst, const float* x, const float* y, int rows, int inner, int cols) {
+    dst.assign(static_cast<std::size_t>(rows) * cols, 0.0f);
+    for (int i = 0; i < rows; ++i)
+        for (int k = 0; k < inner; ++k)
+            for (int j = 0; j < cols; ++j) dst[i * cols + j] += x[i * inner + k] * y[k * cols + j];
+}
+
+void transpose(Mat& m, int n) {
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j) std::swap(m[i * n + j], m[j * n + i]);
+}
+
+float norm(const float* v, int n) {
+    float sum = 0;
+    for (int i = 0; i < n; ++i) sum += v[i] * v[i];
+    return root(sum);
+}
+
+/// Householder QR of a: on return q holds Q^T-accumulated reflectors transposed (= Q) and r = Q' A.
+void qr(const float* a, int n, Mat& q, Mat& r) {
+    Mat z(a, a + n * n), h(n * n), tmp;
+    std::vector<float> v(n);
+    q.assign(n * n, 0.0f);
+    for (int i = 0; i < n; ++i) q[i * n + i] = 1;
+    for (int k = 0; k + 1 < n; ++k) {
+        for (int i = 0; i < n; ++i)  // minor: identity in the first k rows/columns
+            for (int j = 0; j < n; ++j)
+                if (i < k || j < k) z[i * n + j] = i == j ? 1 : 0;
+        for (int i = 0; i < n; ++i) v[i] = z[i * n + k];
+        const float nv = norm(v.data(), n);
+        v[k] += sign_of(a[k * n + k]) * nv;
+        const float len = norm(v.data(), n);
+        for (int i = 0; i < n; ++i) v[i] = v[i] / len;
+        for (int i = 0; i < n; ++i)  // h = I - 2 v v'
+            for (int j = 0; j < n; ++j) h[i * n + j] = -2 * v[i] * v[j];
+        for (int i = 0; i < n; ++i) h[i * n + i] += 1;
+        mul(tmp, h.data(), z.data(), n, n, n);
+        z = tmp;
+        mul(tmp, h.data(), q.data(), n, n, n);
+        q = tmp;
+    }
+    mul(r, q.data(), a, n, n, n);
+    transpose(q, n);
+}
+
+}  // namespace
+
+void symmetric_eigenvalues(const float* a, float* eig, int n) {
+    if (n == 1) {
+        eig[0] = a[0];
+        return;
+    }
+    std::vector<float> m(a, a + n * n), d(n), sd(n);
+    tridiagonalize(m.data(), n, d.data(), sd.data());
+    tridiagonal_eigenvalues(d.data(), sd.data(), n);
+    std::memcpy(eig, d.data(), sizeof(float) * n);
+}
+
+bool solve(const float* a, int n, const float* b, int cols, float* x) {
+    Mat q, r, qtb;
+    qr(a, n, q, r);
+    transpose(q, n);
+    mul(qtb, q.data(), b, n, n, cols);
+    for (int i = n - 1; i >= 0; --i) {
+        const float pivot = r[i * n + i];
+        if (std::fabs(pivot) < kEps) return false;
+        for (int j = 0; j < cols; ++j) {
+            float t = qtb[i * cols + j];
+            for (int k = i + 1; k < n; ++k) t -= x[k * cols + j] * r[i * n + k];
+            x[i * cols + j] = t / pivot;
+        }
+    }
+    return true;
+}
+
+}  // namespace vmaf::speed
