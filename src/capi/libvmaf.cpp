@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "capi/capi_types.hpp"
+#include "core/registry.hpp"
 #include "model/model.hpp"
 #include "vmaf/engine.hpp"
 #include "vmaf/error.hpp"
@@ -192,8 +193,15 @@ int load_collection(const char* fn, VmafModel** model, VmafModelCollection** col
     });
 }
 
+/// Takes ownership of `dict` (as upstream does). A feature the model does not
+/// use is not an error (upstream ignores it); an unknown extractor name is.
 int overload(const char* fn, vmaf::ModelRequest& r, const char* feature, VmafFeatureDictionary* dict) {
+    std::unique_ptr<VmafFeatureDictionary> owned(dict);
     VMAF_REQUIRE(feature && dict, "vmaf_model_feature_overload", "NULL argument");
+    if (!vmaf::find_extractor(feature)) {
+        log_error("%s: unknown feature '%s'", fn, feature);
+        return -EINVAL;
+    }
     return guarded(fn, [&] {
         vmaf::ModelRequest probe = r;
         for (const auto& [k, v] : dict->entries) probe.overrides.emplace_back(std::string(feature) + "." + k, v);
@@ -215,7 +223,11 @@ extern "C" int vmaf_model_load_from_path(VmafModel** model, VmafModelConfig* cfg
 }
 
 extern "C" int vmaf_model_feature_overload(VmafModel* model, const char* feature_name, VmafFeatureDictionary* opts) {
-    VMAF_REQUIRE(model, "vmaf_model_feature_overload", "NULL model");
+    if (!model) {
+        delete opts;
+        log_error("vmaf_model_feature_overload: NULL model");
+        return -EINVAL;
+    }
     return overload("vmaf_model_feature_overload", model->req, feature_name, opts);
 }
 
@@ -233,7 +245,11 @@ extern "C" int vmaf_model_collection_load_from_path(VmafModel** model, VmafModel
 
 extern "C" int vmaf_model_collection_feature_overload(VmafModel* model, VmafModelCollection** coll,
                                                       const char* feature_name, VmafFeatureDictionary* opts) {
-    VMAF_REQUIRE(model && coll && *coll, "vmaf_model_collection_feature_overload", "NULL argument");
+    if (!model || !coll || !*coll) {
+        delete opts;
+        log_error("vmaf_model_collection_feature_overload: NULL argument");
+        return -EINVAL;
+    }
     int err = overload("vmaf_model_collection_feature_overload", (*coll)->req, feature_name, opts);
     if (!err) model->req = (*coll)->req;
     return err;
