@@ -32,7 +32,8 @@ int vmaf_model_load(VmafModel **model, VmafModelConfig *cfg,
 int vmaf_model_load_from_path(VmafModel **model, VmafModelConfig *cfg,
                               const char *path);
 /* Overrides options of one of the model's features (e.g. "adm",
- * {"adm_enhn_gain_limit": "1.0"}); the dictionary stays the caller's. */
+ * {"adm_enhn_gain_limit": "1.0"}). Takes ownership of opts_dict (freed
+ * whatever the result). A feature the model does not use is ignored. */
 int vmaf_model_feature_overload(VmafModel *model, const char *feature_name,
                                 VmafFeatureDictionary *opts_dict);
 void vmaf_model_destroy(VmafModel *model);
