@@ -7,6 +7,7 @@ pkgs=(
   libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ffmpeg
+  nasm dpkg-dev make  # tests/ffmpeg: FFmpeg 5.1 built from Debian's source package
 )
 missing=()
 for p in "${pkgs[@]}"; do
