@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cerrno>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
@@ -46,8 +47,19 @@ struct VmafContext {
 };
 
 namespace vmaf::capi {
+/// The integer in a C enum field: C callers may store any int there, which
+/// C++ may not load as the enum type.
+template <typename E>
+int enum_value(const E& e) {
+    static_assert(sizeof(E) == sizeof(int));
+    int v;
+    std::memcpy(&v, &e, sizeof v);
+    return v;
+}
 /// One "libvmaf ERROR ..." line on stderr unless the log level is NONE.
 void log_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+/// vmaf_picture_alloc with the format as the int a C caller stored.
+int alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h);
 /// Fills `out` with a new reference to `p`.
 int export_picture(Picture p, VmafPicture* out);
 }  // namespace vmaf::capi

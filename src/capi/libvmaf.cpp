@@ -28,7 +28,7 @@ namespace {
 
 std::atomic<int> g_log_level{VMAF_LOG_LEVEL_ERROR};
 
-std::optional<vmaf::PixelFormat> to_format(VmafPixelFormat f) {
+std::optional<vmaf::PixelFormat> to_format(int f) {
     switch (f) {
         case VMAF_PIX_FMT_YUV420P: return vmaf::PixelFormat::Yuv420;
         case VMAF_PIX_FMT_YUV422P: return vmaf::PixelFormat::Yuv422;
@@ -108,9 +108,13 @@ extern "C" int vmaf_feature_dictionary_free(VmafFeatureDictionary** dict) {
 // ---- pictures ----
 
 extern "C" int vmaf_picture_alloc(VmafPicture* pic, VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h) {
+    return vmaf::capi::alloc_picture(pic, vmaf::capi::enum_value(pix_fmt), bpc, w, h);
+}
+
+int vmaf::capi::alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h) {
     VMAF_REQUIRE(pic, "vmaf_picture_alloc", "NULL picture");
     const auto fmt = to_format(pix_fmt);
-    VMAF_REQUIRE(fmt, "vmaf_picture_alloc", "unknown pixel format %d", static_cast<int>(pix_fmt));
+    VMAF_REQUIRE(fmt, "vmaf_picture_alloc", "unknown pixel format %d", pix_fmt);
     VMAF_REQUIRE(bpc >= 8 && bpc <= 16, "vmaf_picture_alloc", "unsupported bit depth %u", bpc);
     VMAF_REQUIRE(w > 0 && h > 0 && w <= 65536 && h <= 65536, "vmaf_picture_alloc", "unsupported size %ux%u", w, h);
     return guarded("vmaf_picture_alloc", [&] { return export_picture(vmaf::Picture(*fmt, bpc, w, h), pic); });
@@ -261,9 +265,10 @@ extern "C" void vmaf_model_collection_destroy(VmafModelCollection* coll) { delet
 
 extern "C" int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
     VMAF_REQUIRE(vmaf, "vmaf_init", "NULL context pointer");
-    g_log_level.store(static_cast<int>(cfg.log_level));
-    VMAF_REQUIRE(cfg.log_level >= VMAF_LOG_LEVEL_NONE && cfg.log_level <= VMAF_LOG_LEVEL_DEBUG, "vmaf_init",
-                 "unknown log level %d", static_cast<int>(cfg.log_level));
+    const int level = vmaf::capi::enum_value(cfg.log_level);
+    VMAF_REQUIRE(level >= VMAF_LOG_LEVEL_NONE && level <= VMAF_LOG_LEVEL_DEBUG, "vmaf_init", "unknown log level %d",
+                 level);
+    g_log_level.store(level);
     return guarded("vmaf_init", [&] {
         vmaf::EngineConfig ec;
         ec.threads = cfg.n_threads;

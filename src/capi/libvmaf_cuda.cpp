@@ -48,14 +48,14 @@ extern "C" int vmaf_cuda_import_state(VmafContext* vmaf, VmafCudaState* cu_state
 extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPictureConfiguration cfg) {
     VMAF_REQUIRE(vmaf, "vmaf_cuda_preallocate_pictures", "NULL context");
     VMAF_REQUIRE(vmaf->cuda_imported, "vmaf_cuda_preallocate_pictures", "no CUDA state imported");
-    switch (cfg.pic_prealloc_method) {
+    switch (vmaf::capi::enum_value(cfg.pic_prealloc_method)) {
         case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE: return 0;
         case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST: {
             VmafPictureConfiguration c{};
             c.pic_params.w = cfg.pic_params.w;
             c.pic_params.h = cfg.pic_params.h;
             c.pic_params.bpc = cfg.pic_params.bpc;
-            c.pic_params.pix_fmt = cfg.pic_params.pix_fmt;
+            std::memcpy(&c.pic_params.pix_fmt, &cfg.pic_params.pix_fmt, sizeof c.pic_params.pix_fmt);
             c.pic_cnt = 4;
             return vmaf_preallocate_pictures(vmaf, c);
         }
@@ -64,7 +64,7 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
             log_error("vmaf_cuda_preallocate_pictures: DEVICE and HOST_PINNED pools are not implemented yet");
             return -ENOSYS;
         default:
-            log_error("vmaf_cuda_preallocate_pictures: unknown method %d", static_cast<int>(cfg.pic_prealloc_method));
+            log_error("vmaf_cuda_preallocate_pictures: unknown method %d", vmaf::capi::enum_value(cfg.pic_prealloc_method));
             return -EINVAL;
     }
 }

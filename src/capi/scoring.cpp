@@ -53,7 +53,7 @@ int take_picture(VmafPicture* pic, vmaf::Picture& out, const char* which) {
     return 0;
 }
 
-std::optional<vmaf::Engine::Pool> to_pool(VmafPoolingMethod m) {
+std::optional<vmaf::Engine::Pool> to_pool(int m) {
     switch (m) {
         case VMAF_POOL_METHOD_MIN: return vmaf::Engine::Pool::Min;
         case VMAF_POOL_METHOD_MAX: return vmaf::Engine::Pool::Max;
@@ -208,9 +208,9 @@ namespace {
 
 int pooled(VmafContext* vmaf, const char* fn, const std::string& key, VmafPoolingMethod m, double* score,
            unsigned low, unsigned high) {
-    const auto pool = to_pool(m);
+    const auto pool = to_pool(vmaf::capi::enum_value(m));
     if (!pool) {
-        log_error("%s: unknown pooling method %d", fn, static_cast<int>(m));
+        log_error("%s: unknown pooling method %d", fn, vmaf::capi::enum_value(m));
         return -EINVAL;
     }
     if (low > high) {
@@ -259,8 +259,8 @@ extern "C" int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfigura
     VMAF_REQUIRE(vmaf, "vmaf_preallocate_pictures", "NULL context");
     VMAF_REQUIRE(!vmaf->pool, "vmaf_preallocate_pictures", "pictures already preallocated");
     VmafPicture probe{};
-    if (int e = vmaf_picture_alloc(&probe, cfg.pic_params.pix_fmt, cfg.pic_params.bpc, cfg.pic_params.w,
-                                   cfg.pic_params.h))
+    if (int e = vmaf::capi::alloc_picture(&probe, vmaf::capi::enum_value(cfg.pic_params.pix_fmt), cfg.pic_params.bpc,
+                                          cfg.pic_params.w, cfg.pic_params.h))
         return e;
     const vmaf::VideoGeometry g{probe.ref->pic.format(), probe.bpc, probe.w[0], probe.h[0]};
     vmaf_picture_unref(&probe);
@@ -284,12 +284,12 @@ extern "C" int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* p
 extern "C" int vmaf_write_output(VmafContext* vmaf, const char* output_path, VmafOutputFormat fmt) {
     VMAF_REQUIRE(vmaf && output_path, "vmaf_write_output", "NULL argument");
     vmaf::OutputFormat f;
-    switch (fmt) {
+    switch (vmaf::capi::enum_value(fmt)) {
         case VMAF_OUTPUT_FORMAT_XML: f = vmaf::OutputFormat::Xml; break;
         case VMAF_OUTPUT_FORMAT_JSON: f = vmaf::OutputFormat::Json; break;
         case VMAF_OUTPUT_FORMAT_CSV: f = vmaf::OutputFormat::Csv; break;
         case VMAF_OUTPUT_FORMAT_SUB: f = vmaf::OutputFormat::Sub; break;
-        default: log_error("vmaf_write_output: unknown output format %d", static_cast<int>(fmt)); return -EINVAL;
+        default: log_error("vmaf_write_output: unknown output format %d", vmaf::capi::enum_value(fmt)); return -EINVAL;
     }
     VMAF_REQUIRE(vmaf->flushed && vmaf->geometry, "vmaf_write_output",
                  "no scores to write: read pictures and flush (vmaf_read_pictures(vmaf, NULL, NULL, 0)) first");

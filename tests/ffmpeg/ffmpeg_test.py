@@ -25,15 +25,14 @@ def main():
     pairs = {p["id"]: p for p in manifest["pairs"]}
     # (name, pair, libvmaf filter options, equivalent CLI arguments)
     v061 = os.path.join(models, "vmaf_v0.6.1.json")
-    b063 = os.path.join(models, "vmaf_b_v0.6.3.json")
     cases = [
         ("version", "p01_crf35", "model=version=vmaf_v0.6.1", ["-m", "version=vmaf_v0.6.1"]),
         ("path_threads", "p01_crf23", f"model=path={v061}:n_threads=2",
          ["-m", f"path={v061}", "--threads", "2"]),
         ("psnr_subsample_422", "p04b_crf30", "model=version=vmaf_v0.6.1:feature=name=psnr:n_subsample=3",
          ["-m", "version=vmaf_v0.6.1", "--feature", "psnr", "--subsample", "3"]),
-        ("444_collection", "p04a_crf30", f"model_path={b063}:enable_conf_interval=1",
-         ["-m", f"path={b063}"]),
+        ("444_threads_psnr", "p04a_crf30", "model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=3",
+         ["-m", "version=vmaf_v0.6.1", "--feature", "psnr", "--threads", "3"]),
     ]
     failures = 0
     for name, pid, opts, cli_args in cases:
