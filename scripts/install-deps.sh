@@ -8,6 +8,7 @@ pkgs=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   ffmpeg chromium
+  nasm make  # tests/ffmpeg: FFmpeg 5.1 built from Debian's source package
 )
 missing=()
 for p in "${pkgs[@]}"; do

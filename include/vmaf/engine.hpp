@@ -115,6 +115,33 @@ public:
     /// pictures are released as soon as every feature is done with them.
     unsigned run(VideoSource& ref, VideoSource& dist, const RunLimits& limits = {});
 
+    // Push mode (the C API): the caller hands over pairs one at a time
+    // instead of run() pulling them from sources. Same extractors, same scores.
+
+    /// Prepares the extractors for pictures of `geom`. Throws Error / BackendError.
+    void push_begin(const VideoGeometry& geom);
+    /// Scores the next pair (index = pairs pushed before). Both pictures must
+    /// have push_begin()'s geometry (Error(Input) otherwise); they are released
+    /// when every feature is done with them. Worker threads (EngineConfig::threads)
+    /// compute the features of the pair in parallel.
+    void push(Picture ref, Picture dist);
+    /// Finishes the last frames (temporal features); returns the pairs pushed.
+    /// push() is an error afterwards.
+    unsigned push_flush();
+    /// Pairs pushed so far.
+    unsigned pushed() const;
+    /// True between push_begin() and push_flush().
+    bool pushing() const;
+    /// Stores a score computed elsewhere under `key` at frame `index`.
+    void import_score(const std::string& key, unsigned index, double value);
+
+    enum class Pool { Min, Max, Mean, HarmonicMean };
+    /// A score written so far, if any (e.g. "vmaf", "psnr_y", "vmaf_bagging").
+    std::optional<double> score_at(const std::string& key, unsigned index) const;
+    /// Pools `key` over frames low..high inclusive, skipping frames the
+    /// subsample leaves out; nullopt when a frame in the range has no score.
+    std::optional<double> pooled(const std::string& key, Pool method, unsigned low, unsigned high) const;
+
     /// Writes the report atomically (temporary file + rename).
     void write_report(const std::string& path, OutputFormat fmt, const Precision& prec) const;
 
@@ -135,9 +162,11 @@ public:
     std::string backend_used() const;
 
     struct Impl;
+    struct PushState;
 
 private:
     std::unique_ptr<Impl> impl_;
+    std::unique_ptr<PushState> push_;
 };
 
 }  // namespace vmaf

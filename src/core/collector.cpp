@@ -59,18 +59,25 @@ void FeatureCollector::write_aggregate(std::string_view key, double value) {
 }
 
 std::optional<double> FeatureCollector::pool(Slot s, PoolMethod m, unsigned frame_count, unsigned subsample) const {
+    if (frame_count == 0) return std::nullopt;
+    return pool_range(s, m, 0, frame_count - 1, subsample);
+}
+
+std::optional<double> FeatureCollector::pool_range(Slot s, PoolMethod m, unsigned low, unsigned high,
+                                                   unsigned subsample) const {
     // Same accumulation order as upstream so pooled values match to the last bit.
     unsigned n = 0;
     double min = 0, max = 0, sum = 0, inv_sum = 0;
-    for (unsigned i = 0; i < frame_count; ++i) {
+    for (std::uint64_t j = low; j <= high; ++j) {
+        const auto i = static_cast<unsigned>(j);
         if (subsample > 1 && i % subsample) continue;
         if (!has(s, i)) return std::nullopt;
         const double v = get(s, i);
         ++n;
         sum += v;
         inv_sum += 1.0 / (v + 1.0);
-        if (i == 0 || v < min) min = v;
-        if (i == 0 || v > max) max = v;
+        if (i == low || v < min) min = v;  // upstream's initialisation, kept for equal results
+        if (i == low || v > max) max = v;
     }
     if (n == 0) return std::nullopt;
     switch (m) {

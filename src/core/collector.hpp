@@ -46,6 +46,8 @@ public:
     /// Pools frames [0, frame_count) of `s`, skipping frames i with i % subsample != 0.
     /// nullopt when a frame in range has no value.
     std::optional<double> pool(Slot s, PoolMethod m, unsigned frame_count, unsigned subsample) const;
+    /// The same over frames low..high inclusive.
+    std::optional<double> pool_range(Slot s, PoolMethod m, unsigned low, unsigned high, unsigned subsample) const;
 
 private:
     struct Column {

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""FFmpeg's libvmaf filter, built against this library, on corpus pairs: its
+report (written by vmaf_write_output) must equal the `vmaf` CLI's report for
+the same options, every per-frame and pooled value as printed (fps aside).
+
+  ffmpeg_test.py FFMPEG VMAF_CLI TESTDATA CLIPS MODELS WORKDIR
+8-bit pairs only: FFmpeg 5.1's filter copies `w` bytes per row of >8-bit
+frames (half of each row), so its 10-bit scores are wrong with any libvmaf
+(docs/ffmpeg.md)."""
+import json
+import os
+import subprocess
+import sys
+
+
+def report_lines(path):
+    with open(path) as f:
+        return [l for l in f.read().splitlines() if not l.startswith('  "fps": ')]
+
+
+def main():
+    ffmpeg, cli, testdata, clips, models, work = sys.argv[1:7]
+    os.makedirs(work, exist_ok=True)
+    manifest = json.load(open(os.path.join(testdata, "manifest.json")))
+    pairs = {p["id"]: p for p in manifest["pairs"]}
+    # (name, pair, libvmaf filter options, equivalent CLI arguments)
+    v061 = os.path.join(models, "vmaf_v0.6.1.json")
+    cases = [
+        ("version", "p01_crf35", "model=version=vmaf_v0.6.1", ["-m", "version=vmaf_v0.6.1"]),
+        ("path_threads", "p01_crf23", f"model=path={v061}:n_threads=2",
+         ["-m", f"path={v061}", "--threads", "2"]),
+        ("psnr_subsample_422", "p04b_crf30", "model=version=vmaf_v0.6.1:feature=name=psnr:n_subsample=3",
+         ["-m", "version=vmaf_v0.6.1", "--feature", "psnr", "--subsample", "3"]),
+        ("444_threads_psnr", "p04a_crf30", "model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=3",
+         ["-m", "version=vmaf_v0.6.1", "--feature", "psnr", "--threads", "3"]),
+    ]
+    failures = 0
+    for name, pid, opts, cli_args in cases:
+        p = pairs[pid]
+        ref, dist = os.path.join(clips, p["ref"]), os.path.join(clips, p["dist"])
+        size = f'{p["width"]}x{p["height"]}'
+        ff_out = os.path.join(work, f"{name}.ffmpeg.json")
+        cli_out = os.path.join(work, f"{name}.cli.json")
+        raw = ["-f", "rawvideo", "-pix_fmt", p["pix_fmt"], "-s", size]
+        cmd = [ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", *raw, "-i", dist, *raw, "-i", ref,
+               "-lavfi", f"libvmaf=log_fmt=json:log_path={ff_out}:{opts}", "-f", "null", "-"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"FAIL {name}: ffmpeg exited {r.returncode}: {r.stderr.strip()}\n  {' '.join(cmd)}")
+            failures += 1
+            continue
+        ccmd = [cli, "-r", ref, "-d", dist, "-w", str(p["width"]), "-h", str(p["height"]),
+                "-p", p["vmaf_pixel_format"], "-b", str(p["bitdepth"]), *cli_args, "--json", "-o", cli_out, "-q"]
+        subprocess.run(ccmd, check=True)
+        a, b = report_lines(ff_out), report_lines(cli_out)
+        frames = len(json.load(open(ff_out))["frames"])
+        if a != b:
+            diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            print(f"FAIL {name}: reports differ at line {diff}: ffmpeg {a[diff] if diff < len(a) else '<end>'!r} "
+                  f"cli {b[diff] if diff < len(b) else '<end>'!r}")
+            failures += 1
+        elif frames == 0:
+            print(f"FAIL {name}: no frames")
+            failures += 1
+        else:
+            print(f"ok   {name}: {pid}, {frames} frames, {len(a)} report lines equal")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
