@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
@@ -117,7 +118,15 @@ int vmaf::capi::alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsig
     VMAF_REQUIRE(fmt, "vmaf_picture_alloc", "unknown pixel format %d", pix_fmt);
     VMAF_REQUIRE(bpc >= 8 && bpc <= 16, "vmaf_picture_alloc", "unsupported bit depth %u", bpc);
     VMAF_REQUIRE(w > 0 && h > 0 && w <= 65536 && h <= 65536, "vmaf_picture_alloc", "unsupported size %ux%u", w, h);
-    return guarded("vmaf_picture_alloc", [&] { return export_picture(vmaf::Picture(*fmt, bpc, w, h), pic); });
+    return guarded("vmaf_picture_alloc", [&] {
+        // Zeroed, so that samples a caller leaves unwritten (FFmpeg 5.1 fills
+        // only half of each >8-bit row) score deterministically, as upstream's
+        // fresh allocations do.
+        vmaf::Picture p(*fmt, bpc, w, h);
+        for (unsigned i = 0; i < p.planes(); ++i)
+            std::memset(p.plane(i).data, 0, static_cast<std::size_t>(p.plane(i).stride) * p.plane(i).height);
+        return export_picture(std::move(p), pic);
+    });
 }
 
 extern "C" int vmaf_picture_unref(VmafPicture* pic) {
