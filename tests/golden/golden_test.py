@@ -125,6 +125,19 @@ def main():
     # Clips whose bytes differ from the goldens' (another ffmpeg): never compared.
     mismatch_list = os.path.join(a.clips, "MISMATCH")
     mismatched = {l.split()[0] for l in open(mismatch_list) if l.strip()} if os.path.exists(mismatch_list) else set()
+    def clips_usable(cmd, label):
+        """Whether the clips of a golden command exist with the recorded bytes; records why not."""
+        files = [t for t in shlex.split(cmd) if t.startswith("$CLIPS/")]
+        paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
+        if not all(os.path.exists(p) for p in paths):
+            skipped_runs.append(label + " (clips not generated: make_corpus.sh)")
+            return False
+        differ = [os.path.basename(p) for p in paths if os.path.basename(p) in mismatched]
+        if differ:
+            corpus_skips.append(f"{label}: {', '.join(differ)} as this ffmpeg makes it differs from testdata/SHA256SUMS")
+            return False
+        return True
+
     with tempfile.TemporaryDirectory() as tmp:
         for g in manifest["golden"]:
             label = f"{g['pair']}__{g['variant']}"
@@ -133,14 +146,7 @@ def main():
             if g["variant"] in MODELS_NOT_YET:
                 skipped_runs.append(label + " (model features not implemented yet)")
                 continue
-            files = [t for t in shlex.split(g["cmd"]) if t.startswith("$CLIPS/")]
-            paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
-            if not all(os.path.exists(p) for p in paths):
-                skipped_runs.append(label + " (clips not generated: make_corpus.sh)")
-                continue
-            differ = [os.path.basename(p) for p in paths if os.path.basename(p) in mismatched]
-            if differ:
-                corpus_skips.append(f"{label}: {', '.join(differ)} as this ffmpeg makes it differs from testdata/SHA256SUMS")
+            if not clips_usable(g["cmd"], label):
                 continue
             skipped = skipped_keys(g["cmd"], g["pair"])
             out_full = os.path.join(tmp, label + ".full.json")
@@ -171,14 +177,7 @@ def main():
             label = f"{g['pair']}__{g['variant']}"
             if a.only and a.only not in label:
                 continue
-            files = [t for t in shlex.split(g["cmd"]) if t.startswith("$CLIPS/")]
-            paths = [f.replace("$CLIPS", a.clips).replace(".floorchroma.yuv", ".yuv") for f in files]
-            if not all(os.path.exists(p) for p in paths):
-                skipped_runs.append(label + " (clips not generated: make_corpus.sh)")
-                continue
-            differ = [os.path.basename(p) for p in paths if os.path.basename(p) in mismatched]
-            if differ:
-                corpus_skips.append(f"{label}: {', '.join(differ)} as this ffmpeg makes it differs from testdata/SHA256SUMS")
+            if not clips_usable(g["cmd"], label):
                 continue
             out_full = os.path.join(tmp, label + ".full.json")
             try:
