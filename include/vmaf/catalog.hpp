@@ -11,10 +11,10 @@ namespace vmaf {
 
 struct FeatureOptionInfo {
     std::string name;
-    std::string alias;          ///< short name used in key suffixes; empty when none
-    std::string type;           ///< "bool", "int", "double" or "string"
-    std::string default_value;  ///< as upstream prints it
-    std::string range;          ///< "[min, max]" for numbers, empty when unbounded
+    std::string alias;           ///< short name used in key suffixes; empty when none
+    std::string type;            ///< "bool", "int", "double" or "string"
+    std::string default_value;   ///< as upstream prints it
+    std::string range;           ///< "[min, max]" for numbers, empty when unbounded
     bool feature_param = false;  ///< a non-default value changes the output keys (suffix)
     std::string help;
 };
@@ -28,7 +28,7 @@ struct FeatureInfo {
 };
 
 struct ModelInfo {
-    std::string version;  ///< `--model version=` name
+    std::string version;      ///< `--model version=` name
     bool collection = false;  ///< a bootstrap collection (reports bagging, stddev, CI)
     /// Upstream score names the model needs that no extractor of this build
     /// provides (empty: the model runs here).
@@ -36,10 +36,10 @@ struct ModelInfo {
 };
 
 struct BuildInfo {
-    std::string upstream_version;  ///< the libvmaf version this build matches, "3.2.0"
-    std::string engine_version;    ///< vmaf-engine's own version
-    std::string commit;            ///< git commit of the build, "unknown" outside a checkout
-    std::vector<std::string> backends;  ///< "cpu" and the compiled GPU backends
+    std::string upstream_version;           ///< the libvmaf version this build matches, "3.2.0"
+    std::string engine_version;             ///< vmaf-engine's own version
+    std::string commit;                     ///< git commit of the build, "unknown" outside a checkout
+    std::vector<std::string> backends;      ///< "cpu" and the compiled GPU backends
     std::vector<std::string> simd_targets;  ///< compiled SIMD targets, best first (e.g. "AVX3", "AVX2")
 };
 

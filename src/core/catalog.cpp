@@ -23,10 +23,14 @@ namespace {
 
 const char* type_name(OptType t) {
     switch (t) {
-        case OptType::Bool: return "bool";
-        case OptType::Int: return "int";
-        case OptType::Double: return "double";
-        case OptType::String: return "string";
+        case OptType::Bool:
+            return "bool";
+        case OptType::Int:
+            return "int";
+        case OptType::Double:
+            return "double";
+        case OptType::String:
+            return "string";
     }
     return "?";
 }

@@ -14,12 +14,15 @@ extern "C" {
 #include <cstring>
 #include <vector>
 
+#include "io/av_formats.hpp"
 #include "io/limits.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf::io {
 
-bool av_input_available() { return true; }
+bool av_input_available() {
+    return true;
+}
 
 namespace {
 
@@ -48,32 +51,6 @@ std::string av_error(int err) {
     return buf;
 }
 
-/// Pixel formats delivered untouched: planar YUV / gray, native little-endian samples.
-bool native_format(AVPixelFormat f, VideoGeometry& g) {
-    struct Entry {
-        AVPixelFormat av;
-        PixelFormat fmt;
-        unsigned bpc;
-    };
-    static const Entry kNative[] = {
-        {AV_PIX_FMT_YUV420P, PixelFormat::Yuv420, 8},       {AV_PIX_FMT_YUV422P, PixelFormat::Yuv422, 8},
-        {AV_PIX_FMT_YUV444P, PixelFormat::Yuv444, 8},       {AV_PIX_FMT_GRAY8, PixelFormat::Yuv400, 8},
-        {AV_PIX_FMT_YUV420P10LE, PixelFormat::Yuv420, 10},  {AV_PIX_FMT_YUV422P10LE, PixelFormat::Yuv422, 10},
-        {AV_PIX_FMT_YUV444P10LE, PixelFormat::Yuv444, 10},  {AV_PIX_FMT_GRAY10LE, PixelFormat::Yuv400, 10},
-        {AV_PIX_FMT_YUV420P12LE, PixelFormat::Yuv420, 12},  {AV_PIX_FMT_YUV422P12LE, PixelFormat::Yuv422, 12},
-        {AV_PIX_FMT_YUV444P12LE, PixelFormat::Yuv444, 12},  {AV_PIX_FMT_GRAY12LE, PixelFormat::Yuv400, 12},
-        {AV_PIX_FMT_YUV420P16LE, PixelFormat::Yuv420, 16},  {AV_PIX_FMT_YUV422P16LE, PixelFormat::Yuv422, 16},
-        {AV_PIX_FMT_YUV444P16LE, PixelFormat::Yuv444, 16},  {AV_PIX_FMT_GRAY16LE, PixelFormat::Yuv400, 16},
-    };
-    for (const Entry& e : kNative)
-        if (e.av == f) {
-            g.format = e.fmt;
-            g.bpc = e.bpc;
-            return true;
-        }
-    return false;
-}
-
 /// The planar format another pixel format is converted to: the same chroma
 /// resolution (RGB counts as 4:4:4) and the next supported bit depth.
 AVPixelFormat conversion_target(AVPixelFormat f, VideoGeometry& g) {
@@ -82,19 +59,15 @@ AVPixelFormat conversion_target(AVPixelFormat f, VideoGeometry& g) {
     const int depth = d->comp[0].depth;
     g.bpc = depth <= 8 ? 8 : depth <= 10 ? 10 : depth <= 12 ? 12 : 16;
     const bool rgb = d->flags & AV_PIX_FMT_FLAG_RGB;
-    if (!rgb && d->nb_components <= 2) g.format = PixelFormat::Yuv400;
-    else if (rgb || (d->log2_chroma_w == 0 && d->log2_chroma_h == 0)) g.format = PixelFormat::Yuv444;
-    else if (d->log2_chroma_h == 0) g.format = PixelFormat::Yuv422;
-    else g.format = PixelFormat::Yuv420;
-    static const AVPixelFormat kTable[4][4] = {
-        // 8, 10, 12, 16 bits
-        {AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10LE, AV_PIX_FMT_GRAY12LE, AV_PIX_FMT_GRAY16LE},
-        {AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV420P12LE, AV_PIX_FMT_YUV420P16LE},
-        {AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV422P10LE, AV_PIX_FMT_YUV422P12LE, AV_PIX_FMT_YUV422P16LE},
-        {AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUV444P10LE, AV_PIX_FMT_YUV444P12LE, AV_PIX_FMT_YUV444P16LE},
-    };
-    const int b = g.bpc == 8 ? 0 : g.bpc == 10 ? 1 : g.bpc == 12 ? 2 : 3;
-    return kTable[static_cast<int>(g.format)][b];
+    if (!rgb && d->nb_components <= 2)
+        g.format = PixelFormat::Yuv400;
+    else if (rgb || (d->log2_chroma_w == 0 && d->log2_chroma_h == 0))
+        g.format = PixelFormat::Yuv444;
+    else if (d->log2_chroma_h == 0)
+        g.format = PixelFormat::Yuv422;
+    else
+        g.format = PixelFormat::Yuv420;
+    return av_format(g.format, g.bpc);
 }
 
 // Owners of the libav objects, so that a constructor that throws frees what it made.
@@ -125,7 +98,7 @@ public:
         int score = 0;
         const AVInputFormat* by_content = probe_content(path, score);
         if (by_content && score < kMinProbeScore) by_content = nullptr;
-        struct stat sb{};
+        struct stat sb {};
         if (!by_content && ::stat(path.c_str(), &sb) == 0 && S_ISREG(sb.st_mode))
             throw Error(ErrorKind::Input, path + " is not a video format this build recognises");
         AVFormatContext* fmt = nullptr;
@@ -149,15 +122,16 @@ public:
         // A damaged stream is an error, not a concealed (silently different) picture.
         ctx_->err_recognition |= AV_EF_EXPLODE;
         if (int r = avcodec_open2(ctx_.get(), codec, nullptr); r < 0)
-            throw Error(ErrorKind::Input, path + ": cannot open the " + std::string(codec->name) + " decoder: " + av_error(r));
+            throw Error(ErrorKind::Input,
+                        path + ": cannot open the " + std::string(codec->name) + " decoder: " + av_error(r));
         if (ctx_->width <= 0 || ctx_->height <= 0 || ctx_->pix_fmt == AV_PIX_FMT_NONE)
             throw Error(ErrorKind::Input, path + ": the video stream has no picture size or pixel format");
         geom_.width = static_cast<unsigned>(ctx_->width);
         geom_.height = static_cast<unsigned>(ctx_->height);
         if (geom_.width > kMaxDimension || geom_.height > kMaxDimension ||
             std::uint64_t{geom_.width} * geom_.height > kMaxPixels)
-            throw Error(ErrorKind::Input, path + ": " + std::to_string(geom_.width) + "x" + std::to_string(geom_.height) +
-                                              " is too large");
+            throw Error(ErrorKind::Input, path + ": " + std::to_string(geom_.width) + "x" +
+                                              std::to_string(geom_.height) + " is too large");
         src_fmt_ = ctx_->pix_fmt;
         if (!native_format(src_fmt_, geom_)) {
             dst_fmt_ = conversion_target(src_fmt_, geom_);
@@ -220,8 +194,8 @@ private:
             const int r = avcodec_receive_frame(ctx_.get(), frame_.get());
             if (r == 0) {
                 if (frame_->width != ctx_->width || frame_->height != ctx_->height ||
-                    frame_->width != static_cast<int>(geom_.width) || frame_->height != static_cast<int>(geom_.height) ||
-                    frame_->format != src_fmt_)
+                    frame_->width != static_cast<int>(geom_.width) ||
+                    frame_->height != static_cast<int>(geom_.height) || frame_->format != src_fmt_)
                     throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) +
                                                       " changes the picture size or pixel format");
                 if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags)
@@ -230,7 +204,8 @@ private:
             }
             if (r == AVERROR_EOF) return false;
             if (r != AVERROR(EAGAIN))
-                throw Error(ErrorKind::Input, path_ + ": decode error at frame " + std::to_string(frames_) + ": " + av_error(r));
+                throw Error(ErrorKind::Input,
+                            path_ + ": decode error at frame " + std::to_string(frames_) + ": " + av_error(r));
             if (draining_) return false;
             const int rr = av_read_frame(fmt_.get(), pkt_.get());
             if (rr == AVERROR_EOF) {
@@ -239,7 +214,8 @@ private:
                 continue;
             }
             if (rr < 0)
-                throw Error(ErrorKind::Input, path_ + ": read error after frame " + std::to_string(frames_) + ": " + av_error(rr));
+                throw Error(ErrorKind::Input,
+                            path_ + ": read error after frame " + std::to_string(frames_) + ": " + av_error(rr));
             if (pkt_->stream_index != stream_) {
                 av_packet_unref(pkt_.get());
                 continue;
@@ -253,11 +229,12 @@ private:
                 std::string where = "packet " + std::to_string(packets_ - 1) + " (decode order)";
                 if (pts != AV_NOPTS_VALUE) {
                     char t[48];
-                    std::snprintf(t, sizeof t, ", %.3f s", static_cast<double>(pts) * av_q2d(fmt_->streams[stream_]->time_base));
+                    std::snprintf(t, sizeof t, ", %.3f s",
+                                  static_cast<double>(pts) * av_q2d(fmt_->streams[stream_]->time_base));
                     where += t;
                 }
-                throw Error(ErrorKind::Input, path_ + ": decode error in " + where + ", after " + std::to_string(frames_) +
-                                                  " frames: " + av_error(sr));
+                throw Error(ErrorKind::Input, path_ + ": decode error in " + where + ", after " +
+                                                  std::to_string(frames_) + " frames: " + av_error(sr));
             }
         }
     }
@@ -301,6 +278,8 @@ std::string probe_container(const std::string& path) {
     return f && score >= kMinProbeScore ? f->name : "";
 }
 
-std::unique_ptr<VideoSource> open_av(const std::string& path) { return std::make_unique<AvSource>(path); }
+std::unique_ptr<VideoSource> open_av(const std::string& path) {
+    return std::make_unique<AvSource>(path);
+}
 
 }  // namespace vmaf::io

@@ -6,9 +6,13 @@
 
 namespace vmaf::io {
 
-bool av_input_available() { return false; }
+bool av_input_available() {
+    return false;
+}
 
-std::string probe_container(const std::string&) { return {}; }
+std::string probe_container(const std::string&) {
+    return {};
+}
 
 std::unique_ptr<VideoSource> open_av(const std::string& path) {
     const std::string seen = sniff_file(path);

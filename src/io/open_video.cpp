@@ -14,8 +14,10 @@ std::unique_ptr<VideoSource> open_video(const std::string& path) {
         return io::open_av(path);
     } catch (const Error& e) {
         if (!seen.empty() || !io::av_input_available()) throw;
-        throw Error(ErrorKind::Input, path + " is not a video format this build recognises (raw YUV needs "
-                                             "-w/-h/-p/-b): " + e.what());
+        throw Error(ErrorKind::Input, path +
+                                          " is not a video format this build recognises (raw YUV needs "
+                                          "-w/-h/-p/-b): " +
+                                          e.what());
     }
 }
 

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <map>
 
+#include "io/av_formats.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
 
@@ -13,30 +14,24 @@ namespace vmaf {
 
 namespace {
 
-AVPixelFormat av_format(const VideoGeometry& g) {
-    static const std::map<std::pair<PixelFormat, unsigned>, AVPixelFormat> kFormats = {
-        {{PixelFormat::Yuv420, 8}, AV_PIX_FMT_YUV420P},        {{PixelFormat::Yuv422, 8}, AV_PIX_FMT_YUV422P},
-        {{PixelFormat::Yuv444, 8}, AV_PIX_FMT_YUV444P},        {{PixelFormat::Yuv400, 8}, AV_PIX_FMT_GRAY8},
-        {{PixelFormat::Yuv420, 10}, AV_PIX_FMT_YUV420P10LE},   {{PixelFormat::Yuv422, 10}, AV_PIX_FMT_YUV422P10LE},
-        {{PixelFormat::Yuv444, 10}, AV_PIX_FMT_YUV444P10LE},   {{PixelFormat::Yuv400, 10}, AV_PIX_FMT_GRAY10LE},
-        {{PixelFormat::Yuv420, 12}, AV_PIX_FMT_YUV420P12LE},   {{PixelFormat::Yuv422, 12}, AV_PIX_FMT_YUV422P12LE},
-        {{PixelFormat::Yuv444, 12}, AV_PIX_FMT_YUV444P12LE},   {{PixelFormat::Yuv400, 12}, AV_PIX_FMT_GRAY12LE},
-        {{PixelFormat::Yuv420, 16}, AV_PIX_FMT_YUV420P16LE},   {{PixelFormat::Yuv422, 16}, AV_PIX_FMT_YUV422P16LE},
-        {{PixelFormat::Yuv444, 16}, AV_PIX_FMT_YUV444P16LE},   {{PixelFormat::Yuv400, 16}, AV_PIX_FMT_GRAY16LE},
-    };
-    return kFormats.at({g.format, g.bpc});
-}
-
 int filter_flags(const std::string& name) {
     static const std::map<std::string, int> kFilters = {
-        {"fast_bilinear", SWS_FAST_BILINEAR}, {"bilinear", SWS_BILINEAR}, {"bicubic", SWS_BICUBIC},
-        {"neighbor", SWS_POINT},  {"area", SWS_AREA}, {"bicublin", SWS_BICUBLIN}, {"gauss", SWS_GAUSS},
-        {"sinc", SWS_SINC}, {"lanczos", SWS_LANCZOS}, {"spline", SWS_SPLINE},
+        {"fast_bilinear", SWS_FAST_BILINEAR},
+        {"bilinear", SWS_BILINEAR},
+        {"bicubic", SWS_BICUBIC},
+        {"neighbor", SWS_POINT},
+        {"area", SWS_AREA},
+        {"bicublin", SWS_BICUBLIN},
+        {"gauss", SWS_GAUSS},
+        {"sinc", SWS_SINC},
+        {"lanczos", SWS_LANCZOS},
+        {"spline", SWS_SPLINE},
     };
     const auto it = kFilters.find(name);
     if (it == kFilters.end())
-        throw Error(ErrorKind::Usage, "unknown scaling filter '" + name +
-                                          "' (bilinear, bicubic, lanczos, spline, area, neighbor, gauss, sinc, bicublin, fast_bilinear)");
+        throw Error(ErrorKind::Usage,
+                    "unknown scaling filter '" + name +
+                        "' (bilinear, bicubic, lanczos, spline, area, neighbor, gauss, sinc, bicublin, fast_bilinear)");
     return it->second;
 }
 
@@ -53,11 +48,12 @@ public:
         geom_.width = width;
         geom_.height = height;
         const int flags = filter_flags(filter);
-        sws_.reset(sws_getContext(static_cast<int>(in.width), static_cast<int>(in.height), av_format(in),
-                                  static_cast<int>(width), static_cast<int>(height), av_format(geom_), flags, nullptr,
-                                  nullptr, nullptr));
-        if (!sws_) throw Error(ErrorKind::Input, "cannot scale " + name_ + " to " + std::to_string(width) + "x" +
-                                                     std::to_string(height));
+        sws_.reset(sws_getContext(static_cast<int>(in.width), static_cast<int>(in.height),
+                                  io::av_format(in.format, in.bpc), static_cast<int>(width), static_cast<int>(height),
+                                  io::av_format(geom_.format, geom_.bpc), flags, nullptr, nullptr, nullptr));
+        if (!sws_)
+            throw Error(ErrorKind::Input,
+                        "cannot scale " + name_ + " to " + std::to_string(width) + "x" + std::to_string(height));
         info_ = inner_->info();
     }
 
@@ -81,7 +77,8 @@ public:
             const Plane& from = full_.plane(0);
             const Plane& to = out.plane(0);
             for (unsigned y = 0; y < to.height; ++y)
-                std::memcpy(to.row<std::uint8_t>(y), from.row<std::uint8_t>(y), std::size_t{to.width} * out.bytes_per_sample());
+                std::memcpy(to.row<std::uint8_t>(y), from.row<std::uint8_t>(y),
+                            std::size_t{to.width} * out.bytes_per_sample());
         } else {
             scale(*src, out);
         }

@@ -17,9 +17,12 @@ bool starts(const unsigned char* h, std::size_t n, std::size_t at, const char* m
 /// streams (access unit delimiter, SPS, VPS).
 bool annex_b(const unsigned char* h, std::size_t n) {
     std::size_t at;
-    if (starts(h, n, 0, "\0\0\0\1", 4)) at = 4;
-    else if (starts(h, n, 0, "\0\0\1", 3)) at = 3;
-    else return false;
+    if (starts(h, n, 0, "\0\0\0\1", 4))
+        at = 4;
+    else if (starts(h, n, 0, "\0\0\1", 3))
+        at = 3;
+    else
+        return false;
     if (n < at + 2) return false;
     const unsigned h264 = h[at] & 0x1f, hevc = (h[at] >> 1) & 0x3f;
     const bool h264_ok = !(h[at] & 0x80) && (h264 == 9 || h264 == 7);
@@ -46,7 +49,7 @@ std::string describe_format(const unsigned char* h, std::size_t n) {
 }
 
 std::string sniff_file(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) return {};

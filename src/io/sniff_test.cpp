@@ -13,10 +13,15 @@ std::string describe(std::vector<unsigned char> head) {
     return describe_format(head.data(), head.size());
 }
 
-std::vector<unsigned char> bytes(const std::string& s) { return {s.begin(), s.end()}; }
+std::vector<unsigned char> bytes(const std::string& s) {
+    return {s.begin(), s.end()};
+}
 
 TEST(Sniff, RecognisesContainersAndStreams) {
-    EXPECT_EQ(describe(bytes(std::string("\0\0\0\x20" "ftypisom", 12))), "an MP4/MOV (ISO BMFF) container");
+    EXPECT_EQ(describe(bytes(std::string("\0\0\0\x20"
+                                         "ftypisom",
+                                         12))),
+              "an MP4/MOV (ISO BMFF) container");
     EXPECT_EQ(describe({0x1a, 0x45, 0xdf, 0xa3}), "a Matroska/WebM container");
     EXPECT_EQ(describe(bytes("DKIF")), "an IVF stream (VP8/VP9/AV1)");
     EXPECT_EQ(describe(bytes("YUV4MPEG2 W2 H2")), "a Y4M file");

@@ -13,7 +13,8 @@ BackendChoice choose_backend(const std::string& requested) {
         return c;
     }
     if (requested == "vulkan")
-        throw std::invalid_argument("--score-backend vulkan: the Vulkan backend was removed (use auto, cuda, sycl, hip or cpu)");
+        throw std::invalid_argument(
+            "--score-backend vulkan: the Vulkan backend was removed (use auto, cuda, sycl, hip or cpu)");
     const bool is_auto = requested == "auto";
     if (!is_auto && requested != "cuda" && requested != "sycl" && requested != "hip")
         throw std::invalid_argument("--score-backend '" + requested + "': expected auto, cuda, sycl, hip or cpu");

@@ -11,8 +11,10 @@ namespace {
 /// Endpoint slope of a PCHIP (one-sided three-point formula, shape-preserving).
 double end_slope(double h1, double h2, double d1, double d2) {
     double d = ((2 * h1 + h2) * d1 - h1 * d2) / (h1 + h2);
-    if (d * d1 < 0) d = 0;
-    else if (d1 * d2 < 0 && std::fabs(d) > std::fabs(3 * d1)) d = 3 * d1;
+    if (d * d1 < 0)
+        d = 0;
+    else if (d1 * d2 < 0 && std::fabs(d) > std::fabs(3 * d1))
+        d = 3 * d1;
     return d;
 }
 

@@ -28,9 +28,13 @@ ScoreCache::ScoreCache(std::string dir, std::uint64_t max_bytes) : dir_(std::mov
     fs::create_directories(dir_, ec);
 }
 
-std::string ScoreCache::key(const nlohmann::ordered_json& parts) { return text_sha256(parts.dump()); }
+std::string ScoreCache::key(const nlohmann::ordered_json& parts) {
+    return text_sha256(parts.dump());
+}
 
-std::string ScoreCache::path(const std::string& key) const { return dir_ + "/" + key.substr(0, 2) + "/" + key + ".json"; }
+std::string ScoreCache::path(const std::string& key) const {
+    return dir_ + "/" + key.substr(0, 2) + "/" + key + ".json";
+}
 
 std::optional<Row> ScoreCache::get(const std::string& key) const {
     std::ifstream in(path(key));

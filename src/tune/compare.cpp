@@ -25,7 +25,8 @@ Comparison compare_rows(const std::vector<Row>& rows, const std::vector<std::str
     std::vector<std::pair<std::string, std::string>> order;
     for (const std::string& e : encoder_order)
         for (const Row& r : rows) {
-            if (r.value("encoder", std::string()) != e || r.value("exit_status", -1) != 0 || !r["vmaf_score"].is_number())
+            if (r.value("encoder", std::string()) != e || r.value("exit_status", -1) != 0 ||
+                !r["vmaf_score"].is_number())
                 continue;
             const auto key = std::make_pair(e, r.value("preset", std::string()));
             if (!pts.count(key)) order.push_back(key);

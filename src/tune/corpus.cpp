@@ -25,7 +25,9 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_interrupt(int) { g_interrupted = true; }
+extern "C" void on_interrupt(int) {
+    g_interrupted = true;
+}
 
 /// A job whose encode has ended (successfully or not).
 struct Encoded {
@@ -48,7 +50,8 @@ int run_corpus(const CorpusOptions& opt) {
     std::vector<Cell> grid;
     for (const std::string& e : sweep.encoders()) {
         const EncoderAdapter* a = find_encoder(e);
-        const std::vector<std::string> presets = opt.presets.empty() ? std::vector<std::string>{a->default_preset} : opt.presets;
+        const std::vector<std::string> presets =
+            opt.presets.empty() ? std::vector<std::string>{a->default_preset} : opt.presets;
         for (const Cell& c : make_grid(opt.sources.size(), {e}, presets, sweep.crfs())) grid.push_back(c);
     }
     std::stable_sort(grid.begin(), grid.end(), [](const Cell& x, const Cell& y) { return x.source < y.source; });
@@ -67,7 +70,8 @@ int run_corpus(const CorpusOptions& opt) {
     if (total == 0) return 0;
 
     g_interrupted = false;
-    struct sigaction sa{}, old_int{}, old_term{};
+    struct sigaction sa {
+    }, old_int{}, old_term{};
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, &old_int);
@@ -108,9 +112,8 @@ int run_corpus(const CorpusOptions& opt) {
         std::optional<Encoded> e;
         {
             std::unique_lock<std::mutex> lock(mu);
-            cv.wait_for(lock, std::chrono::milliseconds(200), [&] {
-                return !finished.empty() || ((todo.empty() || g_interrupted) && encoding == 0);
-            });
+            cv.wait_for(lock, std::chrono::milliseconds(200),
+                        [&] { return !finished.empty() || ((todo.empty() || g_interrupted) && encoding == 0); });
             if (!finished.empty()) {
                 e = std::move(finished.front());
                 finished.pop_front();
@@ -140,7 +143,8 @@ int run_corpus(const CorpusOptions& opt) {
             std::fprintf(stderr, "vmaf-tune: [%zu/%zu] %s %s %s crf %d: %s\n", written, total,
                          fs::path(opt.sources[j.cell.source].path).filename().c_str(), j.cell.encoder.c_str(),
                          j.cell.preset.c_str(), j.cell.crf, score);
-        if (row["exit_status"] != 0) std::fprintf(stderr, "%svmaf-tune: %s\n", tty ? "\n" : "", row["error"].get<std::string>().c_str());
+        if (row["exit_status"] != 0)
+            std::fprintf(stderr, "%svmaf-tune: %s\n", tty ? "\n" : "", row["error"].get<std::string>().c_str());
     }
     for (auto& w : workers) w.join();
     if (tty) std::fprintf(stderr, "\n");

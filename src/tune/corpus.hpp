@@ -16,13 +16,13 @@ namespace vmaf::tune {
 
 struct CorpusOptions {
     std::vector<SourceSpec> sources;
-    std::vector<std::string> encoders;  ///< default {"libx264"}
-    std::vector<std::string> presets;   ///< empty: each encoder's default preset
+    std::vector<std::string> encoders;   ///< default {"libx264"}
+    std::vector<std::string> presets;    ///< empty: each encoder's default preset
     std::vector<std::string> crf_specs;  ///< as --crf: "23", "18:40:2"
     std::string model;  ///< --vmaf-model: built-in name or a .json path; empty: v0.6.1 (4K model at >= 2160p)
     std::string score_backend = "auto";
     unsigned jobs = 1;
-    unsigned threads = 0;  ///< scoring threads; 0: every core
+    unsigned threads = 0;       ///< scoring threads; 0: every core
     double sample_seconds = 0;  ///< > 0: encode and score only the centre S seconds
     std::vector<std::string> extra_ffmpeg_args;
     bool keep_encodes = false;

@@ -80,8 +80,9 @@ std::string shell_quote(const std::vector<std::string>& argv) {
     std::string out;
     for (const std::string& a : argv) {
         if (!out.empty()) out += ' ';
-        const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789_-+=/.,:@%") == std::string::npos;
+        const bool plain = !a.empty() && a.find_first_not_of(
+                                             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "0123456789_-+=/.,:@%") == std::string::npos;
         if (plain) {
             out += a;
             continue;

@@ -7,8 +7,8 @@
 namespace vmaf::tune {
 
 struct ProcessResult {
-    int exit_code = -1;  ///< the exit status; 128 + N when killed by signal N; 127 when it could not start
-    std::string out;     ///< stdout, when captured
+    int exit_code = -1;    ///< the exit status; 128 + N when killed by signal N; 127 when it could not start
+    std::string out;       ///< stdout, when captured
     std::string err_tail;  ///< the last 4 KiB of stderr
     double elapsed_ms = 0;
 };

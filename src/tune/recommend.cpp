@@ -104,7 +104,8 @@ Recommendation recommend(const RecommendOptions& opt) {
     const Probe probe = [&](int crf) {
         const Row r = sweep.run(job_for(crf));
         if (r["exit_status"] != 0)
-            throw std::runtime_error("the encode at CRF " + std::to_string(crf) + " failed: " + r["error"].get<std::string>());
+            throw std::runtime_error("the encode at CRF " + std::to_string(crf) +
+                                     " failed: " + r["error"].get<std::string>());
         if (r["cache_hit"] != true) ++rec.encodes;
         rows[crf] = r;
         return value_of(r, opt, key);

@@ -13,16 +13,16 @@
 namespace vmaf::tune {
 
 struct RecommendOptions {
-    CorpusOptions corpus;  ///< one source, one encoder, one preset; crf_specs unused
+    CorpusOptions corpus;                               ///< one source, one encoder, one preset; crf_specs unused
     std::optional<double> target_vmaf, target_bitrate;  ///< exactly one
-    std::string pool = "mean";  ///< mean | harmonic | p1 | p5 | min
-    int crf_min = -1, crf_max = -1;  ///< default: the encoder's range
-    std::string from_corpus;  ///< answer from this JSONL without encoding
+    std::string pool = "mean";                          ///< mean | harmonic | p1 | p5 | min
+    int crf_min = -1, crf_max = -1;                     ///< default: the encoder's range
+    std::string from_corpus;                            ///< answer from this JSONL without encoding
 };
 
 struct Recommendation {
     bool met = false;
-    Row row;              ///< the recommended cell (met), else the best candidate
+    Row row;               ///< the recommended cell (met), else the best candidate
     unsigned encodes = 0;  ///< cells encoded and scored by this search (cache hits not counted)
     unsigned known = 0;    ///< cells the search started with
 };

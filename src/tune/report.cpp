@@ -16,11 +16,20 @@ std::string esc(const std::string& s) {
     std::string out;
     for (char c : s) {
         switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -59,15 +68,17 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
             xs.push_back(fx(*r));
             ys.push_back(fy(*r));
         }
-    std::string svg = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 560 340\" width=\"560\" height=\"340\">";
+    std::string svg =
+        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 560 340\" width=\"560\" "
+        "height=\"340\">";
     svg += "<text x=\"280\" y=\"18\" text-anchor=\"middle\" class=\"title\">" + esc(title) + "</text>";
     if (xs.empty()) return svg + "<text x=\"280\" y=\"170\" text-anchor=\"middle\">no successful cells</text></svg>";
     const auto [x0, x1] = range_of(xs);
     const auto [y0, y1] = range_of(ys);
     auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
     auto py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
-    svg += "<rect x=\"" + num(L) + "\" y=\"" + num(T) + "\" width=\"" + num(W - L - R) + "\" height=\"" + num(H - T - B) +
-           "\" class=\"frame\"/>";
+    svg += "<rect x=\"" + num(L) + "\" y=\"" + num(T) + "\" width=\"" + num(W - L - R) + "\" height=\"" +
+           num(H - T - B) + "\" class=\"frame\"/>";
     for (int k = 0; k <= 4; ++k) {
         const double xv = x0 + (x1 - x0) * k / 4, yv = y0 + (y1 - y0) * k / 4;
         svg += "<text x=\"" + num(px(xv)) + "\" y=\"" + num(H - B + 16) + "\" text-anchor=\"middle\" class=\"tick\">" +
@@ -77,7 +88,8 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
         svg += "<line x1=\"" + num(L) + "\" x2=\"" + num(W - R) + "\" y1=\"" + num(py(yv)) + "\" y2=\"" + num(py(yv)) +
                "\" class=\"grid\"/>";
     }
-    svg += "<text x=\"" + num((L + W - R) / 2) + "\" y=\"" + num(H - 8) + "\" text-anchor=\"middle\">" + esc(xlabel) + "</text>";
+    svg += "<text x=\"" + num((L + W - R) / 2) + "\" y=\"" + num(H - 8) + "\" text-anchor=\"middle\">" + esc(xlabel) +
+           "</text>";
     svg += "<text transform=\"translate(14," + num((T + H - B) / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
            esc(ylabel) + "</text>";
     for (std::size_t si = 0; si < series.size(); ++si) {
@@ -105,7 +117,9 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
     return svg + "</svg>";
 }
 
-double getd(const Row& r, const char* k) { return r.contains(k) && r[k].is_number() ? r[k].get<double>() : NAN; }
+double getd(const Row& r, const char* k) {
+    return r.contains(k) && r[k].is_number() ? r[k].get<double>() : NAN;
+}
 
 }  // namespace
 
@@ -125,7 +139,8 @@ std::vector<std::pair<double, double>> upper_hull(std::vector<std::pair<double, 
         h.push_back(p);
     }
     // The frontier ends at the highest quality: later points only cost bits.
-    const auto best = std::max_element(h.begin(), h.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto best =
+        std::max_element(h.begin(), h.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     if (best != h.end()) h.erase(best + 1, h.end());
     return h;
 }
@@ -162,7 +177,8 @@ std::string render_report(const std::vector<Row>& rows, const std::string& title
     for (std::size_t p = 0; (p = frames_json.find("</", p)) != std::string::npos;) frames_json.replace(p, 2, "<\\/");
 
     std::string html = R"(<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>)" + esc(title) + R"(</title>
+<html lang="en"><head><meta charset="utf-8"><title>)" +
+                       esc(title) + R"(</title>
 <style>
 body{font-family:sans-serif;margin:24px;color:#222}
 h1{font-size:20px}
@@ -179,27 +195,36 @@ tr.failed td{color:#a00}
 tr.chosen td{background:#fff6d5}
 tbody tr{cursor:pointer}
 </style></head><body>
-<h1>)" + esc(title) + "</h1>\n<p>" + std::to_string(rows.size()) +
-                       " cells. Dashed lines: upper convex hull of (bitrate, VMAF). Click a table row to plot its per-frame VMAF.</p>\n"
+<h1>)" + esc(title) + "</h1>\n<p>" +
+                       std::to_string(rows.size()) +
+                       " cells. Dashed lines: upper convex hull of (bitrate, VMAF). Click a table row to plot its "
+                       "per-frame VMAF.</p>\n"
                        "<div class=\"charts\">";
     html += chart("Bitrate vs VMAF", "bitrate (kbps)", "VMAF", series, kbps, vmaf, true);
     html += chart("CRF vs VMAF", "CRF", "VMAF", series, crf, vmaf, false);
     html += chart("CRF vs bitrate", "CRF", "bitrate (kbps)", series, crf, kbps, false);
-    html += R"(<svg id="perframe" class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 560 340" width="560" height="340"></svg></div>
+    html +=
+        R"(<svg id="perframe" class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 560 340" width="560" height="340"></svg></div>
 <table id="cells"><thead><tr>)";
-    const char* const cols[] = {"src", "encoder", "preset", "crf", "bitrate_kbps", "vmaf_score", "vmaf_harmonic_mean",
-                                "vmaf_min", "vmaf_p5", "encode_time_ms", "score_time_ms", "backend_used", "exit_status"};
+    const char* const cols[] = {
+        "src",      "encoder", "preset",         "crf",           "bitrate_kbps", "vmaf_score", "vmaf_harmonic_mean",
+        "vmaf_min", "vmaf_p5", "encode_time_ms", "score_time_ms", "backend_used", "exit_status"};
     for (const char* c : cols) html += std::string("<th>") + c + "</th>";
     html += "</tr></thead><tbody>\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
-        html += "<tr data-row=\"" + std::to_string(i) + "\"" + (r.value("exit_status", -1) == 0 ? "" : " class=\"failed\"") + ">";
+        html += "<tr data-row=\"" + std::to_string(i) + "\"" +
+                (r.value("exit_status", -1) == 0 ? "" : " class=\"failed\"") + ">";
         for (const char* c : cols) {
             std::string cell;
-            if (r.contains(c) && r[c].is_number_float()) cell = num(r[c].get<double>(), 7);
-            else if (r.contains(c) && r[c].is_string()) cell = r[c].get<std::string>();
-            if (std::string(c) == "src") cell = cell.substr(cell.find_last_of('/') + 1);
-            else if (r.contains(c) && !r[c].is_null()) cell = r[c].dump();
+            if (r.contains(c) && r[c].is_number_float())
+                cell = num(r[c].get<double>(), 7);
+            else if (r.contains(c) && r[c].is_string())
+                cell = r[c].get<std::string>();
+            if (std::string(c) == "src")
+                cell = cell.substr(cell.find_last_of('/') + 1);
+            else if (r.contains(c) && !r[c].is_null())
+                cell = r[c].dump();
             html += "<td>" + esc(cell) + "</td>";
         }
         html += "</tr>\n";

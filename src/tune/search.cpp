@@ -41,8 +41,10 @@ SearchResult search_quality(const Probe& probe, int lo, int hi, double target, s
         miss.reset();
         for (const auto& [crf, v] : r.values) {
             if (crf < lo || crf > hi) continue;
-            if (v >= target) meet = crf;
-            else if (!miss || crf < *miss) miss = crf;
+            if (v >= target)
+                meet = crf;
+            else if (!miss || crf < *miss)
+                miss = crf;
         }
         if (meet && miss && *miss < *meet) miss.reset();  // not monotonic there: trust the meeting probe
     };
@@ -108,8 +110,8 @@ SearchResult search_bitrate(const Probe& probe, int lo, int hi, double target, s
     SearchResult r;
     r.probes = s.probes;
     for (const auto& [c, v] : s.values) r.values[c] = std::exp(v);
-    std::optional<int> candidates[2] = {s.crf, s.crf ? (*s.crf < hi ? std::optional<int>(*s.crf + 1) : std::nullopt)
-                                                     : std::optional<int>(lo)};
+    std::optional<int> candidates[2] = {
+        s.crf, s.crf ? (*s.crf < hi ? std::optional<int>(*s.crf + 1) : std::nullopt) : std::optional<int>(lo)};
     double best_gap = INFINITY;
     for (const auto& c : candidates) {
         if (!c) continue;

@@ -61,10 +61,18 @@ std::string text_sha256(const std::string& text) {
 std::string ffmpeg_pix_fmt(const VideoGeometry& g) {
     std::string base;
     switch (g.format) {
-        case PixelFormat::Yuv400: base = "gray"; break;
-        case PixelFormat::Yuv420: base = "yuv420p"; break;
-        case PixelFormat::Yuv422: base = "yuv422p"; break;
-        case PixelFormat::Yuv444: base = "yuv444p"; break;
+        case PixelFormat::Yuv400:
+            base = "gray";
+            break;
+        case PixelFormat::Yuv420:
+            base = "yuv420p";
+            break;
+        case PixelFormat::Yuv422:
+            base = "yuv422p";
+            break;
+        case PixelFormat::Yuv444:
+            base = "yuv444p";
+            break;
     }
     return g.bpc == 8 ? base : base + std::to_string(g.bpc) + "le";
 }

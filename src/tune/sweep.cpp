@@ -45,7 +45,8 @@ std::string model_for(const std::string& requested, const SourceFacts& f, const 
     if (!requested.empty()) return requested;
     if (f.height >= 2160) {
         if (!announced)
-            std::fprintf(stderr, "vmaf-tune: %s is %ux%u: scoring with vmaf_4k_v0.6.1 (give --vmaf-model to override)\n",
+            std::fprintf(stderr,
+                         "vmaf-tune: %s is %ux%u: scoring with vmaf_4k_v0.6.1 (give --vmaf-model to override)\n",
                          src.c_str(), f.width, f.height);
         announced = true;
         return "vmaf_4k_v0.6.1";
@@ -89,9 +90,10 @@ void null_scores(Row& row) {
 }
 
 /// The fields a cache entry carries: everything a finished cell measured.
-const char* const kResultKeys[] = {"encoder_version", "encode_size_bytes", "bitrate_kbps", "encode_time_ms",
-                                   "vmaf_score", "vmaf_mean", "vmaf_harmonic_mean", "vmaf_min", "vmaf_p1",
-                                   "vmaf_p5", "score_time_ms", "backend_used", "features", "vmaf_per_frame"};
+const char* const kResultKeys[] = {"encoder_version", "encode_size_bytes", "bitrate_kbps",       "encode_time_ms",
+                                   "vmaf_score",      "vmaf_mean",         "vmaf_harmonic_mean", "vmaf_min",
+                                   "vmaf_p1",         "vmaf_p5",           "score_time_ms",      "backend_used",
+                                   "features",        "vmaf_per_frame"};
 
 }  // namespace
 
@@ -101,14 +103,16 @@ Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
     if (opt_.sample_seconds < 0) throw std::invalid_argument("--sample-seconds must not be negative");
     encoders_ = opt_.encoders.empty() ? std::vector<std::string>{"libx264"} : opt_.encoders;
     const std::vector<std::string> available = ffmpeg_encoders(opt_.ffmpeg);
-    if (available.empty()) throw std::invalid_argument("cannot run '" + opt_.ffmpeg + " -encoders': is ffmpeg installed?");
+    if (available.empty())
+        throw std::invalid_argument("cannot run '" + opt_.ffmpeg + " -encoders': is ffmpeg installed?");
     crfs_ = parse_crf_list(opt_.crf_specs, 0, 63);
     for (const std::string& e : encoders_) {
         const EncoderAdapter* a = find_encoder(e);
-        if (!a) throw std::invalid_argument("unknown --encoder '" + e + "' (known: " + join(encoder_names(), ", ") + ")");
+        if (!a)
+            throw std::invalid_argument("unknown --encoder '" + e + "' (known: " + join(encoder_names(), ", ") + ")");
         if (std::find(available.begin(), available.end(), e) == available.end())
             throw std::invalid_argument("--encoder " + e + ": " + opt_.ffmpeg + " has no such encoder");
-        parse_crf_list(opt_.crf_specs, a->crf_min, a->crf_max);  // range check per encoder
+        parse_crf_list(opt_.crf_specs, a->crf_min, a->crf_max);               // range check per encoder
         for (const std::string& p : opt_.presets) a->args(p, crfs_.front());  // preset check
     }
     for (const std::string& a : opt_.extra_ffmpeg_args)
@@ -158,15 +162,18 @@ Job Sweep::make_job(std::size_t index, const Cell& cell) {
     char name[256];
     std::snprintf(name, sizeof name, "%s__%s__%s__crf%d%s%s.%s", stem.c_str(), j.cell.encoder.c_str(),
                   j.cell.preset.c_str(), j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(),
-                  opt_.extra_ffmpeg_args.empty() ? "" : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
+                  opt_.extra_ffmpeg_args.empty()
+                      ? ""
+                      : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
                   j.adapter->extension.c_str());
     j.encode_path = (fs::path(encode_dir_) / name).string();
     j.argv = {opt_.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-y"};
     if (src.raw) {
         char fps[32];
         std::snprintf(fps, sizeof fps, "%.17g", src.raw_fps);
-        j.argv.insert(j.argv.end(), {"-f", "rawvideo", "-pix_fmt", src.raw_pix_fmt, "-s",
-                                     std::to_string(src.raw->width) + "x" + std::to_string(src.raw->height), "-r", fps});
+        j.argv.insert(j.argv.end(),
+                      {"-f", "rawvideo", "-pix_fmt", src.raw_pix_fmt, "-s",
+                       std::to_string(src.raw->width) + "x" + std::to_string(src.raw->height), "-r", fps});
     }
     j.argv.insert(j.argv.end(), {"-i", src.path});
     j.argv.insert(j.argv.end(), trim.begin(), trim.end());
@@ -211,9 +218,13 @@ Job Sweep::make_job(std::size_t index, const Cell& cell) {
     key_argv.back() = "<out>." + j.adapter->extension;
     for (auto& a : key_argv)
         if (a == src.path) a = "<src>";
-    j.cache_key = ScoreCache::key({{"src_sha256", f.sha256}, {"encoder", j.cell.encoder},
-                                   {"ffmpeg_version", ffmpeg_ver_}, {"argv", key_argv}, {"model", model},
-                                   {"features", "model"}, {"backend", backend_.name},
+    j.cache_key = ScoreCache::key({{"src_sha256", f.sha256},
+                                   {"encoder", j.cell.encoder},
+                                   {"ffmpeg_version", ffmpeg_ver_},
+                                   {"argv", key_argv},
+                                   {"model", model},
+                                   {"features", "model"},
+                                   {"backend", backend_.name},
                                    {"window", {j.window.skip, j.window.count ? *j.window.count : 0}}});
     return j;
 }
@@ -252,8 +263,9 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
         const std::string bv = bitstream_encoder_version(j.cell.encoder, j.encode_path);
         row["encoder_version"] = bv.empty() ? j.cell.encoder + " (ffmpeg " + ffmpeg_ver_ + ")" : bv;
         try {
-            const ScoreSummary s = score_encode(opt_.sources[j.cell.source], j.window, j.encode_path,
-                                                setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads));
+            const ScoreSummary s =
+                score_encode(opt_.sources[j.cell.source], j.window, j.encode_path,
+                             setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads));
             fill_scores(row, s);
             row["exit_status"] = 0;
             if (cache_) {

@@ -199,7 +199,9 @@ namespace vmaf::tune {
 namespace {
 
 // A smooth, falling VMAF-like curve over CRF, and the true answer by brute force.
-double synthetic_vmaf(int crf) { return 100.0 / (1.0 + std::exp((crf - 38.0) / 5.5)) + 0.3 * std::sin(crf * 0.7); }
+double synthetic_vmaf(int crf) {
+    return 100.0 / (1.0 + std::exp((crf - 38.0) / 5.5)) + 0.3 * std::sin(crf * 0.7);
+}
 
 TEST(TuneSearch, FindsTheHighestCrfMeetingTheTargetWithFewerProbesThanBisection) {
     unsigned interp_total = 0, bisect_total = 0;
@@ -214,7 +216,8 @@ TEST(TuneSearch, FindsTheHighestCrfMeetingTheTargetWithFewerProbesThanBisection)
         EXPECT_EQ(*b.crf, truth) << "target " << target;
         interp_total += a.probes;
         bisect_total += b.probes;
-        std::printf("target %.0f: crf %d, interpolated %u probes, bisection %u probes\n", target, truth, a.probes, b.probes);
+        std::printf("target %.0f: crf %d, interpolated %u probes, bisection %u probes\n", target, truth, a.probes,
+                    b.probes);
     }
     EXPECT_LT(interp_total, bisect_total);
 }
@@ -223,7 +226,12 @@ TEST(TuneSearch, SeededValuesAreNotProbedAgain) {
     std::map<int, double> known;
     for (int c : {20, 30, 40}) known[c] = synthetic_vmaf(c);
     unsigned calls = 0;
-    const SearchResult r = search_quality([&](int c) { ++calls; return synthetic_vmaf(c); }, 10, 51, 90.0, known);
+    const SearchResult r = search_quality(
+        [&](int c) {
+            ++calls;
+            return synthetic_vmaf(c);
+        },
+        10, 51, 90.0, known);
     EXPECT_EQ(r.probes, calls);
     EXPECT_LE(calls, 4u);
     ASSERT_TRUE(r.crf);

@@ -5,7 +5,6 @@
 // Exit status: 0 done, 1 some cell failed, 2 bad options or input (nothing
 // encoded), 130 interrupted (rerun the same command to resume).
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <fstream>
 
@@ -34,13 +33,17 @@ vmaf::VideoGeometry raw_geometry(unsigned w, unsigned h, const std::string& pix_
             base.resize(base.size() - suffix.size());
         }
     }
-    if (base == "yuv420p") g.format = vmaf::PixelFormat::Yuv420;
-    else if (base == "yuv422p") g.format = vmaf::PixelFormat::Yuv422;
-    else if (base == "yuv444p") g.format = vmaf::PixelFormat::Yuv444;
-    else throw std::invalid_argument("--pix-fmt '" + pix_fmt + "': expected yuv420p/yuv422p/yuv444p, optionally 10le/12le/16le");
+    if (base == "yuv420p")
+        g.format = vmaf::PixelFormat::Yuv420;
+    else if (base == "yuv422p")
+        g.format = vmaf::PixelFormat::Yuv422;
+    else if (base == "yuv444p")
+        g.format = vmaf::PixelFormat::Yuv444;
+    else
+        throw std::invalid_argument("--pix-fmt '" + pix_fmt +
+                                    "': expected yuv420p/yuv422p/yuv444p, optionally 10le/12le/16le");
     return g;
 }
-
 
 /// The options every encoding subcommand shares, as given on the command line.
 struct SweepArgs {
@@ -52,17 +55,21 @@ struct SweepArgs {
     bool no_cache = false;
 
     void declare(CLI::App* cmd) {
-        cmd->add_option("--source", sources, "source video: raw YUV with --width --height, or Y4M / any container")->required();
+        cmd->add_option("--source", sources, "source video: raw YUV with --width --height, or Y4M / any container")
+            ->required();
         cmd->add_option("--width", width, "raw source width");
         cmd->add_option("--height", height, "raw source height");
         cmd->add_option("--pix-fmt", pix_fmt, "raw source pixel format (yuv420p, yuv422p10le, ...)");
         cmd->add_option("--framerate", framerate, "raw source frame rate");
-        cmd->add_option("--encoder", c.encoders, "libx264, libx265, libsvtav1, libaom-av1, libvpx-vp9, h264_nvenc, hevc_nvenc, av1_nvenc");
+        cmd->add_option("--encoder", c.encoders,
+                        "libx264, libx265, libsvtav1, libaom-av1, libvpx-vp9, h264_nvenc, hevc_nvenc, av1_nvenc");
         cmd->add_option("--preset", c.presets, "encoder preset (default: the encoder's own)");
-        cmd->add_option("--vmaf-model", c.model, "built-in model name or model .json path (default vmaf_v0.6.1; vmaf_4k_v0.6.1 at >= 2160p)");
+        cmd->add_option("--vmaf-model", c.model,
+                        "built-in model name or model .json path (default vmaf_v0.6.1; vmaf_4k_v0.6.1 at >= 2160p)");
         cmd->add_option("--score-backend", c.score_backend, "auto (cuda, sycl, hip, then cpu), cuda, sycl, hip or cpu");
         cmd->add_option("--threads", c.threads, "scoring threads (default: every core)");
-        cmd->add_option("--sample-seconds", c.sample_seconds, "encode and score only the centre S seconds of the source");
+        cmd->add_option("--sample-seconds", c.sample_seconds,
+                        "encode and score only the centre S seconds of the source");
         cmd->add_option("--extra-ffmpeg-args", extra, "more ffmpeg output options, one string split at spaces");
         cmd->add_flag("--keep-encodes", c.keep_encodes, "keep the encoded files (default: deleted once scored)");
         cmd->add_option("--encode-dir", c.encode_dir, "where encodes go (default OUT.encodes)");
@@ -117,7 +124,8 @@ int main(int argc, char** argv) {
     RecommendOptions ro;
     double target_vmaf = -1, target_bitrate = -1;
     bool as_json = false;
-    auto* rec = app.add_subcommand("recommend", "the highest CRF meeting --target-vmaf, or the CRF closest to --target-bitrate");
+    auto* rec = app.add_subcommand("recommend",
+                                   "the highest CRF meeting --target-vmaf, or the CRF closest to --target-bitrate");
     rw.declare(rec);
     rec->get_option("--source")->required(false);
     rw.c.out = "recommend.jsonl";
@@ -132,7 +140,8 @@ int main(int argc, char** argv) {
     SweepArgs cw;
     std::string cmp_encoders, cmp_format = "markdown", cmp_out;
     std::vector<double> cmp_targets = {80, 85, 90, 95};
-    auto* cmp = app.add_subcommand("compare", "encoders' curves, BD-rate and BD-VMAF against the first, bitrate at VMAF targets");
+    auto* cmp = app.add_subcommand("compare",
+                                   "encoders' curves, BD-rate and BD-VMAF against the first, bitrate at VMAF targets");
     cw.declare(cmp);
     cw.c.out = "compare.jsonl";
     cmp->add_option("--encoders", cmp_encoders, "comma-separated encoders; the first is the anchor")->required();
@@ -171,19 +180,24 @@ int main(int argc, char** argv) {
             ro.corpus = rw.resolve();
             if (tv->count()) ro.target_vmaf = target_vmaf;
             if (tb->count()) ro.target_bitrate = target_bitrate;
-            if (ro.from_corpus.empty() && ro.corpus.sources.empty()) throw std::invalid_argument("--source is required");
+            if (ro.from_corpus.empty() && ro.corpus.sources.empty())
+                throw std::invalid_argument("--source is required");
             const Recommendation r = recommend(ro);
             const Row& row = r.row;
             if (as_json) std::printf("%s\n", row.dump().c_str());
             char what_buf[64];
-            if (ro.target_vmaf) std::snprintf(what_buf, sizeof what_buf, "VMAF %g (%s)", *ro.target_vmaf, ro.pool.c_str());
-            else std::snprintf(what_buf, sizeof what_buf, "%g kbps", *ro.target_bitrate);
+            if (ro.target_vmaf)
+                std::snprintf(what_buf, sizeof what_buf, "VMAF %g (%s)", *ro.target_vmaf, ro.pool.c_str());
+            else
+                std::snprintf(what_buf, sizeof what_buf, "%g kbps", *ro.target_bitrate);
             const std::string what = what_buf;
-            std::fprintf(stderr, "vmaf-tune: %s %s: %s CRF %d: VMAF %.3f (%s %.3f) at %.1f kbps; %u encodes, %u cells known before\n",
-                         row["encoder"].get<std::string>().c_str(), row["preset"].get<std::string>().c_str(),
-                         r.met ? ("meets " + what + " at").c_str() : ("cannot reach " + what + "; best candidate").c_str(),
-                         row["crf"].get<int>(), row["vmaf_score"].get<double>(), ro.pool.c_str(),
-                         row[pool_key(ro.pool)].get<double>(), row["bitrate_kbps"].get<double>(), r.encodes, r.known);
+            std::fprintf(
+                stderr,
+                "vmaf-tune: %s %s: %s CRF %d: VMAF %.3f (%s %.3f) at %.1f kbps; %u encodes, %u cells known before\n",
+                row["encoder"].get<std::string>().c_str(), row["preset"].get<std::string>().c_str(),
+                r.met ? ("meets " + what + " at").c_str() : ("cannot reach " + what + "; best candidate").c_str(),
+                row["crf"].get<int>(), row["vmaf_score"].get<double>(), ro.pool.c_str(),
+                row[pool_key(ro.pool)].get<double>(), row["bitrate_kbps"].get<double>(), r.encodes, r.known);
             if (!as_json) std::printf("%d\n", row["crf"].get<int>());
             return r.met ? 0 : 1;
         }
@@ -196,7 +210,8 @@ int main(int argc, char** argv) {
                 if (b == std::string::npos) b = cmp_encoders.size();
                 if (b > a) c.encoders.push_back(cmp_encoders.substr(a, b - a));
             }
-            if (c.encoders.size() < 2) throw std::invalid_argument("--encoders needs at least two encoders, comma-separated");
+            if (c.encoders.size() < 2)
+                throw std::invalid_argument("--encoders needs at least two encoders, comma-separated");
             for (double t : cmp_targets)
                 if (!(t >= 0 && t <= 100)) throw std::invalid_argument("--target-vmaf must be within [0, 100]");
             render_comparison(Comparison{{}, {EncoderCurve{}}}, cmp_format);  // the format is checked before encoding
@@ -225,14 +240,16 @@ int main(int argc, char** argv) {
         if (*report) {
             const auto rows = read_rows(report_in);
             if (rows.empty()) throw std::invalid_argument(report_in + " has no rows");
-            const std::string html = render_report(rows, report_title.empty() ? "vmaf-tune: " + report_in : report_title);
+            const std::string html =
+                render_report(rows, report_title.empty() ? "vmaf-tune: " + report_in : report_title);
             const std::string tmp = report_out + ".tmp";
             {
                 std::ofstream out(tmp, std::ios::binary);
                 out << html;
                 if (!out) throw std::runtime_error("cannot write " + tmp);
             }
-            if (std::rename(tmp.c_str(), report_out.c_str()) != 0) throw std::runtime_error("cannot write " + report_out);
+            if (std::rename(tmp.c_str(), report_out.c_str()) != 0)
+                throw std::runtime_error("cannot write " + report_out);
             return 0;
         }
     } catch (const std::exception& e) {

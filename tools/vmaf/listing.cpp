@@ -44,8 +44,8 @@ std::string models_text() {
 
 std::string version_text() {
     const BuildInfo b = build_info();
-    return b.upstream_version + " (vmaf-engine " + b.engine_version + ", commit " + b.commit + ", backends: " +
-           join(b.backends, " ") + ", SIMD: " + join(b.simd_targets, " ") + ")\n";
+    return b.upstream_version + " (vmaf-engine " + b.engine_version + ", commit " + b.commit +
+           ", backends: " + join(b.backends, " ") + ", SIMD: " + join(b.simd_targets, " ") + ")\n";
 }
 
 }  // namespace vmaf::cli
