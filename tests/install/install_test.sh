@@ -18,8 +18,9 @@ cmake -S "$here/consumer" -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release
       -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 ref=$clips/p01_576x324_yuv420p_ref.yuv dist=$clips/p01_576x324_yuv420p_crf35.yuv
-ldd "$tmp/consumer/consumer" | grep -q "libvmaf.so.3 => $tmp/prefix/lib/libvmaf.so.3" ||
-    { echo "FAIL: the consumer does not use the installed libvmaf.so.3"; ldd "$tmp/consumer/consumer"; exit 1; }
+deps=$(ldd "$tmp/consumer/consumer")  # not piped into grep -q: pipefail would see ldd's SIGPIPE
+[[ $deps == *"libvmaf.so.3 => $tmp/prefix/lib/libvmaf.so.3"* ]] ||
+    { echo "FAIL: the consumer does not use the installed libvmaf.so.3"; echo "$deps"; exit 1; }
 lib=$("$tmp/consumer/consumer" "$ref" "$dist" 576 324)
 "$tmp/prefix/bin/vmaf" -r "$ref" -d "$dist" -w 576 -h 324 -p 420 -b 8 --json --precision max -o "$tmp/cli.json" -q
 cli=$(python3 -c 'import json,sys; print(repr(json.load(open(sys.argv[1]))["pooled_metrics"]["vmaf"]["mean"]))' "$tmp/cli.json")
