@@ -87,6 +87,13 @@ struct RunLimits {
 
 enum class OutputFormat { Xml, Json, Csv, Sub };
 
+/// How the inputs' frames were paired by time (align_to_grid), for the
+/// report: JSON and XML reports carry it as a "pairing" entry.
+struct PairingReport {
+    std::string mode;  ///< "timestamps" or "nearest"
+    GridStats reference, distorted;
+};
+
 /// Number format of reports: upstream's default (%.6f, %.16f for tiny
 /// values), a fixed %.Ng, or %.17g (round-trip exact).
 struct Precision {
@@ -143,7 +150,9 @@ public:
     std::optional<double> pooled(const std::string& key, Pool method, unsigned low, unsigned high) const;
 
     /// Writes the report atomically (temporary file + rename).
-    void write_report(const std::string& path, OutputFormat fmt, const Precision& prec) const;
+    /// `pairing`, when given, is reported too.
+    void write_report(const std::string& path, OutputFormat fmt, const Precision& prec,
+                      const PairingReport* pairing = nullptr) const;
 
     /// Pooled mean of a reported key (e.g. "vmaf"), if present.
     std::optional<double> pooled_mean(const std::string& key) const;

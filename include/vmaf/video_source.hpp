@@ -20,6 +20,8 @@ struct StreamInfo {
     /// FFmpeg input: non-empty when decoded pictures are converted to a planar
     /// format, saying from which to which (one line, for the user).
     std::string conversion;
+    /// Unit of VideoSource::timestamp(): time_base_num/time_base_den seconds (0/0 without timestamps).
+    unsigned time_base_num = 0, time_base_den = 0;
 };
 
 /// How a consumer wants pictures delivered; see VideoSource::plan().
@@ -61,7 +63,40 @@ public:
     /// without moving it; callable from several threads at once. Throws
     /// vmaf::Error(Input) for a truncated frame or an index at or past the end.
     virtual Picture read_frame(std::uint64_t index);
+
+    /// Presentation time of the picture the last read() returned, in
+    /// StreamInfo::time_base units; nullopt for sources without timestamps
+    /// (raw YUV, Y4M: their frames are evenly spaced by definition).
+    virtual std::optional<std::int64_t> timestamp() const { return std::nullopt; }
 };
+
+/// How the frames of a timed input are matched to the slots of a frame-rate
+/// grid (slot k at k / fps seconds after the input's first frame).
+enum class GridMode {
+    /// Every frame must sit on a slot (within a quarter of a frame interval):
+    /// a frame off the grid (variable frame rate) is an error; a slot with
+    /// no frame repeats the previous picture (a dropped frame); a second frame
+    /// in one slot is skipped (a duplicated frame).
+    Exact,
+    /// Each slot takes the frame nearest its time (ties: the earlier frame),
+    /// as FFmpeg's framesync with ts_sync_mode=nearest; any rate and spacing.
+    Nearest,
+};
+
+/// What aligning an input to a grid did (filled in as it is read).
+struct GridStats {
+    std::uint64_t repeated = 0;  ///< slots given the previous picture again (no frame of their own)
+    std::uint64_t skipped = 0;   ///< frames of the input no slot took
+};
+
+/// `src` delivered one picture per slot of the fps_num/fps_den grid, by the
+/// frames' timestamps; `src` itself when it has none (it is read in order).
+/// Frames skipped with skip() before the first read still count as frames
+/// (the grid starts at the first frame read after them). Reading throws
+/// vmaf::Error(Input) naming the frame when GridMode::Exact finds one off the
+/// grid. `stats`, if given, is updated as frames are read.
+std::unique_ptr<VideoSource> align_to_grid(std::unique_ptr<VideoSource> src, GridMode mode, unsigned fps_num,
+                                           unsigned fps_den, std::shared_ptr<GridStats> stats = nullptr);
 
 /// Raw planar YUV (Y, then U, then V; 16-bit little-endian above 8 bit).
 /// Throws vmaf::Error on a missing file or a bad geometry.

@@ -265,9 +265,10 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     return next;
 }
 
-void Engine::write_report(const std::string& path, OutputFormat fmt, const Precision& prec) const {
+void Engine::write_report(const std::string& path, OutputFormat fmt, const Precision& prec,
+                          const PairingReport* pairing) const {
     ReportContext ctx{impl_->fc, impl_->frames, impl_->cfg.subsample, impl_->fps, impl_->geom.width, impl_->geom.height,
-                      backend_used(), prec};
+                      backend_used(), prec, pairing};
     write_report_file(path, fmt, ctx);
 }
 

@@ -148,6 +148,10 @@ public:
             info_.sar_num = static_cast<unsigned>(st->sample_aspect_ratio.num);
             info_.sar_den = static_cast<unsigned>(st->sample_aspect_ratio.den);
         }
+        if (st->time_base.num > 0 && st->time_base.den > 0) {
+            info_.time_base_num = static_cast<unsigned>(st->time_base.num);
+            info_.time_base_den = static_cast<unsigned>(st->time_base.den);
+        }
         info_.container = fmt_->iformat->name;
         info_.codec = codec->name;
         pkt_.reset(av_packet_alloc());
@@ -158,6 +162,7 @@ public:
     const VideoGeometry& geometry() const override { return geom_; }
     const StreamInfo& info() const override { return info_; }
     const std::string& name() const override { return path_; }
+    std::optional<std::int64_t> timestamp() const override { return timestamp_; }
 
     void plan(const ReadPlan& p) override {
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
@@ -182,6 +187,9 @@ public:
             for (unsigned y = 0; y < pl.height; ++y)
                 std::memcpy(pl.row<std::uint8_t>(y), src[p] + static_cast<std::ptrdiff_t>(y) * src_stride[p], row);
         }
+        timestamp_.reset();
+        if (frame_->best_effort_timestamp != AV_NOPTS_VALUE && info_.time_base_den)
+            timestamp_ = frame_->best_effort_timestamp;
         av_frame_unref(frame_.get());
         ++frames_;
         return pic;
@@ -266,6 +274,7 @@ private:
     VideoGeometry geom_;
     StreamInfo info_;
     std::unique_ptr<PicturePool> pool_;
+    std::optional<std::int64_t> timestamp_;  ///< of the frame read() returned last
     unsigned frames_ = 0;   ///< frames delivered
     unsigned packets_ = 0;  ///< video packets sent to the decoder
 };

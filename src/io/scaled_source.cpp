@@ -60,6 +60,7 @@ public:
     const VideoGeometry& geometry() const override { return geom_; }
     const StreamInfo& info() const override { return info_; }
     const std::string& name() const override { return name_; }
+    std::optional<std::int64_t> timestamp() const override { return inner_->timestamp(); }
     void plan(const ReadPlan& p) override {
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
         if (p.prefill) pool_->reserve(p.in_flight);

@@ -88,7 +88,15 @@ void write_json(std::FILE* out, const ReportContext& c) {
     for (std::size_t k = 0; k < agg.size(); ++k)
         std::fprintf(out, "\n    \"%s\": %s%s", escaped(agg[k].first, false).c_str(),
                      json_number(agg[k].second, c.precision).c_str(), k + 1 < agg.size() ? "," : "");
-    std::fprintf(out, "\n  },\n  \"backend_used\": \"%s\"\n}\n", c.backend_used.c_str());
+    std::fprintf(out, "\n  },\n");
+    if (const PairingReport* p = c.pairing) {
+        auto side = [](const GridStats& g) {
+            return "{\"repeated\": " + std::to_string(g.repeated) + ", \"skipped\": " + std::to_string(g.skipped) + "}";
+        };
+        std::fprintf(out, "  \"pairing\": {\"mode\": \"%s\", \"reference\": %s, \"distorted\": %s},\n",
+                     escaped(p->mode, false).c_str(), side(p->reference).c_str(), side(p->distorted).c_str());
+    }
+    std::fprintf(out, "  \"backend_used\": \"%s\"\n}\n", c.backend_used.c_str());
 }
 
 void write_xml(std::FILE* out, const ReportContext& c) {
@@ -96,6 +104,14 @@ void write_xml(std::FILE* out, const ReportContext& c) {
     std::fprintf(out, "<VMAF version=\"%s\" backend_used=\"%s\">\n", version(), c.backend_used.c_str());
     std::fprintf(out, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", c.width, c.height);
     std::fprintf(out, "  <fyi fps=\"%.2f\" />\n", c.fps);
+    if (const PairingReport* p = c.pairing)
+        std::fprintf(out,
+                     "  <pairing mode=\"%s\" reference_repeated=\"%llu\" reference_skipped=\"%llu\" "
+                     "distorted_repeated=\"%llu\" distorted_skipped=\"%llu\" />\n",
+                     p->mode.c_str(), static_cast<unsigned long long>(p->reference.repeated),
+                     static_cast<unsigned long long>(p->reference.skipped),
+                     static_cast<unsigned long long>(p->distorted.repeated),
+                     static_cast<unsigned long long>(p->distorted.skipped));
     std::fprintf(out, "  <frames>\n");
     for (unsigned i = 0; i < fc.frame_span(); ++i) {
         if (!frame_listed(c, i)) continue;

@@ -17,6 +17,7 @@ struct ReportContext {
     unsigned width, height;
     std::string backend_used;
     Precision precision;
+    const PairingReport* pairing = nullptr;  ///< reported when given (JSON, XML)
 };
 
 void write_json(std::FILE* out, const ReportContext& ctx);

@@ -87,8 +87,13 @@ Inputs:
   --frame_skip_ref N        skip the first N reference frames
   --frame_skip_dist N       skip the first N distorted frames
   --subsample N             score every Nth frame only
-  --pair_in_order            pair frames in order even when the inputs declare
-                            different frame rates (otherwise an error)
+  --pair_in_order           pair frames in order, ignoring timestamps, even
+                            when the inputs declare different frame rates
+  --pair_nearest            pair each reference frame with the distorted frame
+                            nearest in time (any frame rates, variable ones
+                            too), as FFmpeg's framesync ts_sync_mode=nearest;
+                            by default, timed inputs (containers) pair by
+                            presentation time on their common frame rate
   --scale_dist_to_ref FILTER  resize the distorted video to the reference's
                             size with this libswscale filter (bicubic, lanczos,
                             bilinear, spline, area, neighbor, ...), as FFmpeg's
@@ -156,6 +161,7 @@ Args parse_args(int argc, char** argv) {
     app.add_flag("--list-features", a.list_features);
     app.add_option("--scale_dist_to_ref", a.scale_dist);
     app.add_flag("--pair_in_order", a.pair_in_order);
+    app.add_flag("--pair_nearest", a.pair_nearest);
     app.add_flag("--list-models", a.list_models);
     try {
         app.parse(argc, argv);
@@ -164,6 +170,7 @@ Args parse_args(int argc, char** argv) {
     }
     a.help = help;
     if (a.help || a.version || a.list_features || a.list_models) return a;
+    if (a.pair_in_order && a.pair_nearest) throw UsageError{"--pair_in_order and --pair_nearest exclude each other"};
 
     // Report format: the last of --xml/--json/--csv/--sub wins.
     for (int i = 1; i < argc; ++i) {

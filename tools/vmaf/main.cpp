@@ -2,6 +2,9 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -45,20 +48,47 @@ int backend_failure(const vmaf::BackendError& e, const std::string& backend_arg,
     return kExitBackendInitFailed;
 }
 
+/// Frame pairing by time: the mode and the live counters of both inputs.
+struct TimePairing {
+    std::string mode;
+    std::shared_ptr<vmaf::GridStats> ref = std::make_shared<vmaf::GridStats>(),
+                                     dist = std::make_shared<vmaf::GridStats>();
+};
+
+/// Sets up frame pairing. Timed inputs (containers) are aligned to one frame
+/// rate grid by presentation time; untimed ones (Y4M, raw) are read in order.
+/// Returns the counters; nullopt when nothing is timed or frames pair in order.
+std::optional<TimePairing> pair_by_time(const vmaf::cli::Args& args, std::unique_ptr<vmaf::VideoSource>& ref,
+                                                std::unique_ptr<vmaf::VideoSource>& dist) {
+    const vmaf::StreamInfo &ri = ref->info(), &di = dist->info();
+    if (args.pair_in_order) return std::nullopt;
+    const bool same_rate = !ri.fps_den || !di.fps_den ||
+                           std::uint64_t{ri.fps_num} * di.fps_den == std::uint64_t{di.fps_num} * ri.fps_den;
+    if (!args.pair_nearest && !same_rate)
+        throw vmaf::Error(vmaf::ErrorKind::Input,
+                          ref->name() + " is " + std::to_string(ri.fps_num) + "/" + std::to_string(ri.fps_den) + " fps but " +
+                              dist->name() + " is " + std::to_string(di.fps_num) + "/" + std::to_string(di.fps_den) +
+                              " fps: frames would pair wrongly (resample one, or pass --pair_nearest or --pair_in_order)");
+    const bool timed = ri.time_base_den || di.time_base_den;
+    if (!timed) return std::nullopt;
+    // The grid: the reference's frame rate (the distorted one's when the reference declares none).
+    const unsigned num = ri.fps_den ? ri.fps_num : di.fps_num, den = ri.fps_den ? ri.fps_den : di.fps_den;
+    if (!den) return std::nullopt;
+    TimePairing p;
+    p.mode = args.pair_nearest ? "nearest" : "timestamps";
+    const vmaf::GridMode mode = args.pair_nearest ? vmaf::GridMode::Nearest : vmaf::GridMode::Exact;
+    ref = vmaf::align_to_grid(std::move(ref), mode, num, den, p.ref);
+    dist = vmaf::align_to_grid(std::move(dist), mode, num, den, p.dist);
+    return p;
+}
+
 int run(const vmaf::cli::Args& args) {
     // Raw flags describe the inputs that have no header; files that announce
     // their format (Y4M, containers) are read by content.
     const vmaf::VideoGeometry* raw = args.raw ? &args.geom : nullptr;
     std::unique_ptr<vmaf::VideoSource> ref = vmaf::open_input(args.reference, raw);
     std::unique_ptr<vmaf::VideoSource> dist = vmaf::open_input(args.distorted, raw);
-    // Frames pair in order: inputs that declare different frame rates would pair wrongly.
-    const vmaf::StreamInfo &ri = ref->info(), &di = dist->info();
-    if (!args.pair_in_order && ri.fps_den && di.fps_den &&
-        std::uint64_t{ri.fps_num} * di.fps_den != std::uint64_t{di.fps_num} * ri.fps_den)
-        throw vmaf::Error(vmaf::ErrorKind::Input,
-                          ref->name() + " is " + std::to_string(ri.fps_num) + "/" + std::to_string(ri.fps_den) + " fps but " +
-                              dist->name() + " is " + std::to_string(di.fps_num) + "/" + std::to_string(di.fps_den) +
-                              " fps: frames would pair wrongly (resample one, or pass --pair_in_order)");
+    const std::optional<TimePairing> pairing = pair_by_time(args, ref, dist);
     if (!args.scale_dist.empty())
         dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
@@ -92,7 +122,24 @@ int run(const vmaf::cli::Args& args) {
     const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
-    if (!args.output.empty()) engine.write_report(args.output, args.format, args.precision);
+    // Frames repeated or skipped to pair by time: one line per input, and in the report.
+    std::optional<vmaf::PairingReport> pairing_report;
+    if (pairing) {
+        pairing_report = vmaf::PairingReport{pairing->mode, *pairing->ref, *pairing->dist};
+        const std::pair<const vmaf::VideoSource*, const vmaf::GridStats*> sides[] = {{ref.get(), pairing->ref.get()},
+                                                                                     {dist.get(), pairing->dist.get()}};
+        for (const auto& [src, st] : sides)
+            if (st->repeated || st->skipped)
+                std::fprintf(stderr, "vmaf: %s: paired by %s: %llu frame(s) missing (previous one repeated), %llu frame(s) skipped\n",
+                             src->name().c_str(), pairing->mode == "nearest" ? "nearest timestamp" : "timestamp",
+                             static_cast<unsigned long long>(st->repeated), static_cast<unsigned long long>(st->skipped));
+    }
+    // The report names the pairing when it was by nearest timestamp or changed anything.
+    const bool report_pairing = pairing_report && (pairing_report->mode == "nearest" ||
+                                                   pairing_report->reference.repeated || pairing_report->reference.skipped ||
+                                                   pairing_report->distorted.repeated || pairing_report->distorted.skipped);
+    if (!args.output.empty())
+        engine.write_report(args.output, args.format, args.precision, report_pairing ? &*pairing_report : nullptr);
     // auto found no usable GPU: one line, after the run so that an error stays the only line.
     if (!fallback.empty()) std::fprintf(stderr, "vmaf: --backend auto: %s; ran on the CPU\n", fallback.c_str());
 
