@@ -68,6 +68,16 @@ public:
     /// StreamInfo::time_base units; nullopt for sources without timestamps
     /// (raw YUV, Y4M: their frames are evenly spaced by definition).
     virtual std::optional<std::int64_t> timestamp() const { return std::nullopt; }
+    /// Frames left out so far because they failed to decode (only with
+    /// InputOptions::skip_decode_errors; otherwise such a frame is an error).
+    virtual std::uint64_t decode_errors() const { return 0; }
+};
+
+/// How open_video()/open_input() read a file.
+struct InputOptions {
+    /// Container input: a packet or frame that fails to decode is left out
+    /// and counted (VideoSource::decode_errors()) instead of failing the read.
+    bool skip_decode_errors = false;
 };
 
 /// How the frames of a timed input are matched to the slots of a frame-rate
@@ -106,11 +116,12 @@ std::unique_ptr<VideoSource> open_y4m(const std::string& path);
 /// Any video file whose format announces itself (not raw YUV, which needs
 /// open_yuv), recognised by its content rather than its name. Throws
 /// vmaf::Error naming what the file appears to be when it cannot be read.
-std::unique_ptr<VideoSource> open_video(const std::string& path);
+std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOptions& opts = {});
 /// open_video() for files whose content announces a format; raw YUV with
 /// `raw` otherwise (when given; else open_video's error). This is how the CLI
 /// opens `-r`/`-d`: a container or Y4M is recognised even beside raw flags.
-std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw);
+std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw,
+                                        const InputOptions& opts = {});
 /// `src` resized to width x height with the named libswscale filter
 /// ("bicubic", "lanczos", "bilinear", "spline", "area", "neighbor", ...), as
 /// FFmpeg's scale filter with flags=FILTER does; `src` itself when the size

@@ -92,7 +92,7 @@ struct ImageFree {
 
 class AvSource final : public VideoSource {
 public:
-    explicit AvSource(const std::string& path) : path_(path) {
+    AvSource(const std::string& path, bool skip_errors) : path_(path), skip_errors_(skip_errors) {
         av_log_set_level(AV_LOG_QUIET);  // errors are ours to report, in one line
         // The format is decided by the content; pipes (not probed here) by libavformat.
         int score = 0;
@@ -163,6 +163,7 @@ public:
     const StreamInfo& info() const override { return info_; }
     const std::string& name() const override { return path_; }
     std::optional<std::int64_t> timestamp() const override { return timestamp_; }
+    std::uint64_t decode_errors() const override { return errors_; }
 
     void plan(const ReadPlan& p) override {
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
@@ -206,14 +207,24 @@ private:
                     frame_->height != static_cast<int>(geom_.height) || frame_->format != src_fmt_)
                     throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) +
                                                       " changes the picture size or pixel format");
-                if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags)
-                    throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) + " is corrupt");
+                if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags) {
+                    if (!skip_errors_)
+                        throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) +
+                                                          " is corrupt (--skip_decode_errors leaves such frames out)");
+                    ++errors_;
+                    av_frame_unref(frame_.get());
+                    continue;
+                }
                 return true;
             }
             if (r == AVERROR_EOF) return false;
-            if (r != AVERROR(EAGAIN))
-                throw Error(ErrorKind::Input,
-                            path_ + ": decode error at frame " + std::to_string(frames_) + ": " + av_error(r));
+            if (r != AVERROR(EAGAIN)) {
+                if (!skip_errors_)
+                    throw Error(ErrorKind::Input,
+                                path_ + ": decode error at frame " + std::to_string(frames_) + ": " + av_error(r));
+                ++errors_;
+                continue;
+            }
             if (draining_) return false;
             const int rr = av_read_frame(fmt_.get(), pkt_.get());
             if (rr == AVERROR_EOF) {
@@ -232,7 +243,9 @@ private:
             const int sr = avcodec_send_packet(ctx_.get(), pkt_.get());
             av_packet_unref(pkt_.get());
             ++packets_;
-            if (sr < 0 && sr != AVERROR(EAGAIN)) {
+            if (sr < 0 && sr != AVERROR(EAGAIN) && skip_errors_) {
+                ++errors_;
+            } else if (sr < 0 && sr != AVERROR(EAGAIN)) {
                 // Decoding runs ahead of output: name the damaged packet by its position and time.
                 std::string where = "packet " + std::to_string(packets_ - 1) + " (decode order)";
                 if (pts != AV_NOPTS_VALUE) {
@@ -242,7 +255,8 @@ private:
                     where += t;
                 }
                 throw Error(ErrorKind::Input, path_ + ": decode error in " + where + ", after " +
-                                                  std::to_string(frames_) + " frames: " + av_error(sr));
+                                                  std::to_string(frames_) + " frames: " + av_error(sr) +
+                                                  " (--skip_decode_errors leaves such frames out)");
             }
         }
     }
@@ -275,6 +289,8 @@ private:
     StreamInfo info_;
     std::unique_ptr<PicturePool> pool_;
     std::optional<std::int64_t> timestamp_;  ///< of the frame read() returned last
+    bool skip_errors_ = false;
+    std::uint64_t errors_ = 0;  ///< packets and frames left out for failing to decode
     unsigned frames_ = 0;   ///< frames delivered
     unsigned packets_ = 0;  ///< video packets sent to the decoder
 };
@@ -287,8 +303,8 @@ std::string probe_container(const std::string& path) {
     return f && score >= kMinProbeScore ? f->name : "";
 }
 
-std::unique_ptr<VideoSource> open_av(const std::string& path) {
-    return std::make_unique<AvSource>(path);
+std::unique_ptr<VideoSource> open_av(const std::string& path, const InputOptions& opts) {
+    return std::make_unique<AvSource>(path, opts.skip_decode_errors);
 }
 
 }  // namespace vmaf::io

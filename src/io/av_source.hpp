@@ -23,6 +23,8 @@ std::string probe_container(const std::string& path);
 /// would (StreamInfo::conversion says so). Throws vmaf::Error(Input) with one
 /// line: not a video, no video stream, no decoder, a decode error (naming the
 /// frame), or a build without FFmpeg.
-std::unique_ptr<VideoSource> open_av(const std::string& path);
+/// With opts.skip_decode_errors, packets and frames that fail to decode are
+/// left out and counted instead.
+std::unique_ptr<VideoSource> open_av(const std::string& path, const InputOptions& opts = {});
 
 }  // namespace vmaf::io

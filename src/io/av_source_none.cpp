@@ -14,7 +14,7 @@ std::string probe_container(const std::string&) {
     return {};
 }
 
-std::unique_ptr<VideoSource> open_av(const std::string& path) {
+std::unique_ptr<VideoSource> open_av(const std::string& path, const InputOptions& /*opts*/) {
     const std::string seen = sniff_file(path);
     throw Error(ErrorKind::Input, path + (seen.empty() ? " is not a Y4M file" : " appears to be " + seen) +
                                       ", and this build has no FFmpeg input (it reads Y4M and raw YUV)");

@@ -35,6 +35,7 @@ public:
     const StreamInfo& info() const override { return src_->info(); }
     const std::string& name() const override { return src_->name(); }
     std::optional<std::int64_t> timestamp() const override { return timestamp_; }
+    std::uint64_t decode_errors() const override { return src_->decode_errors(); }
     void plan(const ReadPlan& p) override {
         ReadPlan inner = p;
         inner.in_flight += 2;  // the picture kept for repeating, and one read ahead

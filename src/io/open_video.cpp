@@ -6,12 +6,12 @@
 
 namespace vmaf {
 
-std::unique_ptr<VideoSource> open_video(const std::string& path) {
+std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOptions& opts) {
     const std::string seen = io::sniff_file(path);
     // Our own Y4M reader for Y4M (and for pipes, which cannot be probed twice).
     if (seen == "a Y4M file" || (seen.empty() && !io::av_input_available())) return open_y4m(path);
     try {
-        return io::open_av(path);
+        return io::open_av(path, opts);
     } catch (const Error& e) {
         if (!seen.empty() || !io::av_input_available()) throw;
         throw Error(ErrorKind::Input, path +
@@ -21,9 +21,9 @@ std::unique_ptr<VideoSource> open_video(const std::string& path) {
     }
 }
 
-std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw) {
+std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw, const InputOptions& opts) {
     if (raw && io::sniff_file(path).empty() && io::probe_container(path).empty()) return open_yuv(path, *raw);
-    return open_video(path);
+    return open_video(path, opts);
 }
 
 }  // namespace vmaf

@@ -61,6 +61,7 @@ public:
     const StreamInfo& info() const override { return info_; }
     const std::string& name() const override { return name_; }
     std::optional<std::int64_t> timestamp() const override { return inner_->timestamp(); }
+    std::uint64_t decode_errors() const override { return inner_->decode_errors(); }
     void plan(const ReadPlan& p) override {
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
         if (p.prefill) pool_->reserve(p.in_flight);

@@ -149,6 +149,12 @@ with tempfile.TemporaryDirectory() as tmp:
     lines = [l for l in p.stderr.splitlines() if l.strip()]
     check("corrupt stream: the error names where", p.returncode == 1 and len(lines) == 1 and "decode error in packet" in lines[0],
           f"rc={p.returncode} {p.stderr!r}")
+    p = subprocess.run([VMAF, "-r", good, "-d", t("broken.mp4"), "--skip_decode_errors", "--json", "-o", t("skip.json"),
+                        "--backend", "cpu"], capture_output=True, text=True, timeout=120)
+    n_scored = len(json.load(open(t("skip.json")))["frames"]) if p.returncode == 0 else -1
+    check("corrupt stream, --skip_decode_errors: scored, the damaged frames counted on stderr",
+          p.returncode == 0 and "failed to decode and were left out" in p.stderr and n_scored == 12,
+          f"rc={p.returncode} frames={n_scored} {p.stderr!r}")
     bad("different sizes name both", ["-r", good, "-d", t("case4.mkv")], "differ")
     fast = t("fast.mp4")
     subprocess.run(FF + ["-i", good, "-r", "25", "-c:v", "libx264", "-preset", "veryfast", fast], check=True)

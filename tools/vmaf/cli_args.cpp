@@ -94,6 +94,9 @@ Inputs:
                             too), as FFmpeg's framesync ts_sync_mode=nearest;
                             by default, timed inputs (containers) pair by
                             presentation time on their common frame rate
+  --skip_decode_errors      leave out frames of a container that fail to decode
+                            (counted on stderr; paired by time, their slot shows
+                            the previous picture) instead of failing the run
   --scale_dist_to_ref FILTER  resize the distorted video to the reference's
                             size with this libswscale filter (bicubic, lanczos,
                             bilinear, spline, area, neighbor, ...), as FFmpeg's
@@ -162,6 +165,7 @@ Args parse_args(int argc, char** argv) {
     app.add_option("--scale_dist_to_ref", a.scale_dist);
     app.add_flag("--pair_in_order", a.pair_in_order);
     app.add_flag("--pair_nearest", a.pair_nearest);
+    app.add_flag("--skip_decode_errors", a.input.skip_decode_errors);
     app.add_flag("--list-models", a.list_models);
     try {
         app.parse(argc, argv);

@@ -27,6 +27,7 @@ struct Args {
     bool list_features = false;  ///< print every feature with its options and exit
     bool list_models = false;    ///< print every built-in model and exit
     bool pair_in_order = false;  ///< pair frames in order even when the inputs' frame rates differ
+    vmaf::InputOptions input;    ///< how containers are read (--skip_decode_errors)
     bool pair_nearest = false;   ///< pair each reference frame with the distorted frame nearest in time
     std::string scale_dist;      ///< libswscale filter to resize the distorted video to the reference's size; empty: off
     std::string backend = "auto";

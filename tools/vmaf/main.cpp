@@ -86,8 +86,8 @@ int run(const vmaf::cli::Args& args) {
     // Raw flags describe the inputs that have no header; files that announce
     // their format (Y4M, containers) are read by content.
     const vmaf::VideoGeometry* raw = args.raw ? &args.geom : nullptr;
-    std::unique_ptr<vmaf::VideoSource> ref = vmaf::open_input(args.reference, raw);
-    std::unique_ptr<vmaf::VideoSource> dist = vmaf::open_input(args.distorted, raw);
+    std::unique_ptr<vmaf::VideoSource> ref = vmaf::open_input(args.reference, raw, args.input);
+    std::unique_ptr<vmaf::VideoSource> dist = vmaf::open_input(args.distorted, raw, args.input);
     const std::optional<TimePairing> pairing = pair_by_time(args, ref, dist);
     if (!args.scale_dist.empty())
         dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
@@ -122,6 +122,10 @@ int run(const vmaf::cli::Args& args) {
     const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
+    for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
+        if (s->decode_errors())
+            std::fprintf(stderr, "vmaf: %s: %llu packet(s)/frame(s) failed to decode and were left out\n",
+                         s->name().c_str(), static_cast<unsigned long long>(s->decode_errors()));
     // Frames repeated or skipped to pair by time: one line per input, and in the report.
     std::optional<vmaf::PairingReport> pairing_report;
     if (pairing) {
