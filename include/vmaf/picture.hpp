@@ -33,6 +33,11 @@ struct Plane {
     void* data = nullptr;
     std::ptrdiff_t stride = 0;
     unsigned width = 0, height = 0;
+    /// Device memory only (a GPU decoder's frames, see Picture::wrap): samples
+    /// sit `step` samples apart (2: one half of NV12/P010's interleaved
+    /// chroma) and are stored shifted left by `shift` bits (P010: 6). Pictures
+    /// in host memory are always step 1, shift 0.
+    unsigned step = 1, shift = 0;
 
     template <typename T>
     T* row(unsigned y) const {
@@ -75,7 +80,8 @@ public:
     /// A picture over memory the caller owns (e.g. a decoder's frame, or a
     /// CUDA device frame with MemoryKind::Device). `planes` gives plane_count(fmt)
     /// planes (or one with `luma_only`) whose widths/heights must match the
-    /// format's layout; `owner` is kept alive until the last copy of the
+    /// format's layout (device planes may be interleaved or shifted, see
+    /// Plane::step/shift); `owner` is kept alive until the last copy of the
     /// picture is released. Throws vmaf::Error(Usage) on an inconsistent layout.
     static Picture wrap(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, const Plane* planes,
                         MemoryKind memory, std::shared_ptr<void> owner, bool luma_only = false);

@@ -24,6 +24,13 @@ struct StreamInfo {
     unsigned time_base_num = 0, time_base_den = 0;
 };
 
+/// A GPU whose device memory pictures may be delivered in; see
+/// VideoSource::decode_on_device().
+struct DeviceTarget {
+    std::string api;  ///< "cuda"
+    int device = 0;   ///< device ordinal; pictures are in its primary context
+};
+
 /// How a consumer wants pictures delivered; see VideoSource::plan().
 struct ReadPlan {
     /// Only plane 0 is needed: the source may leave chroma out (pictures are then luma-only).
@@ -71,6 +78,14 @@ public:
     /// Frames left out so far because they failed to decode (only with
     /// InputOptions::skip_decode_errors; otherwise such a frame is an error).
     virtual std::uint64_t decode_errors() const { return 0; }
+
+    /// Asks, before the first read, for pictures decoded on `target`'s GPU
+    /// and delivered in its device memory (MemoryKind::Device; chroma may be
+    /// interleaved, see Plane::step). Returns true when the source will;
+    /// false (the default) keeps pictures in host memory, and then `why`,
+    /// when the source could have but cannot for this stream, says why in one
+    /// line (e.g. a codec profile the GPU's decoder lacks).
+    virtual bool decode_on_device(const DeviceTarget& /*target*/, std::string& /*why*/) { return false; }
 };
 
 /// How open_video()/open_input() read a file.

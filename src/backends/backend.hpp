@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ public:
     /// Storage the backend uploads from directly (page-locked), for the
     /// readers' pictures; null when plain host memory is as good.
     virtual std::shared_ptr<PictureAllocator> picture_allocator() { return nullptr; }
+    /// The device whose memory frame_begin reads pictures from directly
+    /// (a GPU decoder's frames); nullopt when pictures must be in host memory.
+    virtual std::optional<DeviceTarget> device_target() const { return std::nullopt; }
 };
 
 struct BackendDescriptor {

@@ -138,6 +138,16 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         backend_chroma |= inst.on_backend && inst.info->needs_chroma;
     }
     if (d.session) d.session->run_begin(d.geom, backend_chroma);
+    // Every extractor on the GPU: the sources may decode there too and hand
+    // over pictures in device memory (a source that could but cannot says why).
+    bool all_on_backend = d.session != nullptr;
+    for (const Instance& inst : d.instances) all_on_backend &= inst.on_backend;
+    if (all_on_backend)
+        if (const std::optional<DeviceTarget> target = d.session->device_target())
+            for (VideoSource* s : {&ref, &dist}) {
+                std::string why;
+                if (!s->decode_on_device(*target, why) && !why.empty()) d.warnings.push_back(s->name() + ": " + why);
+            }
     struct RunEnd {
         BackendSession* s;
         ~RunEnd() {

@@ -71,8 +71,9 @@ Picture Picture::wrap(PixelFormat fmt, unsigned bpc, unsigned width, unsigned he
     for (unsigned p = 0; p < pic.planes(); ++p) {
         const Plane& in = planes[p];
         Plane& out = pic.planes_[p];
-        if (in.width != out.width || in.height != out.height || !in.data ||
-            in.stride < static_cast<std::ptrdiff_t>(std::size_t{in.width} * row_min))
+        if (in.width != out.width || in.height != out.height || !in.data || in.step < 1 || in.step > 2 ||
+            in.shift >= 8 * row_min || (memory != MemoryKind::Device && (in.step != 1 || in.shift != 0)) ||
+            in.stride < static_cast<std::ptrdiff_t>(std::size_t{in.width} * row_min * in.step))
             throw Error(ErrorKind::Usage, "wrapped picture: plane " + std::to_string(p) + " is " +
                                               std::to_string(in.width) + "x" + std::to_string(in.height) + " (stride " +
                                               std::to_string(in.stride) + "), expected " + std::to_string(out.width) +

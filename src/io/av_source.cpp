@@ -3,6 +3,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -114,16 +115,8 @@ public:
         if (stream_ < 0 || !codec)
             throw Error(ErrorKind::Input, path + ": no decoder for its video codec (" +
                                               std::string(avcodec_get_name(st->codecpar->codec_id)) + ")");
-        ctx_.reset(avcodec_alloc_context3(codec));
-        if (!ctx_ || avcodec_parameters_to_context(ctx_.get(), st->codecpar) < 0)
-            throw Error(ErrorKind::Input, path + ": cannot set up the " + std::string(codec->name) + " decoder");
-        ctx_->thread_count = 0;  // the decoder's own threads
-        ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
-        // A damaged stream is an error, not a concealed (silently different) picture.
-        ctx_->err_recognition |= AV_EF_EXPLODE;
-        if (int r = avcodec_open2(ctx_.get(), codec, nullptr); r < 0)
-            throw Error(ErrorKind::Input,
-                        path + ": cannot open the " + std::string(codec->name) + " decoder: " + av_error(r));
+        codec_ = codec;
+        open_decoder(nullptr);
         if (ctx_->width <= 0 || ctx_->height <= 0 || ctx_->pix_fmt == AV_PIX_FMT_NONE)
             throw Error(ErrorKind::Input, path + ": the video stream has no picture size or pixel format");
         geom_.width = static_cast<unsigned>(ctx_->width);
@@ -166,12 +159,49 @@ public:
     std::uint64_t decode_errors() const override { return errors_; }
 
     void plan(const ReadPlan& p) override {
+        luma_only_ = p.luma_only;
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
         if (p.prefill) pool_->reserve(p.in_flight);
     }
 
+    bool decode_on_device(const DeviceTarget& target, std::string& why) override {
+        if (target.api != "cuda" || frames_ || packets_ || have_frame_) return false;
+        bool nvdec = false;
+        for (int i = 0; const AVCodecHWConfig* c = avcodec_get_hw_config(codec_, i); ++i)
+            nvdec |= c->device_type == AV_HWDEVICE_TYPE_CUDA && (c->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX);
+        if (!nvdec) {
+            why = std::string("no GPU decoder for ") + codec_->name + " in this build: decoding in software";
+            return false;
+        }
+        // The backend's own context (the device's primary one) owns the frames.
+        AVDictionary* opts = nullptr;
+        av_dict_set(&opts, "primary_ctx", "1", 0);
+        AVBufferRef* device = nullptr;
+        const int r = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, std::to_string(target.device).c_str(), opts, 0);
+        av_dict_free(&opts);
+        if (r < 0) {
+            why = "cannot open the GPU's decoder (" + av_error(r) + "): decoding in software";
+            return false;
+        }
+        open_decoder(device);
+        // The first frame tells whether the GPU took the stream (profile, bit depth, chroma).
+        if (!decode_next()) return false;
+        have_frame_ = true;
+        if (frame_->format != AV_PIX_FMT_CUDA) {
+            why = std::string("the GPU's decoder does not take this ") + codec_->name + " stream (" +
+                  av_get_pix_fmt_name(src_fmt_) + "): decoding in software";
+            return false;
+        }
+        info_.codec += " (NVDEC)";
+        return true;
+    }
+
     std::optional<Picture> read() override {
-        if (!decode_next()) return std::nullopt;
+        if (have_frame_)
+            have_frame_ = false;
+        else if (!decode_next())
+            return std::nullopt;
+        if (frame_->format == AV_PIX_FMT_CUDA) return device_picture();
         if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
         Picture pic = pool_->acquire();
         const std::uint8_t* const* src = frame_->data;
@@ -188,15 +218,88 @@ public:
             for (unsigned y = 0; y < pl.height; ++y)
                 std::memcpy(pl.row<std::uint8_t>(y), src[p] + static_cast<std::ptrdiff_t>(y) * src_stride[p], row);
         }
+        delivered();
+        return pic;
+    }
+
+private:
+    /// (Re)creates the decoder; with `device` (ownership taken), frames may
+    /// come in that CUDA device's memory.
+    void open_decoder(AVBufferRef* device) {
+        const AVStream* st = fmt_->streams[stream_];
+        ctx_.reset(avcodec_alloc_context3(codec_));
+        if (!ctx_ || avcodec_parameters_to_context(ctx_.get(), st->codecpar) < 0) {
+            av_buffer_unref(&device);
+            throw Error(ErrorKind::Input, path_ + ": cannot set up the " + std::string(codec_->name) + " decoder");
+        }
+        ctx_->thread_count = 0;  // the decoder's own threads
+        ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+        // A damaged stream is an error, not a concealed (silently different) picture.
+        ctx_->err_recognition |= AV_EF_EXPLODE;
+        if (device) {
+            ctx_->hw_device_ctx = device;
+            ctx_->get_format = prefer_cuda;
+            // Decoded surfaces stay in use while the pipeline holds their pictures.
+            ctx_->extra_hw_frames = kPipelineFrames;
+        }
+        if (int r = avcodec_open2(ctx_.get(), codec_, nullptr); r < 0)
+            throw Error(ErrorKind::Input,
+                        path_ + ": cannot open the " + std::string(codec_->name) + " decoder: " + av_error(r));
+    }
+
+    /// The CUDA surface format when the decoder offers it, else the software one.
+    static AVPixelFormat prefer_cuda(AVCodecContext*, const AVPixelFormat* fmts) {
+        for (const AVPixelFormat* p = fmts; *p != AV_PIX_FMT_NONE; ++p)
+            if (*p == AV_PIX_FMT_CUDA) return *p;
+        for (const AVPixelFormat* p = fmts; *p != AV_PIX_FMT_NONE; ++p)
+            if (!(av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *p;
+        return AV_PIX_FMT_NONE;
+    }
+
+    /// frame_ (a CUDA frame) as a picture in device memory that keeps the
+    /// decoder's surface until released: luma as it is, NV12/P010 chroma as
+    /// two interleaved halves, P010/P016 samples shifted (Plane::step/shift).
+    Picture device_picture() {
+        const auto* fc = reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data);
+        const AVPixelFormat sw = fc->sw_format;
+        const unsigned bps = geom_.bpc > 8 ? 2 : 1;
+        const bool semi = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_P010 || sw == AV_PIX_FMT_P016;
+        const bool planar444 = sw == AV_PIX_FMT_YUV444P || sw == AV_PIX_FMT_YUV444P16;
+        const unsigned stored = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_YUV444P ? 8 : 16;
+        if ((!semi && !planar444) || (semi && geom_.format != PixelFormat::Yuv420) ||
+            (planar444 && geom_.format != PixelFormat::Yuv444) || (stored == 8) != (geom_.bpc == 8))
+            throw Error(ErrorKind::Input, path_ + ": the GPU's decoder gives " + av_get_pix_fmt_name(sw) + " frames for a " +
+                                              av_get_pix_fmt_name(src_fmt_) + " stream, which cannot be scored on the GPU");
+        const unsigned shift = stored - geom_.bpc;
+        const unsigned w = geom_.width, h = geom_.height;
+        Plane planes[3];
+        planes[0] = Plane{frame_->data[0], frame_->linesize[0], w, h, 1, shift};
+        if (semi) {
+            const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
+            planes[1] = Plane{frame_->data[1], frame_->linesize[1], cw, ch, 2, shift};
+            planes[2] = Plane{frame_->data[1] + bps, frame_->linesize[1], cw, ch, 2, shift};
+        } else {
+            for (int p = 1; p < 3; ++p) planes[p] = Plane{frame_->data[p], frame_->linesize[p], w, h, 1, shift};
+        }
+        std::shared_ptr<void> owner(av_frame_clone(frame_.get()), [](void* f) {
+            AVFrame* frame = static_cast<AVFrame*>(f);
+            av_frame_free(&frame);
+        });
+        if (!owner) throw std::bad_alloc();
+        Picture pic = Picture::wrap(geom_.format, geom_.bpc, w, h, planes, MemoryKind::Device, std::move(owner), luma_only_);
+        delivered();
+        return pic;
+    }
+
+    /// Bookkeeping after read() hands out frame_'s picture.
+    void delivered() {
         timestamp_.reset();
         if (frame_->best_effort_timestamp != AV_NOPTS_VALUE && info_.time_base_den)
             timestamp_ = frame_->best_effort_timestamp;
         av_frame_unref(frame_.get());
         ++frames_;
-        return pic;
     }
 
-private:
     /// Decodes the next frame into frame_; false at the end of the stream.
     bool decode_next() {
         for (;;) {
@@ -204,7 +307,8 @@ private:
             if (r == 0) {
                 if (frame_->width != ctx_->width || frame_->height != ctx_->height ||
                     frame_->width != static_cast<int>(geom_.width) ||
-                    frame_->height != static_cast<int>(geom_.height) || frame_->format != src_fmt_)
+                    frame_->height != static_cast<int>(geom_.height) ||
+                    (frame_->format != src_fmt_ && frame_->format != AV_PIX_FMT_CUDA))
                     throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) +
                                                       " changes the picture size or pixel format");
                 if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags) {
@@ -273,7 +377,15 @@ private:
         sws_scale(sws_.get(), frame_->data, frame_->linesize, 0, ctx_->height, conv_, conv_stride_);
     }
 
+    /// Surfaces a GPU decoder keeps beyond its own needs: the pictures the
+    /// engine's pipeline holds at once (its GPU token count, 12 at most, plus
+    /// the readers' look-ahead).
+    static constexpr int kPipelineFrames = 20;
+
     std::string path_;
+    const AVCodec* codec_ = nullptr;
+    bool have_frame_ = false;  ///< frame_ holds a decoded frame read() has not delivered
+    bool luma_only_ = false;   ///< from plan(): device pictures carry plane 0 only
     std::unique_ptr<AVFormatContext, FormatClose> fmt_;
     std::unique_ptr<AVCodecContext, CodecFree> ctx_;
     std::unique_ptr<AVPacket, PacketFree> pkt_;

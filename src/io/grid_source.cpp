@@ -36,6 +36,9 @@ public:
     const std::string& name() const override { return src_->name(); }
     std::optional<std::int64_t> timestamp() const override { return timestamp_; }
     std::uint64_t decode_errors() const override { return src_->decode_errors(); }
+    bool decode_on_device(const DeviceTarget& target, std::string& why) override {
+        return src_->decode_on_device(target, why);
+    }
     void plan(const ReadPlan& p) override {
         ReadPlan inner = p;
         inner.in_flight += 2;  // the picture kept for repeating, and one read ahead

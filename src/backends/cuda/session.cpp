@@ -1,4 +1,5 @@
 #include "backends/cuda/session.hpp"
+#include "backends/cuda/gather.hpp"
 
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -136,6 +137,10 @@ std::shared_ptr<PictureAllocator> upload_allocator(const BackendStartOptions& o)
     return std::make_shared<PinnedAllocator>(device);
 }
 
+std::optional<DeviceTarget> Session::device_target() const {
+    return DeviceTarget{"cuda", device_};
+}
+
 std::shared_ptr<PictureAllocator> Session::picture_allocator() {
     if (!pinned_) pinned_ = std::make_shared<PinnedAllocator>(device_);
     return pinned_;
@@ -250,6 +255,12 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
                 for (unsigned y = 0; y < dp.height; ++y)
                     std::memcpy(host + off + y * dp.pitch, src.row<const std::uint8_t>(y), dp.pitch);
                 packed += dp.pitch * dp.height;
+            } else if (src.step != 1 || src.shift != 0) {
+                // A GPU decoder's interleaved or shifted plane: made planar on the device.
+                check(gather_plane(const_cast<void*>(dp.data), dp.pitch, src.data, static_cast<std::size_t>(src.stride),
+                                   dp.width, dp.height, src.step, src.shift, pic.bytes_per_sample(), st),
+                      "gather_plane");
+                s->direct = true;
             } else {
                 // Page-locked host or device memory: copied straight in.
                 check(cudaMemcpy2DAsync(const_cast<void*>(dp.data), dp.pitch, src.data, static_cast<std::size_t>(src.stride),

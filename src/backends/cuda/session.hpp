@@ -96,6 +96,7 @@ public:
     void frame_begin(unsigned index, const Picture& ref, const Picture& dist) override;
     void frame_end(unsigned index) override;
     std::shared_ptr<PictureAllocator> picture_allocator() override;
+    std::optional<DeviceTarget> device_target() const override;
 
     /// The staged frame `index` (between frame_begin and frame_end).
     const DeviceFrame& frame(unsigned index);
