@@ -10,9 +10,9 @@ namespace vmaf::tune {
 
 namespace {
 
-/// Sum of |a - b| over the luma planes of two pictures of one geometry.
+/// Sum of |a - b| over two planes of one size.
 template <typename T>
-double luma_sad(const Plane& a, const Plane& b) {
+double plane_sad(const Plane& a, const Plane& b) {
     double sad = 0;
     for (unsigned y = 0; y < a.height; ++y) {
         const T* pa = a.row<T>(y);
@@ -32,8 +32,7 @@ std::vector<double> scene_scores(VideoSource& src) {
     plan.in_flight = 3;
     src.plan(plan);
     const VideoGeometry& g = src.geometry();
-    const double range = static_cast<double>((1u << g.bpc) - 1);
-    const double samples = static_cast<double>(g.width) * g.height;
+    const double full_scale = static_cast<double>(1u << g.bpc);
     std::vector<double> scores;
     std::optional<Picture> prev;
     double prev_mafd = 0;
@@ -41,9 +40,10 @@ std::vector<double> scene_scores(VideoSource& src) {
         if (!prev) {
             scores.push_back(0);
         } else {
-            const double sad = g.bpc > 8 ? luma_sad<std::uint16_t>(prev->plane(0), cur->plane(0))
-                                         : luma_sad<std::uint8_t>(prev->plane(0), cur->plane(0));
-            const double mafd = 100.0 * sad / samples / range;
+            const Plane& a = prev->plane(0);
+            const double sad =
+                g.bpc > 8 ? plane_sad<std::uint16_t>(a, cur->plane(0)) : plane_sad<std::uint8_t>(a, cur->plane(0));
+            const double mafd = sad * 100.0 / (static_cast<double>(a.width) * a.height) / full_scale;
             scores.push_back(std::clamp(std::min(mafd, std::fabs(mafd - prev_mafd)), 0.0, 100.0));
             prev_mafd = mafd;
         }

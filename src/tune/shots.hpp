@@ -1,8 +1,9 @@
 // Shot boundaries by scene-change detection over the source's decoded luma,
-// with the rule of FFmpeg's `scdet` filter: a frame's change score is the
-// smaller of its mean absolute luma difference to the previous frame (MAFD,
-// in percent of the sample range) and how much that MAFD differs from the
+// scored as FFmpeg's `scdet` filter scores frames: a frame's change score is
+// the smaller of its mean absolute luma difference to the previous frame
+// (MAFD, in percent of 2^bitdepth) and how much that MAFD differs from the
 // previous frame's; a frame whose score reaches the threshold starts a shot.
+// The scores equal scdet's lavfi.scd.score (tests/tune/tune_test.py checks).
 #pragma once
 
 #include <vector>
@@ -17,7 +18,7 @@ struct Shot {
     double score = 0;  ///< change score of its first frame (0 for the first shot)
 };
 
-/// Change score of every frame of `src` (read to its end; frame 0 scores 0),
+/// scdet's change score of every frame of `src` (read to its end; frame 0 scores 0),
 /// each in [0, 100]. Throws vmaf::Error for an unreadable source.
 std::vector<double> scene_scores(VideoSource& src);
 
