@@ -30,11 +30,18 @@ void write_file(const fs::path& path, const std::string& text, fs::perms mode = 
     fs::rename(tmp, path);
 }
 
-/// A concat demuxer list line for `path` ('file' with the quote escaped).
-std::string concat_line(const std::string& path) {
+/// The concat demuxer's entry for a segment of source frames [first, end):
+/// 'file' (quote escaped) and its exact duration, so that the next segment
+/// starts on the frame grid rather than at the container's rounded length.
+/// Durations are differences of microsecond-rounded start times, so their sum
+/// never drifts from the frame times.
+std::string concat_entry(const std::string& path, unsigned first, unsigned end, double fps) {
     std::string q;
     for (char c : path) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return "file '" + q + "'\n";
+    const long long us = std::llround(end * 1e6 / fps) - std::llround(first * 1e6 / fps);
+    char dur[48];
+    std::snprintf(dur, sizeof dur, "duration %lld.%06lld\n", us / 1000000, us % 1000000);
+    return "file '" + q + "'\n" + dur;
 }
 
 /// Runs one plan step; throws with ffmpeg's last line when it fails.
@@ -144,7 +151,7 @@ int run_per_shot(const PerShotOptions& opt) {
             if (a == co.sources[0].path) a = src_abs;
         seg.argv.back() = seg_path;
         steps.push_back(seg.argv);
-        concat += concat_line(seg_path);
+        concat += concat_entry(seg_path, shot.first, shot.end, facts.fps);
         const unsigned n = shot.end - shot.first;
         predicted_bytes += row["encode_size_bytes"].get<double>();
         predicted_vmaf_sum += row["vmaf_mean"].get<double>() * n;
