@@ -27,14 +27,17 @@ std::string hevc(const std::uint8_t* r, std::size_t n, const std::string& entry)
     std::uint32_t compat = (std::uint32_t{r[2]} << 24) | (std::uint32_t{r[3]} << 16) | (r[4] << 8) | r[5];
     std::uint32_t reversed = 0;  // the flags are written least significant bit first
     for (int i = 0; i < 32; ++i) reversed |= ((compat >> i) & 1u) << (31 - i);
+    const char space_letter[2] = {space ? static_cast<char>('A' + space - 1) : '\0', '\0'};
     char b[64];
-    std::snprintf(b, sizeof b, "%s.%s%u.%X.%c%u", entry.c_str(),
-                  space ? std::string(1, static_cast<char>('A' + space - 1)).c_str() : "", profile, reversed,
-                  tier ? 'H' : 'L', r[12]);
+    std::snprintf(b, sizeof b, "%s.%s%u.%X.%c%u", entry.c_str(), space_letter, profile, reversed, tier ? 'H' : 'L',
+                  r[12]);
     std::string out = b;
     int last = 5;  // trailing zero constraint bytes are left out
     while (last >= 0 && r[6 + last] == 0) --last;
-    for (int i = 0; i <= last; ++i) out += "." + hex2(r[6 + i]);
+    for (int i = 0; i <= last; ++i) {
+        out += '.';
+        out += hex2(r[6 + i]);
+    }
     return out;
 }
 

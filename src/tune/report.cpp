@@ -176,7 +176,10 @@ std::string render_report(const std::vector<Row>& rows, const std::string& title
         std::string src = r.value("src", std::string());
         src = src.substr(src.find_last_of('/') + 1);
         const std::string label = r.value("encoder", std::string("?")) + " " + r.value("preset", std::string("?")) +
-                                  (many_sizes ? " " + size_of(r) : "") + (many_sources ? " · " + src : "");
+                                  (many_sizes ? " " + size_of(r) : "") + (many_sources ? " · " + src : "") +
+                                  (r.value("clip_mode", std::string()).rfind("frames_", 0) == 0
+                                       ? " " + r["clip_mode"].get<std::string>()
+                                       : std::string());
         if (!by_label.count(label)) {
             order.push_back(label);
             by_label[label].label = label;
@@ -264,10 +267,9 @@ tbody tr{cursor:pointer}
                 cell = num(r[c].get<double>(), 7);
             else if (r.contains(c) && r[c].is_string())
                 cell = r[c].get<std::string>();
-            if (std::string(c) == "src")
-                cell = cell.substr(cell.find_last_of('/') + 1);
             else if (r.contains(c) && !r[c].is_null())
                 cell = r[c].dump();
+            if (std::string(c) == "src") cell = cell.substr(cell.find_last_of('/') + 1);
             html += "<td>" + esc(cell) + "</td>";
         }
         html += "</tr>\n";
