@@ -209,23 +209,33 @@ int run_ladder(const LadderOptions& opt) {
     const std::string model = !co.model.empty() ? co.model : g.height >= 2160 ? "vmaf_4k_v0.6.1" : "vmaf_v0.6.1";
     std::vector<Row> rows;
     std::vector<LadderPoint> points;
-    std::set<std::pair<std::pair<unsigned, unsigned>, int>> seen;
-    for (Row& r : read_rows(co.out)) {
-        if (r.value("src", std::string()) != co.sources[0].path || r["encoder"] != adapter->name ||
-            r["preset"] != preset || r["clip_mode"] != "full" || r.value("exit_status", -1) != 0 ||
-            r.value("extra_params", std::string()) != extra || r.value("vmaf_model", std::string()) != model)
-            continue;
-        const bool scaled = r.contains("encode_width");
-        if (scaled && r.value("scale_filter", std::string()) != opt.scale_filter) continue;
-        const unsigned w = scaled ? r["encode_width"].get<unsigned>() : r["width"].get<unsigned>();
-        const unsigned h = scaled ? r["encode_height"].get<unsigned>() : r["height"].get<unsigned>();
-        const int crf = r["crf"].get<int>();
-        if (std::find(sizes.begin(), sizes.end(), std::make_pair(w, h)) == sizes.end() ||
-            std::find(crfs.begin(), crfs.end(), crf) == crfs.end() || !seen.insert({{w, h}, crf}).second)
-            continue;
-        points.push_back(LadderPoint{w, h, crf, r["bitrate_kbps"].get<double>(), r["vmaf_score"].get<double>()});
-        rows.push_back(std::move(r));
+    const std::vector<Row> all_rows = read_rows(co.out);
+    const auto collect = [&](const std::string& clip_mode) {
+        std::set<std::pair<std::pair<unsigned, unsigned>, int>> seen;
+        for (const Row& r : all_rows) {
+            if (r.value("src", std::string()) != co.sources[0].path || r["encoder"] != adapter->name ||
+                r["preset"] != preset || r["clip_mode"] != clip_mode || r.value("exit_status", -1) != 0 ||
+                r.value("extra_params", std::string()) != extra || r.value("vmaf_model", std::string()) != model)
+                continue;
+            const bool scaled = r.contains("encode_width");
+            if (scaled && r.value("scale_filter", std::string()) != opt.scale_filter) continue;
+            const unsigned w = scaled ? r["encode_width"].get<unsigned>() : r["width"].get<unsigned>();
+            const unsigned h = scaled ? r["encode_height"].get<unsigned>() : r["height"].get<unsigned>();
+            const int crf = r["crf"].get<int>();
+            if (std::find(sizes.begin(), sizes.end(), std::make_pair(w, h)) == sizes.end() ||
+                std::find(crfs.begin(), crfs.end(), crf) == crfs.end() || !seen.insert({{w, h}, crf}).second)
+                continue;
+            points.push_back(LadderPoint{w, h, crf, r["bitrate_kbps"].get<double>(), r["vmaf_score"].get<double>()});
+            rows.push_back(r);
+        }
+    };
+    // Cells of a --sample-seconds sweep have that clip mode, unless the source is shorter than the sample.
+    if (co.sample_seconds > 0) {
+        char mode[32];
+        std::snprintf(mode, sizeof mode, "sample_%gs", co.sample_seconds);
+        collect(mode);
     }
+    if (points.empty()) collect("full");
     if (points.empty()) throw std::runtime_error("no successful encodes to build a ladder from");
     const std::vector<std::size_t> hull = ladder_hull(points);
     std::vector<std::size_t> chosen;
