@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 
@@ -59,8 +60,20 @@ std::string fmt(const char* f, double v) {
 
 }  // namespace
 
-std::vector<std::pair<unsigned, unsigned>> parse_resolutions(const std::string& text, unsigned src_w,
-                                                             unsigned src_h, bool even_w, bool even_h) {
+std::string dash_frame_rate(double fps) {
+    for (long den : {1L, 1001L, 1000L, 100L}) {
+        const long num = std::lround(fps * static_cast<double>(den));
+        if (num > 0 && std::fabs(static_cast<double>(num) / static_cast<double>(den) - fps) < 1e-6) {
+            const long g = std::gcd(num, den);
+            return den == g ? std::to_string(num / g) : std::to_string(num / g) + "/" + std::to_string(den / g);
+        }
+    }
+    const long num = std::lround(fps * 1000), g = std::gcd(num, 1000L);
+    return std::to_string(num / g) + "/" + std::to_string(1000 / g);
+}
+
+std::vector<std::pair<unsigned, unsigned>> parse_resolutions(const std::string& text, unsigned src_w, unsigned src_h,
+                                                             bool even_w, bool even_h) {
     std::vector<std::pair<unsigned, unsigned>> out;
     std::size_t start = 0;
     for (std::size_t i = 0; i <= text.size(); ++i) {
@@ -150,14 +163,15 @@ std::string dash_mpd(const std::vector<Rung>& rungs, double fps, double duration
         max_w = std::max(max_w, r.width);
         max_h = std::max(max_h, r.height);
     }
-    std::string m = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                    "<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" "
-                    "profiles=\"urn:mpeg:dash:profile:isoff-on-demand:2011\" minBufferTime=\"PT2S\" "
-                    "mediaPresentationDuration=\"" +
-                    fmt("PT%.3fS", duration_s) + "\">\n  <Period id=\"0\" start=\"PT0S\">\n" +
-                    "    <AdaptationSet id=\"0\" contentType=\"video\" mimeType=\"" + xml_escape(mime_type) +
-                    "\" segmentAlignment=\"true\" startWithSAP=\"1\" maxWidth=\"" + std::to_string(max_w) +
-                    "\" maxHeight=\"" + std::to_string(max_h) + "\" frameRate=\"" + fmt("%g", fps) + "\">\n";
+    std::string m =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" "
+        "profiles=\"urn:mpeg:dash:profile:isoff-on-demand:2011\" minBufferTime=\"PT2S\" "
+        "mediaPresentationDuration=\"" +
+        fmt("PT%.3fS", duration_s) + "\">\n  <Period id=\"0\" start=\"PT0S\">\n" +
+        "    <AdaptationSet id=\"0\" contentType=\"video\" mimeType=\"" + xml_escape(mime_type) +
+        "\" segmentAlignment=\"true\" startWithSAP=\"1\" maxWidth=\"" + std::to_string(max_w) + "\" maxHeight=\"" +
+        std::to_string(max_h) + "\" frameRate=\"" + dash_frame_rate(fps) + "\">\n";
     for (const Rung& r : rungs) {
         m += "      <Representation id=\"" + xml_escape(r.id) + "\" bandwidth=\"" +
              std::to_string(std::lround(std::ceil(r.kbps * 1000))) + "\" width=\"" + std::to_string(r.width) +
@@ -252,7 +266,8 @@ int run_ladder(const LadderOptions& opt) {
                 std::fprintf(stderr, "vmaf-tune: no encode reaches VMAF %g; the best (%.3f) stands in\n", t.target,
                              points[t.point].vmaf);
         }
-        std::sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) { return points[a].kbps < points[b].kbps; });
+        std::sort(chosen.begin(), chosen.end(),
+                  [&](std::size_t a, std::size_t b) { return points[a].kbps < points[b].kbps; });
     }
 
     const SourceFacts facts = [&] {
@@ -294,11 +309,13 @@ int run_ladder(const LadderOptions& opt) {
                       {"encode_command", rows[i]["encode_command"]}});
     }
     if (codecs_missing)
-        std::fprintf(stderr, "vmaf-tune: some rungs have no codecs string (rows from an older cache?): "
-                             "CODECS is left out for them\n");
+        std::fprintf(stderr,
+                     "vmaf-tune: some rungs have no codecs string (rows from an older cache?): "
+                     "CODECS is left out for them\n");
     nlohmann::ordered_json jpoints = nlohmann::ordered_json::array(), jhull = nlohmann::ordered_json::array();
     for (const LadderPoint& p : points)
-        jpoints.push_back({{"width", p.width}, {"height", p.height}, {"crf", p.crf}, {"bitrate_kbps", p.kbps}, {"vmaf", p.vmaf}});
+        jpoints.push_back(
+            {{"width", p.width}, {"height", p.height}, {"crf", p.crf}, {"bitrate_kbps", p.kbps}, {"vmaf", p.vmaf}});
     for (std::size_t i : hull) jhull.push_back(i);
     nlohmann::ordered_json sizes_json = nlohmann::ordered_json::array();
     for (const auto& [w, h] : sizes) sizes_json.push_back(std::to_string(w) + "x" + std::to_string(h));
@@ -315,14 +332,15 @@ int run_ladder(const LadderOptions& opt) {
         {"resolutions", sizes_json},
         {"crfs", crfs},
         {"rule", opt.target_vmafs.empty() ? "rungs" : "target_vmafs"},
-        {"rungs_requested", opt.target_vmafs.empty() ? nlohmann::ordered_json(n_rungs) : nlohmann::ordered_json(nullptr)},
+        {"rungs_requested",
+         opt.target_vmafs.empty() ? nlohmann::ordered_json(n_rungs) : nlohmann::ordered_json(nullptr)},
         {"target_vmafs", opt.target_vmafs},
         {"points", jpoints},
         {"hull", jhull},
         {"rungs", jr},
         {"hls", (dir / "master.m3u8").string()},
         {"dash", (dir / "manifest.mpd").string()}};
-    const std::string mime = adapter->extension == "webm" ? "video/webm"
+    const std::string mime = adapter->extension == "webm"  ? "video/webm"
                              : adapter->extension == "mkv" ? "video/x-matroska"
                                                            : "video/mp4";
     std::vector<Rung> dash_rungs = rungs;

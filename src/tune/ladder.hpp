@@ -26,8 +26,8 @@ struct LadderPoint {
 /// std::invalid_argument for an empty list, a malformed entry, a size larger
 /// than the source's in either dimension, or an odd size where the source's
 /// chroma is subsampled in that direction (`even_w`, `even_h`).
-std::vector<std::pair<unsigned, unsigned>> parse_resolutions(const std::string& text, unsigned src_w,
-                                                             unsigned src_h, bool even_w, bool even_h);
+std::vector<std::pair<unsigned, unsigned>> parse_resolutions(const std::string& text, unsigned src_w, unsigned src_h,
+                                                             bool even_w, bool even_h);
 
 /// Indices of the points on the upper convex hull of (kbps, VMAF) across all
 /// sizes, by rising bitrate, ending at the highest VMAF (report.hpp's upper_hull).
@@ -64,6 +64,8 @@ struct Rung {
 /// AVERAGE-BANDWIDTH = the measured average bitrate in bit/s, RESOLUTION,
 /// FRAME-RATE, CODECS).
 std::string hls_master(const std::vector<Rung>& rungs, double fps);
+/// A frame rate as DASH's FrameRateType wants it: "24", "30000/1001", "25/2" (an integer or a reduced fraction).
+std::string dash_frame_rate(double fps);
 /// DASH MPD (static, on-demand profile): one Period, one video AdaptationSet,
 /// one Representation per rung with its BaseURL.
 std::string dash_mpd(const std::vector<Rung>& rungs, double fps, double duration_s, const std::string& mime_type);
@@ -72,7 +74,7 @@ struct LadderOptions {
     CorpusOptions corpus;  ///< one source, one encoder, one preset, the CRFs
     std::string resolutions;
     std::string scale_filter = "bicubic";
-    unsigned rungs = 0;               ///< 0 with no targets: one rung per resolution
+    unsigned rungs = 0;                ///< 0 with no targets: one rung per resolution
     std::vector<double> target_vmafs;  ///< instead of rungs
     std::string ladder_dir = "ladder";
 };

@@ -176,45 +176,44 @@ int run_per_shot(const PerShotOptions& opt) {
     }
 
     const fs::path out_path = dir / ("per_shot." + adapter->extension);
-    const std::vector<std::string> concat_argv = {co.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error",
-                                                  "-y",      "-f",       "concat",       "-safe",     "0",
-                                                  "-i",      (dir / "concat.txt").string(), "-c", "copy",
-                                                  out_path.string()};
+    const std::vector<std::string> concat_argv = {
+        co.ffmpeg, "-nostdin", "-hide_banner",   "-loglevel", "error", "-y",
+        "-f",      "concat",   "-safe",          "0",         "-i",    (dir / "concat.txt").string(),
+        "-c",      "copy",     out_path.string()};
     nlohmann::ordered_json boundaries = nlohmann::ordered_json::array();
     for (std::size_t i = 1; i < shots.size(); ++i) boundaries.push_back(shots[i].first);
-    nlohmann::ordered_json plan = {
-        {"source", co.sources[0].path},
-        {"source_sha256", facts.sha256},
-        {"width", facts.width},
-        {"height", facts.height},
-        {"framerate", facts.fps},
-        {"frames", facts.frames},
-        {"encoder", adapter->name},
-        {"preset", preset},
-        {"target_vmaf", opt.target_vmaf},
-        {"pool", opt.pool},
-        {"scene_threshold", opt.scene_threshold},
-        {"min_shot_frames", opt.min_shot_frames},
-        {"boundaries", boundaries},
-        {"scene_scores", scores},
-        {"shots", plan_shots},
-        {"predicted",
-         {{"size_bytes", predicted_bytes},
-          {"bitrate_kbps", predicted_bytes * 8.0 / 1000.0 / facts.duration_s},
-          {"vmaf_mean_frame_weighted", predicted_vmaf_sum / facts.frames}}},
-        {"concat_list", (dir / "concat.txt").string()},
-        {"concat_command", shell_quote(concat_argv)},
-        {"output", out_path.string()},
-        {"script", (dir / "encode.sh").string()},
-        {"all_met", all_met},
-        {"encodes", encodes}};
+    nlohmann::ordered_json plan = {{"source", co.sources[0].path},
+                                   {"source_sha256", facts.sha256},
+                                   {"width", facts.width},
+                                   {"height", facts.height},
+                                   {"framerate", facts.fps},
+                                   {"frames", facts.frames},
+                                   {"encoder", adapter->name},
+                                   {"preset", preset},
+                                   {"target_vmaf", opt.target_vmaf},
+                                   {"pool", opt.pool},
+                                   {"scene_threshold", opt.scene_threshold},
+                                   {"min_shot_frames", opt.min_shot_frames},
+                                   {"boundaries", boundaries},
+                                   {"scene_scores", scores},
+                                   {"shots", plan_shots},
+                                   {"predicted",
+                                    {{"size_bytes", predicted_bytes},
+                                     {"bitrate_kbps", predicted_bytes * 8.0 / 1000.0 / facts.duration_s},
+                                     {"vmaf_mean_frame_weighted", predicted_vmaf_sum / facts.frames}}},
+                                   {"concat_list", (dir / "concat.txt").string()},
+                                   {"concat_command", shell_quote(concat_argv)},
+                                   {"output", out_path.string()},
+                                   {"script", (dir / "encode.sh").string()},
+                                   {"all_met", all_met},
+                                   {"encodes", encodes}};
     std::string script = "#!/bin/sh\n# vmaf-tune per-shot plan: " + co.sources[0].path + ", " + adapter->name + " " +
                          preset + ", target VMAF " + nlohmann::json(opt.target_vmaf).dump() + " (" + opt.pool +
                          ")\n# One encode per shot, then the segments joined without re-encoding.\nset -eu\n";
     for (std::size_t i = 0; i < steps.size(); ++i)
         script += "# shot " + std::to_string(i) + ": frames " + std::to_string(shots[i].first) + ".." +
-                  std::to_string(shots[i].end) + ", CRF " + plan_shots[i]["crf"].dump() + "\n" +
-                  shell_quote(steps[i]) + "\n";
+                  std::to_string(shots[i].end) + ", CRF " + plan_shots[i]["crf"].dump() + "\n" + shell_quote(steps[i]) +
+                  "\n";
     script += shell_quote(concat_argv) + "\n";
     write_file(dir / "concat.txt", concat);
     write_file(dir / "encode.sh", script,

@@ -175,11 +175,11 @@ std::string render_report(const std::vector<Row>& rows, const std::string& title
     for (const Row& r : rows) {
         std::string src = r.value("src", std::string());
         src = src.substr(src.find_last_of('/') + 1);
-        const std::string label = r.value("encoder", std::string("?")) + " " + r.value("preset", std::string("?")) +
-                                  (many_sizes ? " " + size_of(r) : "") + (many_sources ? " · " + src : "") +
-                                  (r.value("clip_mode", std::string()).rfind("frames_", 0) == 0
-                                       ? " " + r["clip_mode"].get<std::string>()
-                                       : std::string());
+        const std::string label =
+            r.value("encoder", std::string("?")) + " " + r.value("preset", std::string("?")) +
+            (many_sizes ? " " + size_of(r) : "") + (many_sources ? " · " + src : "") +
+            (r.value("clip_mode", std::string()).rfind("frames_", 0) == 0 ? " " + r["clip_mode"].get<std::string>()
+                                                                          : std::string());
         if (!by_label.count(label)) {
             order.push_back(label);
             by_label[label].label = label;
@@ -233,9 +233,11 @@ tbody tr{cursor:pointer}
             for (const Row* r : s.rows) all.emplace_back(kbps(*r), vmaf(*r));
         const auto overlay = [&](const std::function<double(double)>& px, const std::function<double(double)>& py) {
             std::string o, hull;
-            for (std::size_t i : upper_hull_indices(all)) hull += num(px(all[i].first)) + "," + num(py(all[i].second)) + " ";
+            for (std::size_t i : upper_hull_indices(all))
+                hull += num(px(all[i].first)) + "," + num(py(all[i].second)) + " ";
             o += "<polyline class=\"ladder-hull\" fill=\"none\" stroke=\"#000\" stroke-width=\"2.5\" "
-                 "stroke-dasharray=\"7 4\" points=\"" + hull + "\"/>";
+                 "stroke-dasharray=\"7 4\" points=\"" +
+                 hull + "\"/>";
             for (std::size_t i : rungs)
                 if (i < rows.size() && rows[i]["vmaf_score"].is_number() && rows[i]["bitrate_kbps"].is_number())
                     o += "<circle class=\"rung\" cx=\"" + num(px(kbps(rows[i]))) + "\" cy=\"" + num(py(vmaf(rows[i]))) +
@@ -243,8 +245,8 @@ tbody tr{cursor:pointer}
                          " crf " + std::to_string(rows[i].value("crf", 0)) + "</title></circle>";
             return o;
         };
-        html += chart("Ladder: hull across sizes (rungs circled)", "bitrate (kbps)", "VMAF at the source's size", series,
-                      kbps, vmaf, false, overlay);
+        html += chart("Ladder: hull across sizes (rungs circled)", "bitrate (kbps)", "VMAF at the source's size",
+                      series, kbps, vmaf, false, overlay);
     }
     html += chart("CRF vs VMAF", "CRF", "VMAF", series, crf, vmaf, false);
     html += chart("CRF vs bitrate", "CRF", "bitrate (kbps)", series, crf, kbps, false);

@@ -90,10 +90,10 @@ void null_scores(Row& row) {
 }
 
 /// The fields a cache entry carries: everything a finished cell measured.
-const char* const kResultKeys[] = {"encoder_version", "encode_size_bytes", "bitrate_kbps",       "encode_time_ms",
-                                   "vmaf_score",      "vmaf_mean",         "vmaf_harmonic_mean", "vmaf_min",
-                                   "vmaf_p1",         "vmaf_p5",           "score_time_ms",      "backend_used",
-                                   "features",        "vmaf_per_frame",    "codecs"};
+const char* const kResultKeys[] = {
+    "encoder_version", "encode_size_bytes",  "bitrate_kbps", "encode_time_ms", "vmaf_score",
+    "vmaf_mean",       "vmaf_harmonic_mean", "vmaf_min",     "vmaf_p1",        "vmaf_p5",
+    "score_time_ms",   "backend_used",       "features",     "vmaf_per_frame", "codecs"};
 
 }  // namespace
 
@@ -187,13 +187,12 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     char name[256];
     const std::string size_tag =
         scaled ? "__" + std::to_string(enc_w) + "x" + std::to_string(enc_h) + "_" + j.scale_filter : std::string();
-    std::snprintf(name, sizeof name, "%s__%s__%s__crf%d%s%s%s.%s", stem.c_str(), j.cell.encoder.c_str(),
-                  j.cell.preset.c_str(), j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(),
-                  size_tag.c_str(),
-                  opt_.extra_ffmpeg_args.empty()
-                      ? ""
-                      : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
-                  j.adapter->extension.c_str());
+    std::snprintf(
+        name, sizeof name, "%s__%s__%s__crf%d%s%s%s.%s", stem.c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
+        j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(), size_tag.c_str(),
+        opt_.extra_ffmpeg_args.empty() ? ""
+                                       : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
+        j.adapter->extension.c_str());
     j.encode_path = (fs::path(encode_dir_) / name).string();
     j.argv = {opt_.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-y"};
     if (src.raw) {

@@ -347,7 +347,7 @@ TEST(TuneLadder, Resolutions) {
     EXPECT_THROW(parse_resolutions("3840x2160", 1920, 1080, true, true), std::invalid_argument);
     EXPECT_THROW(parse_resolutions("1920x1082", 1920, 1080, true, true), std::invalid_argument);
     EXPECT_THROW(parse_resolutions("641x360", 1920, 1080, true, true), std::invalid_argument);  // 4:2:0 needs even
-    EXPECT_EQ(parse_resolutions("641x361", 1920, 1080, false, false), (R{{641, 361}}));        // 4:4:4 does not
+    EXPECT_EQ(parse_resolutions("641x361", 1920, 1080, false, false), (R{{641, 361}}));         // 4:4:4 does not
 }
 
 TEST(TuneLadder, CodecsStrings) {
@@ -381,6 +381,11 @@ TEST(TuneLadder, Manifests) {
               std::string::npos);
     EXPECT_NE(mpd.find("<BaseURL>a&amp;b.mp4</BaseURL>"), std::string::npos);
     EXPECT_NE(mpd.find("mediaPresentationDuration=\"PT2.000S\""), std::string::npos);
+    EXPECT_NE(mpd.find("frameRate=\"24\""), std::string::npos);
+    EXPECT_EQ(dash_frame_rate(30000.0 / 1001), "30000/1001");
+    EXPECT_EQ(dash_frame_rate(24000.0 / 1001), "24000/1001");
+    EXPECT_EQ(dash_frame_rate(12.5), "25/2");
+    EXPECT_EQ(dash_frame_rate(29.97), "2997/100");
 }
 
 }  // namespace
