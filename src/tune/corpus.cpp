@@ -42,6 +42,12 @@ std::string fmt_duration(double s) {
     return buf;
 }
 
+/// " at WxH" for a scaled encode, else "".
+std::string size_tag(const Job& j) {
+    if (j.scale_filter.empty()) return {};
+    return " at " + std::to_string(j.stream.width) + "x" + std::to_string(j.stream.height);
+}
+
 }  // namespace
 
 int run_corpus(const CorpusOptions& opt) {
@@ -52,7 +58,11 @@ int run_corpus(const CorpusOptions& opt) {
         const EncoderAdapter* a = find_encoder(e);
         const std::vector<std::string> presets =
             opt.presets.empty() ? std::vector<std::string>{a->default_preset} : opt.presets;
-        for (const Cell& c : make_grid(opt.sources.size(), {e}, presets, sweep.crfs())) grid.push_back(c);
+        for (const Cell& c : make_grid(opt.sources.size(), {e}, presets, sweep.crfs()))
+            for (std::size_t k = 0; k < std::max<std::size_t>(1, opt.shapes.size()); ++k) {
+                grid.push_back(c);
+                grid.back().shape = k;
+            }
     }
     std::stable_sort(grid.begin(), grid.end(), [](const Cell& x, const Cell& y) { return x.source < y.source; });
     // The jobs of this shard that have no row yet.
@@ -61,7 +71,7 @@ int run_corpus(const CorpusOptions& opt) {
     for (std::size_t i = 0; i < grid.size(); ++i) {
         if (!opt.shard.takes(i)) continue;
         ++in_shard;
-        Job j = sweep.make_job(i, grid[i]);
+        Job j = sweep.make_job(i, grid[i], opt.shapes.empty() ? EncodeShape{} : opt.shapes[grid[i].shape]);
         if (!sweep.done(j)) todo.push_back(std::move(j));
     }
     const std::size_t total = todo.size();
@@ -137,12 +147,13 @@ int run_corpus(const CorpusOptions& opt) {
             std::snprintf(score, sizeof score, "VMAF %.3f at %.0f kbps%s", row["vmaf_score"].get<double>(),
                           row["bitrate_kbps"].get<double>(), row["cache_hit"] == true ? " (cached)" : "");
         if (tty)
-            std::fprintf(stderr, "\r\033[Kvmaf-tune: %zu/%zu cells, ETA %s — %s %s crf %d: %s", written, total,
-                         fmt_duration(eta).c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(), j.cell.crf, score);
+            std::fprintf(stderr, "\r\033[Kvmaf-tune: %zu/%zu cells, ETA %s — %s %s crf %d%s: %s", written, total,
+                         fmt_duration(eta).c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(), j.cell.crf,
+                         size_tag(j).c_str(), score);
         else
-            std::fprintf(stderr, "vmaf-tune: [%zu/%zu] %s %s %s crf %d: %s\n", written, total,
+            std::fprintf(stderr, "vmaf-tune: [%zu/%zu] %s %s %s crf %d%s: %s\n", written, total,
                          fs::path(opt.sources[j.cell.source].path).filename().c_str(), j.cell.encoder.c_str(),
-                         j.cell.preset.c_str(), j.cell.crf, score);
+                         j.cell.preset.c_str(), j.cell.crf, size_tag(j).c_str(), score);
         if (row["exit_status"] != 0)
             std::fprintf(stderr, "%svmaf-tune: %s\n", tty ? "\n" : "", row["error"].get<std::string>().c_str());
     }

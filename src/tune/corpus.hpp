@@ -19,6 +19,7 @@ struct CorpusOptions {
     std::vector<std::string> encoders;   ///< default {"libx264"}
     std::vector<std::string> presets;    ///< empty: each encoder's default preset
     std::vector<std::string> crf_specs;  ///< as --crf: "23", "18:40:2"
+    std::vector<EncodeShape> shapes;     ///< innermost grid dimension (e.g. ladder sizes); empty: one plain encode
     std::string model;  ///< --vmaf-model: built-in name or a .json path; empty: v0.6.1 (4K model at >= 2160p)
     std::string score_backend = "auto";
     unsigned jobs = 1;

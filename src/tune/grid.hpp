@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vmaf::tune {
@@ -23,11 +25,24 @@ struct Shard {
 /// Parses "I/N"; throws std::invalid_argument.
 Shard parse_shard(const std::string& text);
 
+/// How a cell's encode differs from a whole-source encode at the source's
+/// size: a range of frames (a shot) and/or another size (a ladder rung).
+struct EncodeShape {
+    /// Source frames [first, end) to encode and score; overrides --sample-seconds.
+    std::optional<std::pair<unsigned, unsigned>> frames;
+    /// Encode size (0: the source's). Scaled down by ffmpeg's scale filter with
+    /// flags=`scale_filter`, scored after scaling back up to the source's size
+    /// with the same libswscale filter (vmaf --scale_dist_to_ref).
+    unsigned width = 0, height = 0;
+    std::string scale_filter = "bicubic";
+};
+
 /// One cell of the grid.
 struct Cell {
     std::size_t source = 0;  ///< index into the sweep's sources
     std::string encoder, preset;
     int crf = 0;
+    std::size_t shape = 0;  ///< index into the sweep's shapes (CorpusOptions::shapes), when it has any
 };
 
 /// Every cell, sources outermost, then encoders, presets, CRFs (ascending).

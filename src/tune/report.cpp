@@ -60,7 +60,9 @@ std::pair<double, double> range_of(const std::vector<double>& v) {
 /// One SVG line chart: each series a polyline with points; `extra` draws more (hulls).
 std::string chart(const std::string& title, const std::string& xlabel, const std::string& ylabel,
                   const std::vector<Series>& series, const std::function<double(const Row&)>& fx,
-                  const std::function<double(const Row&)>& fy, bool hulls) {
+                  const std::function<double(const Row&)>& fy, bool hulls,
+                  const std::function<std::string(const std::function<double(double)>&,
+                                                  const std::function<double(double)>&)>& overlay = nullptr) {
     constexpr double W = 560, H = 340, L = 60, R = 16, T = 28, B = 46;
     std::vector<double> xs, ys;
     for (const Series& s : series)
@@ -75,8 +77,8 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
     if (xs.empty()) return svg + "<text x=\"280\" y=\"170\" text-anchor=\"middle\">no successful cells</text></svg>";
     const auto [x0, x1] = range_of(xs);
     const auto [y0, y1] = range_of(ys);
-    auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
-    auto py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
+    const std::function<double(double)> px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
+    const std::function<double(double)> py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
     svg += "<rect x=\"" + num(L) + "\" y=\"" + num(T) + "\" width=\"" + num(W - L - R) + "\" height=\"" +
            num(H - T - B) + "\" class=\"frame\"/>";
     for (int k = 0; k <= 4; ++k) {
@@ -114,6 +116,7 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
                color + "\"/><text x=\"" + num(L + 22) + "\" y=\"" + num(T + 17 + 16 * si) + "\" class=\"legend\">" +
                esc(s.label) + "</text>";
     }
+    if (overlay) svg += overlay(px, py);
     return svg + "</svg>";
 }
 
@@ -123,38 +126,60 @@ double getd(const Row& r, const char* k) {
 
 }  // namespace
 
-std::vector<std::pair<double, double>> upper_hull(std::vector<std::pair<double, double>> pts) {
-    std::sort(pts.begin(), pts.end());
-    std::vector<std::pair<double, double>> h;
-    for (const auto& p : pts) {
+std::vector<std::size_t> upper_hull_indices(const std::vector<std::pair<double, double>>& pts) {
+    std::vector<std::size_t> order(pts.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pts[a] < pts[b]; });
+    std::vector<std::size_t> h;
+    for (std::size_t i : order) {
+        const auto& p = pts[i];
         while (h.size() >= 2) {
-            const auto& a = h[h.size() - 2];
-            const auto& b = h.back();
+            const auto& a = pts[h[h.size() - 2]];
+            const auto& b = pts[h.back()];
             // Drop b when it lies on or below the segment a-p.
             if ((b.first - a.first) * (p.second - a.second) - (b.second - a.second) * (p.first - a.first) >= 0)
                 h.pop_back();
             else
                 break;
         }
-        h.push_back(p);
+        h.push_back(i);
     }
     // The frontier ends at the highest quality: later points only cost bits.
-    const auto best =
-        std::max_element(h.begin(), h.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto best = std::max_element(h.begin(), h.end(),
+                                       [&](std::size_t a, std::size_t b) { return pts[a].second < pts[b].second; });
     if (best != h.end()) h.erase(best + 1, h.end());
     return h;
 }
 
-std::string render_report(const std::vector<Row>& rows, const std::string& title) {
+std::vector<std::pair<double, double>> upper_hull(std::vector<std::pair<double, double>> pts) {
+    std::vector<std::pair<double, double>> h;
+    for (std::size_t i : upper_hull_indices(pts)) h.push_back(pts[i]);
+    return h;
+}
+
+std::string render_report(const std::vector<Row>& rows, const std::string& title,
+                          const std::vector<std::size_t>& rungs) {
     std::map<std::string, Series> by_label;
     std::vector<std::string> order;
-    bool many_sources = false;
-    for (const Row& r : rows) many_sources |= r.value("src", std::string()) != rows.front().value("src", std::string());
+    bool many_sources = false, many_sizes = false;
+    for (const Row& r : rows) {
+        many_sources |= r.value("src", std::string()) != rows.front().value("src", std::string());
+        many_sizes |= r.contains("encode_width");
+    }
+    // The encode's size: its own when scaled, else the source's.
+    const auto size_of = [](const Row& r) {
+        const bool scaled = r.contains("encode_width");
+        return std::to_string(r.value(scaled ? "encode_width" : "width", 0)) + "x" +
+               std::to_string(r.value(scaled ? "encode_height" : "height", 0));
+    };
     for (const Row& r : rows) {
         std::string src = r.value("src", std::string());
         src = src.substr(src.find_last_of('/') + 1);
-        const std::string label = r.value("encoder", std::string("?")) + " " + r.value("preset", std::string("?")) +
-                                  (many_sources ? " · " + src : "");
+        const std::string label =
+            r.value("encoder", std::string("?")) + " " + r.value("preset", std::string("?")) +
+            (many_sizes ? " " + size_of(r) : "") + (many_sources ? " · " + src : "") +
+            (r.value("clip_mode", std::string()).rfind("frames_", 0) == 0 ? " " + r["clip_mode"].get<std::string>()
+                                                                          : std::string());
         if (!by_label.count(label)) {
             order.push_back(label);
             by_label[label].label = label;
@@ -201,14 +226,37 @@ tbody tr{cursor:pointer}
                        "per-frame VMAF.</p>\n"
                        "<div class=\"charts\">";
     html += chart("Bitrate vs VMAF", "bitrate (kbps)", "VMAF", series, kbps, vmaf, true);
+    if (many_sizes) {
+        // Every point of every size, the hull across sizes (thick dashed) and the chosen rungs (rings).
+        std::vector<std::pair<double, double>> all;
+        for (const Series& s : series)
+            for (const Row* r : s.rows) all.emplace_back(kbps(*r), vmaf(*r));
+        const auto overlay = [&](const std::function<double(double)>& px, const std::function<double(double)>& py) {
+            std::string o, hull;
+            for (std::size_t i : upper_hull_indices(all))
+                hull += num(px(all[i].first)) + "," + num(py(all[i].second)) + " ";
+            o += "<polyline class=\"ladder-hull\" fill=\"none\" stroke=\"#000\" stroke-width=\"2.5\" "
+                 "stroke-dasharray=\"7 4\" points=\"" +
+                 hull + "\"/>";
+            for (std::size_t i : rungs)
+                if (i < rows.size() && rows[i]["vmaf_score"].is_number() && rows[i]["bitrate_kbps"].is_number())
+                    o += "<circle class=\"rung\" cx=\"" + num(px(kbps(rows[i]))) + "\" cy=\"" + num(py(vmaf(rows[i]))) +
+                         "\" r=\"7\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"><title>rung " + size_of(rows[i]) +
+                         " crf " + std::to_string(rows[i].value("crf", 0)) + "</title></circle>";
+            return o;
+        };
+        html += chart("Ladder: hull across sizes (rungs circled)", "bitrate (kbps)", "VMAF at the source's size",
+                      series, kbps, vmaf, false, overlay);
+    }
     html += chart("CRF vs VMAF", "CRF", "VMAF", series, crf, vmaf, false);
     html += chart("CRF vs bitrate", "CRF", "bitrate (kbps)", series, crf, kbps, false);
     html +=
         R"(<svg id="perframe" class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 560 340" width="560" height="340"></svg></div>
 <table id="cells"><thead><tr>)";
-    const char* const cols[] = {
+    std::vector<const char*> cols = {
         "src",      "encoder", "preset",         "crf",           "bitrate_kbps", "vmaf_score", "vmaf_harmonic_mean",
         "vmaf_min", "vmaf_p5", "encode_time_ms", "score_time_ms", "backend_used", "exit_status"};
+    if (many_sizes) cols.insert(cols.end(), {"encode_width", "encode_height", "scale_filter"});
     for (const char* c : cols) html += std::string("<th>") + c + "</th>";
     html += "</tr></thead><tbody>\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -221,10 +269,9 @@ tbody tr{cursor:pointer}
                 cell = num(r[c].get<double>(), 7);
             else if (r.contains(c) && r[c].is_string())
                 cell = r[c].get<std::string>();
-            if (std::string(c) == "src")
-                cell = cell.substr(cell.find_last_of('/') + 1);
             else if (r.contains(c) && !r[c].is_null())
                 cell = r[c].dump();
+            if (std::string(c) == "src") cell = cell.substr(cell.find_last_of('/') + 1);
             html += "<td>" + esc(cell) + "</td>";
         }
         html += "</tr>\n";

@@ -12,11 +12,16 @@
 
 namespace vmaf::tune {
 
-/// The HTML document for `rows`; `title` names it.
-std::string render_report(const std::vector<Row>& rows, const std::string& title);
+/// The HTML document for `rows`; `title` names it. Rows of several encode
+/// sizes (a ladder) also get a chart of every point with the hull across
+/// sizes, `rungs` (indices into `rows`) marked on it.
+std::string render_report(const std::vector<Row>& rows, const std::string& title,
+                          const std::vector<std::size_t>& rungs = {});
 
 /// Upper convex hull of (x, y) points, left to right, keeping only the part
 /// where y rises (the efficient frontier of a rate-quality curve).
 std::vector<std::pair<double, double>> upper_hull(std::vector<std::pair<double, double>> pts);
+/// upper_hull() as indices into `pts`, left to right.
+std::vector<std::size_t> upper_hull_indices(const std::vector<std::pair<double, double>>& pts);
 
 }  // namespace vmaf::tune

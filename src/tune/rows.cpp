@@ -12,7 +12,8 @@ namespace vmaf::tune {
 
 namespace {
 
-const char* const kIdentityKeys[] = {"src", "encoder", "preset", "crf", "extra_params", "clip_mode", "vmaf_model"};
+const char* const kIdentityKeys[] = {"src",       "encoder",    "preset",       "crf",           "extra_params",
+                                     "clip_mode", "vmaf_model", "encode_width", "encode_height", "scale_filter"};
 
 void write_all(int fd, const std::string& text, const std::string& path) {
     std::size_t done = 0;

@@ -14,7 +14,8 @@ inline constexpr int kRowSchemaVersion = 1;
 using Row = nlohmann::ordered_json;
 
 /// What makes two rows the same cell of a sweep: source, encoder, preset,
-/// CRF, extra ffmpeg arguments, clip mode and model.
+/// CRF, extra ffmpeg arguments, clip mode, model and (scaled encodes) the
+/// encode size and scale filter.
 std::string cell_identity(const Row& row);
 
 /// Reads every row of an existing JSONL file (a missing file has none).

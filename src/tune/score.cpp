@@ -19,10 +19,12 @@ double percentile(std::vector<double> values, double p) {
 }
 
 ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, const std::string& encode_path,
-                          const ScoreSetup& setup) {
+                          const ScoreSetup& setup, const std::string& scale_filter) {
     const auto t0 = std::chrono::steady_clock::now();
     auto ref = open_source(source);
     auto dist = open_video(encode_path);
+    if (!scale_filter.empty())
+        dist = scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, scale_filter);
     EngineConfig cfg;
     cfg.threads = setup.threads;
     cfg.backend = setup.backend;

@@ -39,9 +39,12 @@ struct ScoreSummary {
 };
 
 /// Scores `encode_path` (any container) against `source` frames `window`.
-/// Throws vmaf::Error (e.g. an encode with another frame count or size).
+/// `scale_filter` non-empty: an encode of another size is first resized to the
+/// source's with that libswscale filter (as vmaf --scale_dist_to_ref does);
+/// empty: the sizes must match. Throws vmaf::Error (e.g. an encode with
+/// another frame count or size).
 ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, const std::string& encode_path,
-                          const ScoreSetup& setup);
+                          const ScoreSetup& setup, const std::string& scale_filter = "");
 
 /// Percentile `p` in [0, 100] of `values` by linear interpolation between
 /// closest ranks (numpy's default); NaNs must not be present.

@@ -90,6 +90,7 @@ SourceFacts inspect_source(const SourceSpec& spec) {
     f.width = g.width;
     f.height = g.height;
     f.pix_fmt = ffmpeg_pix_fmt(g);
+    f.geometry = g;
     if (spec.raw) {
         f.fps = spec.raw_fps;
     } else {

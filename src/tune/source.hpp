@@ -23,6 +23,7 @@ struct SourceFacts {
     std::string sha256;  ///< of the file's bytes
     unsigned width = 0, height = 0;
     std::string pix_fmt;  ///< ffmpeg's name ("yuv420p", "yuv422p10le", ...)
+    VideoGeometry geometry;
     double fps = 0;
     unsigned frames = 0;
     double duration_s = 0;  ///< frames / fps

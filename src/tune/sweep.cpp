@@ -90,10 +90,10 @@ void null_scores(Row& row) {
 }
 
 /// The fields a cache entry carries: everything a finished cell measured.
-const char* const kResultKeys[] = {"encoder_version", "encode_size_bytes", "bitrate_kbps",       "encode_time_ms",
-                                   "vmaf_score",      "vmaf_mean",         "vmaf_harmonic_mean", "vmaf_min",
-                                   "vmaf_p1",         "vmaf_p5",           "score_time_ms",      "backend_used",
-                                   "features",        "vmaf_per_frame"};
+const char* const kResultKeys[] = {
+    "encoder_version", "encode_size_bytes",  "bitrate_kbps", "encode_time_ms", "vmaf_score",
+    "vmaf_mean",       "vmaf_harmonic_mean", "vmaf_min",     "vmaf_p1",        "vmaf_p5",
+    "score_time_ms",   "backend_used",       "features",     "vmaf_per_frame", "codecs"};
 
 }  // namespace
 
@@ -133,7 +133,11 @@ Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
     if (opt_.use_cache) cache_.emplace(opt_.cache_dir, opt_.cache_max_bytes);
 }
 
-Job Sweep::make_job(std::size_t index, const Cell& cell) {
+ScoreSetup Sweep::score_setup(const std::string& model) const {
+    return setup_for(model, backend_, opt_.threads);
+}
+
+Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shape) {
     Job j;
     j.cell_index = index;
     j.cell = cell;
@@ -143,29 +147,52 @@ Job Sweep::make_job(std::size_t index, const Cell& cell) {
     bool announced = announced_[j.cell.source];
     const std::string model = model_for(opt_.model, f, src.path, announced);
     announced_[j.cell.source] = announced;
-    std::vector<std::string> trim;
+    std::vector<std::string> filters;
     j.clip_mode = "full";
-    if (opt_.sample_seconds > 0) {
+    auto trim_to = [&](unsigned first, unsigned n) {
+        j.window.skip = first;
+        j.window.count = n;
+        filters.push_back("trim=start_frame=" + std::to_string(first) + ":end_frame=" + std::to_string(first + n) +
+                          ",setpts=PTS-STARTPTS");
+    };
+    if (shape.frames) {
+        const auto [first, end] = *shape.frames;
+        if (!(first < end && end <= f.frames))
+            throw std::invalid_argument("frames " + std::to_string(first) + ".." + std::to_string(end) +
+                                        " are not within the source's " + std::to_string(f.frames));
+        if (end - first < f.frames) {
+            trim_to(first, end - first);
+            j.clip_mode = "frames_" + std::to_string(first) + "-" + std::to_string(end);
+        }
+    } else if (opt_.sample_seconds > 0) {
         const unsigned n = static_cast<unsigned>(std::lround(opt_.sample_seconds * f.fps));
         if (n == 0) throw std::invalid_argument("--sample-seconds is shorter than one frame");
         if (n < f.frames) {
-            j.window.skip = (f.frames - n) / 2;
-            j.window.count = n;
+            trim_to((f.frames - n) / 2, n);
             char mode[32];
             std::snprintf(mode, sizeof mode, "sample_%gs", opt_.sample_seconds);
             j.clip_mode = mode;
-            trim = {"-vf", "trim=start_frame=" + std::to_string(j.window.skip) +
-                               ":end_frame=" + std::to_string(j.window.skip + n) + ",setpts=PTS-STARTPTS"};
         }
     }
+    const unsigned enc_w = shape.width ? shape.width : f.width, enc_h = shape.height ? shape.height : f.height;
+    const bool scaled = enc_w != f.width || enc_h != f.height;
+    j.stream = StreamShape{enc_w, enc_h, f.fps, f.geometry.format, f.geometry.bpc};
+    if (scaled) {
+        j.scale_filter = shape.scale_filter;
+        filters.push_back("scale=" + std::to_string(enc_w) + ":" + std::to_string(enc_h) + ":flags=" + j.scale_filter);
+    }
+    std::vector<std::string> trim;
+    if (!filters.empty()) trim = {"-vf", join(filters, ",")};
     const std::string stem = fs::path(src.path).stem().string();
     char name[256];
-    std::snprintf(name, sizeof name, "%s__%s__%s__crf%d%s%s.%s", stem.c_str(), j.cell.encoder.c_str(),
-                  j.cell.preset.c_str(), j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(),
-                  opt_.extra_ffmpeg_args.empty()
-                      ? ""
-                      : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
-                  j.adapter->extension.c_str());
+    const std::string size_tag =
+        scaled ? "__" + std::to_string(enc_w) + "x" + std::to_string(enc_h) + "_" + j.scale_filter : std::string();
+    std::snprintf(
+        name, sizeof name, "%s__%s__%s__crf%d%s%s%s.%s", stem.c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
+        j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(), size_tag.c_str(),
+        opt_.extra_ffmpeg_args.empty() ? ""
+                                       : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
+        j.adapter->extension.c_str());
     j.encode_path = (fs::path(encode_dir_) / name).string();
     j.argv = {opt_.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-y"};
     if (src.raw) {
@@ -210,6 +237,12 @@ Job Sweep::make_job(std::size_t index, const Cell& cell) {
     r["vmaf_binary_version"] = vmaf_ver_;
     r["exit_status"] = nullptr;
     r["clip_mode"] = j.clip_mode;
+    if (scaled) {
+        r["encode_width"] = enc_w;
+        r["encode_height"] = enc_h;
+        r["scale_filter"] = j.scale_filter;
+    }
+    r["codecs"] = nullptr;
     r["backend_used"] = backend_.name;
     r["cache_hit"] = false;
     r["error"] = nullptr;
@@ -218,14 +251,16 @@ Job Sweep::make_job(std::size_t index, const Cell& cell) {
     key_argv.back() = "<out>." + j.adapter->extension;
     for (auto& a : key_argv)
         if (a == src.path) a = "<src>";
-    j.cache_key = ScoreCache::key({{"src_sha256", f.sha256},
-                                   {"encoder", j.cell.encoder},
-                                   {"ffmpeg_version", ffmpeg_ver_},
-                                   {"argv", key_argv},
-                                   {"model", model},
-                                   {"features", "model"},
-                                   {"backend", backend_.name},
-                                   {"window", {j.window.skip, j.window.count ? *j.window.count : 0}}});
+    nlohmann::ordered_json key_parts = {{"src_sha256", f.sha256},
+                                        {"encoder", j.cell.encoder},
+                                        {"ffmpeg_version", ffmpeg_ver_},
+                                        {"argv", key_argv},
+                                        {"model", model},
+                                        {"features", "model"},
+                                        {"backend", backend_.name},
+                                        {"window", {j.window.skip, j.window.count ? *j.window.count : 0}}};
+    if (scaled) key_parts["score_scale"] = j.scale_filter;  // the scale back to the source's size
+    j.cache_key = ScoreCache::key(key_parts);
     return j;
 }
 
@@ -262,10 +297,12 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
         row["bitrate_kbps"] = ec ? 0.0 : static_cast<double>(size) * 8.0 / 1000.0 / row["duration_s"].get<double>();
         const std::string bv = bitstream_encoder_version(j.cell.encoder, j.encode_path);
         row["encoder_version"] = bv.empty() ? j.cell.encoder + " (ffmpeg " + ffmpeg_ver_ + ")" : bv;
+        const std::string codecs = codecs_string(j.cell.encoder, j.encode_path, j.stream);
+        if (!codecs.empty()) row["codecs"] = codecs;
         try {
             const ScoreSummary s =
                 score_encode(opt_.sources[j.cell.source], j.window, j.encode_path,
-                             setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads));
+                             setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads), j.scale_filter);
             fill_scores(row, s);
             row["exit_status"] = 0;
             if (cache_) {

@@ -11,6 +11,7 @@
 
 #include "tune/backend_choice.hpp"
 #include "tune/cache.hpp"
+#include "tune/codecs.hpp"
 #include "tune/corpus.hpp"
 #include "tune/encoders.hpp"
 #include "tune/process.hpp"
@@ -25,6 +26,8 @@ struct Job {
     const EncoderAdapter* adapter = nullptr;
     FrameWindow window;
     std::string clip_mode;
+    std::string scale_filter;       ///< set when the encode's size differs from the source's
+    StreamShape stream;             ///< the encode's size, rate and layout
     std::vector<std::string> argv;  ///< the ffmpeg command
     std::string encode_path;
     std::string cache_key;
@@ -44,8 +47,15 @@ public:
     const std::vector<std::string>& encoders() const { return encoders_; }
     const std::vector<Row>& existing() const { return existing_; }
 
-    /// The job of `cell` (grid index `index`).
-    Job make_job(std::size_t index, const Cell& cell);
+    const SourceFacts& facts(std::size_t source) const { return facts_.at(source); }
+    const std::string& ffmpeg_version_string() const { return ffmpeg_ver_; }
+    const BackendChoice& backend() const { return backend_; }
+    /// The setup score_encode() is given for a row's model.
+    ScoreSetup score_setup(const std::string& model) const;
+
+    /// The job of `cell` (grid index `index`), shaped by `shape`. Throws
+    /// std::invalid_argument for a frame range outside the source.
+    Job make_job(std::size_t index, const Cell& cell, const EncodeShape& shape = {});
     /// Whether the output already has a row for the job's cell.
     bool done(const Job& j) const { return done_.count(cell_identity(j.row)) != 0; }
     /// Runs the job's encode, or nothing when the cache has its result (exit 0). Thread-safe.

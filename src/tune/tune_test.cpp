@@ -8,14 +8,17 @@
 #include <stdexcept>
 
 #include "tune/bd.hpp"
+#include "tune/codecs.hpp"
 #include "tune/encoders.hpp"
 #include "tune/grid.hpp"
+#include "tune/ladder.hpp"
 #include "tune/merge.hpp"
 #include "tune/process.hpp"
 #include "tune/report.hpp"
 #include "tune/rows.hpp"
 #include "tune/score.hpp"
 #include "tune/search.hpp"
+#include "tune/shots.hpp"
 
 namespace fs = std::filesystem;
 
@@ -255,6 +258,134 @@ TEST(TuneSearch, BitrateTargetPicksTheClosestCrf) {
         EXPECT_EQ(*r.crf, truth) << target;
         EXPECT_LE(r.probes, 8u);
     }
+}
+
+TEST(TuneShots, CutsWhereTheScoreReachesTheThreshold) {
+    //                          0  1  2   3  4  5  6  7   8  9
+    const std::vector<double> sc = {0, 1, 2, 30, 1, 1, 1, 1, 12, 1};
+    auto shots = split_shots(sc, 10, 1);
+    ASSERT_EQ(shots.size(), 3u);
+    EXPECT_EQ(shots[0].first, 0u);
+    EXPECT_EQ(shots[0].end, 3u);
+    EXPECT_EQ(shots[1].first, 3u);
+    EXPECT_EQ(shots[1].end, 8u);
+    EXPECT_DOUBLE_EQ(shots[1].score, 30);
+    EXPECT_EQ(shots[2].first, 8u);
+    EXPECT_EQ(shots[2].end, 10u);
+    // min_frames 3: both cuts are taken, but the last shot (8..10) is short and joins 3..8.
+    shots = split_shots(sc, 10, 3);
+    ASSERT_EQ(shots.size(), 2u);
+    EXPECT_EQ(shots[0].end, 3u);
+    EXPECT_EQ(shots[1].first, 3u);
+    EXPECT_EQ(shots[1].end, 10u);
+    // min_frames 4: the cut at 3 would leave a 3-frame shot, so it is not taken; 8..10 joins again.
+    shots = split_shots(sc, 10, 4);
+    ASSERT_EQ(shots.size(), 1u);
+    EXPECT_EQ(shots[0].end, 10u);
+    EXPECT_EQ(split_shots(sc, 50, 1).size(), 1u);
+    EXPECT_THROW(split_shots(sc, 0, 1), std::invalid_argument);
+    EXPECT_THROW(split_shots(sc, 100.5, 1), std::invalid_argument);
+    EXPECT_THROW(split_shots(sc, 10, 0), std::invalid_argument);
+}
+
+/// Points of three sizes: the hull across them and the rungs picked along it.
+std::vector<LadderPoint> ladder_points() {
+    return {
+        {1920, 1080, 22, 4000, 97}, {1920, 1080, 28, 2000, 93}, {1920, 1080, 34, 1000, 84},
+        {1280, 720, 22, 2200, 94},  {1280, 720, 28, 1100, 90},  {1280, 720, 34, 550, 82},
+        {640, 360, 22, 600, 80},    {640, 360, 28, 300, 72},    {640, 360, 34, 150, 60},
+    };
+}
+
+TEST(TuneLadder, HullCrossesSizes) {
+    const auto pts = ladder_points();
+    const auto hull = ladder_hull(pts);
+    // 150 (360p) -> 300 (360p) -> 550 (720p) -> 1100 (720p) -> 2200 (720p) -> 4000 (1080p):
+    // 640x360 at 600 kbps (80) lies under 720p's 550 kbps (82); 1080p CRF 28 (93 at 2000) under 720p CRF 22's line.
+    EXPECT_EQ(hull, (std::vector<std::size_t>{8, 7, 5, 4, 3, 0}));
+    for (std::size_t k = 1; k < hull.size(); ++k) {
+        EXPECT_GT(pts[hull[k]].kbps, pts[hull[k - 1]].kbps);
+        EXPECT_GT(pts[hull[k]].vmaf, pts[hull[k - 1]].vmaf);
+    }
+}
+
+TEST(TuneLadder, RungsSpreadInLogBitrate) {
+    const auto pts = ladder_points();
+    const auto hull = ladder_hull(pts);
+    // Ends always; k/(n-1) of the way in log rate between 150 and 4000 kbps.
+    EXPECT_EQ(rungs_by_count(pts, hull, 2), (std::vector<std::size_t>{8, 0}));
+    EXPECT_EQ(rungs_by_count(pts, hull, 1), (std::vector<std::size_t>{0}));
+    // n = 3: middle target sqrt(150 * 4000) = 775 kbps: 550 (log distance 0.34) beats 1100 (0.35).
+    EXPECT_EQ(rungs_by_count(pts, hull, 3), (std::vector<std::size_t>{8, 5, 0}));
+    // n = 4: targets 447 and 1335 kbps: 550 and 1100.
+    EXPECT_EQ(rungs_by_count(pts, hull, 4), (std::vector<std::size_t>{8, 5, 4, 0}));
+    EXPECT_EQ(rungs_by_count(pts, hull, 10), hull);  // a hull of 6 gives all 6
+    EXPECT_THROW(rungs_by_count(pts, hull, 0), std::invalid_argument);
+}
+
+TEST(TuneLadder, RungsForVmafTargets) {
+    const auto pts = ladder_points();
+    const auto hull = ladder_hull(pts);
+    const auto r = rungs_by_targets(pts, hull, {95, 90, 80, 99});
+    ASSERT_EQ(r.size(), 4u);
+    EXPECT_EQ(r[0].point, 0u);  // 95: only 1080p CRF 22 (97)
+    EXPECT_TRUE(r[0].met);
+    EXPECT_EQ(r[1].point, 4u);  // 90: 720p CRF 28 at 1100 kbps is the cheapest on the hull
+    EXPECT_EQ(r[2].point, 5u);  // 80: 720p CRF 34 (82) at 550, not 360p CRF 22 (80) at 600
+    EXPECT_EQ(r[3].point, 0u);  // 99: nothing reaches it; the best stands in
+    EXPECT_FALSE(r[3].met);
+}
+
+TEST(TuneLadder, Resolutions) {
+    using R = std::vector<std::pair<unsigned, unsigned>>;
+    EXPECT_EQ(parse_resolutions("1280x720,640x360,1280x720", 1920, 1080, true, true), (R{{1280, 720}, {640, 360}}));
+    EXPECT_THROW(parse_resolutions("", 1920, 1080, true, true), std::invalid_argument);
+    EXPECT_THROW(parse_resolutions(",", 1920, 1080, true, true), std::invalid_argument);
+    EXPECT_THROW(parse_resolutions("1280x", 1920, 1080, true, true), std::invalid_argument);
+    EXPECT_THROW(parse_resolutions("1280*720", 1920, 1080, true, true), std::invalid_argument);
+    EXPECT_THROW(parse_resolutions("0x720", 1920, 1080, true, true), std::invalid_argument);
+    EXPECT_THROW(parse_resolutions("3840x2160", 1920, 1080, true, true), std::invalid_argument);
+    EXPECT_THROW(parse_resolutions("1920x1082", 1920, 1080, true, true), std::invalid_argument);
+    EXPECT_THROW(parse_resolutions("641x360", 1920, 1080, true, true), std::invalid_argument);  // 4:2:0 needs even
+    EXPECT_EQ(parse_resolutions("641x361", 1920, 1080, false, false), (R{{641, 361}}));         // 4:4:4 does not
+}
+
+TEST(TuneLadder, CodecsStrings) {
+    const std::uint8_t avcc[] = {1, 0x64, 0x00, 0x1f, 0xff};
+    EXPECT_EQ(codecs_from_record("avcC", avcc, sizeof avcc), "avc1.64001f");
+    // HEVC Main, level 3.1, compatibility flags 0x60000000, constraint byte 0x90: "hev1.1.6.L93.90".
+    const std::uint8_t hvcc[] = {1, 0x01, 0x60, 0, 0, 0, 0x90, 0, 0, 0, 0, 0, 93};
+    EXPECT_EQ(codecs_from_record("hvcC", hvcc, sizeof hvcc), "hev1.1.6.L93.90");
+    EXPECT_EQ(codecs_from_record("hvcC", hvcc, sizeof hvcc, "hvc1"), "hvc1.1.6.L93.90");
+    // AV1 main profile, level 4.0 (seq_level_idx 8), main tier, 10 bit.
+    const std::uint8_t av1c[] = {0x81, 0x08, 0x4c, 0};
+    EXPECT_EQ(codecs_from_record("av1C", av1c, sizeof av1c), "av01.0.08M.10");
+    EXPECT_EQ(codecs_from_record("avcC", avcc, 2), "");
+    EXPECT_EQ(vp9_level({1920, 1080, 30, PixelFormat::Yuv420, 8}), 40u);
+    EXPECT_EQ(vp9_level({640, 360, 24, PixelFormat::Yuv420, 8}), 21u);
+}
+
+TEST(TuneLadder, Manifests) {
+    const std::vector<Rung> rungs = {{"640x360_crf28", "rung_640x360_crf28/index.m3u8", 640, 360, 300.2, "avc1.64001e"},
+                                     {"1280x720_crf22", "a&b.mp4", 1280, 720, 2200, ""}};
+    const std::string m3u8 = hls_master(rungs, 24);
+    EXPECT_EQ(m3u8,
+              "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+              "#EXT-X-STREAM-INF:BANDWIDTH=300200,AVERAGE-BANDWIDTH=300200,RESOLUTION=640x360,FRAME-RATE=24.000,"
+              "CODECS=\"avc1.64001e\"\nrung_640x360_crf28/index.m3u8\n"
+              "#EXT-X-STREAM-INF:BANDWIDTH=2200000,AVERAGE-BANDWIDTH=2200000,RESOLUTION=1280x720,FRAME-RATE=24.000\n"
+              "a&b.mp4\n");
+    const std::string mpd = dash_mpd(rungs, 24, 2, "video/mp4");
+    EXPECT_NE(mpd.find("<Representation id=\"640x360_crf28\" bandwidth=\"300200\" width=\"640\" height=\"360\" "
+                       "codecs=\"avc1.64001e\">"),
+              std::string::npos);
+    EXPECT_NE(mpd.find("<BaseURL>a&amp;b.mp4</BaseURL>"), std::string::npos);
+    EXPECT_NE(mpd.find("mediaPresentationDuration=\"PT2.000S\""), std::string::npos);
+    EXPECT_NE(mpd.find("frameRate=\"24\""), std::string::npos);
+    EXPECT_EQ(dash_frame_rate(30000.0 / 1001), "30000/1001");
+    EXPECT_EQ(dash_frame_rate(24000.0 / 1001), "24000/1001");
+    EXPECT_EQ(dash_frame_rate(12.5), "25/2");
+    EXPECT_EQ(dash_frame_rate(29.97), "2997/100");
 }
 
 }  // namespace

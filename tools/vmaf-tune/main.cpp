@@ -1,5 +1,6 @@
 // vmaf-tune: encode sweeps scored in-process (src/tune).
 //   vmaf-tune corpus --source SRC ... --encoder E --crf 18:40:2 --out corpus.jsonl
+//   vmaf-tune recommend / compare / per-shot / ladder --source SRC ... (docs/vmaf-tune.md)
 //   vmaf-tune merge SHARD.jsonl ... -o corpus.jsonl
 //   vmaf-tune report corpus.jsonl -o report.html
 // Exit status: 0 done, 1 some cell failed, 2 bad options or input (nothing
@@ -10,7 +11,9 @@
 
 #include "tune/compare.hpp"
 #include "tune/corpus.hpp"
+#include "tune/ladder.hpp"
 #include "tune/merge.hpp"
+#include "tune/per_shot.hpp"
 #include "tune/recommend.hpp"
 #include "tune/report.hpp"
 #include "vmaf/error.hpp"
@@ -151,6 +154,40 @@ int main(int argc, char** argv) {
     cmp->add_option("--format", cmp_format, "markdown, json or csv");
     cmp->add_option("-o,--output", cmp_out, "write the table here instead of stdout");
 
+    SweepArgs pw;
+    PerShotOptions po;
+    auto* per_shot = app.add_subcommand(
+        "per-shot", "shots by scene-change detection, the highest CRF per shot meeting --target-vmaf, an encode plan");
+    pw.declare(per_shot);
+    pw.c.out = "per-shot.jsonl";
+    per_shot->add_option("--target-vmaf", po.target_vmaf, "pooled VMAF every shot must reach")->required();
+    per_shot->add_option("--pool", po.pool, "mean, harmonic, p1, p5 or min (default mean)");
+    per_shot->add_option("--scene-threshold", po.scene_threshold,
+                         "scene-change score (0, 100] that starts a shot, as FFmpeg's scdet (default 10)");
+    per_shot->add_option("--min-shot-frames", po.min_shot_frames, "shortest shot, frames (default 6)");
+    per_shot->add_option("--crf-min", po.crf_min, "lowest CRF to try (default: the encoder's)");
+    per_shot->add_option("--crf-max", po.crf_max, "highest CRF to try (default: the encoder's)");
+    per_shot->add_option("--plan-dir", po.plan_dir, "where plan.json, encode.sh, concat.txt go (default per-shot)");
+    per_shot->add_flag("--execute", po.execute,
+                       "run the plan, join the segments, score the result and compare it with one CRF of similar size");
+
+    SweepArgs lw;
+    LadderOptions lo;
+    std::string target_vmafs;
+    auto* ladder = app.add_subcommand(
+        "ladder", "sizes x CRFs scored at the source's size, the hull across sizes, rungs, HLS and DASH manifests");
+    lw.declare(ladder);
+    lw.c.out = "ladder.jsonl";
+    ladder->add_option("--resolutions", lo.resolutions, "encode sizes, e.g. 1920x1080,1280x720,640x360")->required();
+    ladder->add_option("--crf", lw.c.crf_specs, "CRF (repeatable) or FIRST:LAST[:STEP]");
+    ladder->add_option("--scale-filter", lo.scale_filter,
+                       "libswscale filter down and back up: bicubic (default), lanczos, bilinear, spline, area, ...");
+    ladder->add_option("--rungs", lo.rungs, "rungs spread along the hull (default: one per resolution)");
+    ladder->add_option("--target-vmafs", target_vmafs, "one rung per VMAF target instead, e.g. 95,90,80");
+    ladder->add_option("--jobs", lw.c.jobs, "encodes at a time");
+    ladder->add_option("--ladder-dir", lo.ladder_dir,
+                       "where ladder.json, master.m3u8, manifest.mpd, report.html go (default ladder)");
+
     std::vector<std::string> merge_in;
     std::string merge_out;
     auto* merge = app.add_subcommand("merge", "join the JSONL files of a sharded sweep, one row per cell");
@@ -229,6 +266,31 @@ int main(int argc, char** argv) {
                 if (!o) throw std::runtime_error("cannot write " + cmp_out);
             }
             return rc;
+        }
+        if (*per_shot) {
+            po.corpus = pw.resolve();
+            return run_per_shot(po);
+        }
+        if (*ladder) {
+            lo.corpus = lw.resolve();
+            for (std::size_t a = 0, b; a < target_vmafs.size(); a = b + 1) {
+                b = target_vmafs.find(',', a);
+                if (b == std::string::npos) b = target_vmafs.size();
+                const std::string item = target_vmafs.substr(a, b - a);
+                if (item.empty()) continue;
+                std::size_t used = 0;
+                double v = 0;
+                try {
+                    v = std::stod(item, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used != item.size()) throw std::invalid_argument("--target-vmafs: '" + item + "' is not a number");
+                lo.target_vmafs.push_back(v);
+            }
+            if (!target_vmafs.empty() && lo.target_vmafs.empty())
+                throw std::invalid_argument("--target-vmafs is empty: give values like 95,90,80");
+            return run_ladder(lo);
         }
         if (*merge) {
             const auto rows = merge_rows(merge_in);
