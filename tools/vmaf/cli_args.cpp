@@ -1,4 +1,5 @@
 #include "cli_args.hpp"
+#include "ctc_presets.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -108,6 +109,10 @@ Models and features:
                             :<feature>.<option>=VALUE (repeatable)
   --feature NAME[=k=v:...]  extra feature extractor (repeatable)
   --no_prediction/-n        extract features only, no model score
+  --aom_ctc VERSION         the AOM common test conditions' models and
+                            features (v1.0 ... v7.0), as upstream's CLI
+  --nflx_ctc VERSION        Netflix's (v1.0): vmaf_4k_v0.6.1(neg), psnr with
+                            chroma and APSNR, float_ssim in dB, cambi
 
 Output:
   --output/-o PATH          write the report to PATH
@@ -129,7 +134,13 @@ Execution:
 )";
 }
 
-Args parse_args(int argc, char** argv) {
+Args parse_args(int argc_in, char** argv_in) {
+    // The CTC presets stand for --model/--feature options, in their place.
+    std::vector<std::string> expanded = expand_ctc_presets(argc_in, argv_in);
+    std::vector<char*> expanded_ptrs;
+    for (std::string& s : expanded) expanded_ptrs.push_back(s.data());
+    const int argc = static_cast<int>(expanded_ptrs.size());
+    char** argv = expanded_ptrs.data();
     Args a;
     CLI::App app{"vmaf"};
     app.set_help_flag();  // -h is --height, as upstream
