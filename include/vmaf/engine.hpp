@@ -30,6 +30,9 @@ struct EngineConfig {
     std::string backend = "cpu";
     bool no_cuda = false;  ///< never use CUDA (auto then means the CPU)
     int device = 0;        ///< GPU device index for a GPU backend
+    /// With every extractor on a GPU backend, let sources decode on that GPU
+    /// (VideoSource::decode_on_device); false keeps decoding on the CPU.
+    bool gpu_decode = true;
     /// Caller-created backend state, e.g. from vmaf::cuda::create_state(); the
     /// backend uses it instead of creating its own. Its type is backend-specific.
     std::shared_ptr<void> backend_state;

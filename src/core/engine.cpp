@@ -140,7 +140,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     if (d.session) d.session->run_begin(d.geom, backend_chroma);
     // Every extractor on the GPU: the sources may decode there too and hand
     // over pictures in device memory (a source that could but cannot says why).
-    bool all_on_backend = d.session != nullptr;
+    bool all_on_backend = d.session != nullptr && d.cfg.gpu_decode;
     for (const Instance& inst : d.instances) all_on_backend &= inst.on_backend;
     if (all_on_backend)
         if (const std::optional<DeviceTarget> target = d.session->device_target())

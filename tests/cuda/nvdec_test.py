@@ -14,9 +14,11 @@ The GPU machine has no FFmpeg encoders of its own: make the cases here, carry
 OUT there, run check there (see docs/benchmarks.md for the command).
 """
 import json
+import lzma
 import os
 import subprocess
 import sys
+import tempfile
 
 FF = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
 FALLBACK = "decoding in software"
@@ -61,6 +63,10 @@ def make(out, clips):
         subprocess.run(FF + ["-f", "rawvideo", "-pix_fmt", fmt, "-s", f"{w}x{h}", "-r", "24",
                              "-i", os.path.join(out, files["src"])] + enc + [os.path.join(out, enc_file)], check=True)
         os.remove(os.path.join(out, files["src"]))
+        # The raw reference travels xz-compressed (check unpacks it).
+        with open(os.path.join(out, files["ref"]), "rb") as f, lzma.open(os.path.join(out, files["ref"] + ".xz"), "wb") as o:
+            o.write(f.read())
+        os.remove(os.path.join(out, files["ref"]))
         cases.append({"name": name, "ref": files["ref"], "dist": enc_file, "w": w, "h": h,
                       "p": "444" if "444" in fmt else "420", "b": 10 if "10le" in fmt else 8, "gpu": gpu})
     with open(os.path.join(out, "cases.json"), "w") as f:
@@ -80,11 +86,16 @@ def check(vmaf, out):
         print("SKIP: no usable GPU: " + probe.stderr.strip())
         return 77
     results = []
+    tmp = tempfile.TemporaryDirectory()
     for c in cases:
-        args = ["-r", os.path.join(out, c["ref"]), "-d", os.path.join(out, c["dist"]),
+        ref = os.path.join(tmp.name, c["ref"])
+        with lzma.open(os.path.join(out, c["ref"] + ".xz")) as f, open(ref, "wb") as o:
+            o.write(f.read())
+        args = ["-r", ref, "-d", os.path.join(out, c["dist"]),
                 "-w", str(c["w"]), "-h", str(c["h"]), "-p", c["p"], "-b", str(c["b"])]
-        pc, cpu = run(vmaf, "cpu", args, os.path.join(out, "cpu.json"))
-        pg, gpu = run(vmaf, "cuda", args, os.path.join(out, "gpu.json"))
+        pc, cpu = run(vmaf, "cpu", args, os.path.join(tmp.name, "cpu.json"))
+        pg, gpu = run(vmaf, "cuda", args, os.path.join(tmp.name, "gpu.json"))
+        os.remove(ref)
         same = cpu is not None and gpu is not None and cpu["frames"] == gpu["frames"] and \
             cpu["pooled_metrics"] == gpu["pooled_metrics"]
         fell_back = FALLBACK in pg.stderr

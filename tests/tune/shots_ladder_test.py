@@ -32,6 +32,8 @@ import xml.etree.ElementTree as ET
 TUNE, VMAF, CLIPS = sys.argv[1], sys.argv[2], sys.argv[3]
 W, H = 576, 324
 FRAME = W * H * 3 // 2
+# Scoring backend of every run (the GPU machine runs these with cuda).
+BACKEND = os.environ.get("VMAF_TUNE_SCORE_BACKEND", "cpu")
 results = []
 
 
@@ -114,7 +116,7 @@ with tempfile.TemporaryDirectory() as tmp:
     geo = ["--source", src, "--width", str(W), "--height", str(H), "--framerate", "24"]
     plan_dir, out = t("plan"), t("per-shot.jsonl")
     pargs = ["per-shot"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "44", "--out", out,
-                                  "--plan-dir", plan_dir, "--score-backend", "cpu"] + cache
+                                  "--plan-dir", plan_dir, "--score-backend", BACKEND] + cache
     p = tune(pargs + ["--target-vmaf", "90", "--execute"])
     check("per-shot --execute exits 0", p.returncode == 0, p.stderr[-600:])
     plan = json.load(open(os.path.join(plan_dir, "plan.json"))) if p.returncode == 0 else {}
@@ -203,7 +205,7 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(src, "rb") as f, open(short, "wb") as o:
         o.write(f.read(FRAME * 3))
     p = tune(["per-shot", "--source", short, "--width", str(W), "--height", str(H), "--target-vmaf", "90",
-              "--out", t("bad.jsonl"), "--plan-dir", t("badplan"), "--score-backend", "cpu"] + cache)
+              "--out", t("bad.jsonl"), "--plan-dir", t("badplan"), "--score-backend", BACKEND] + cache)
     check("per-shot bad input: a source too short to split", one_line_error(p, "too short", t("bad.jsonl"))
           and "3 frames" in p.stderr, p.stderr[-300:])
 
@@ -217,7 +219,7 @@ with tempfile.TemporaryDirectory() as tmp:
     lout, ldir = t("ladder.jsonl"), t("ladder")
     largs = ["ladder"] + lgeo + ["--preset", "fast", "--resolutions", "576x324,384x216,192x108", "--crf", "24:36:6",
                                  "--scale-filter", "lanczos", "--jobs", "2", "--out", lout, "--ladder-dir", ldir,
-                                 "--keep-encodes", "--encode-dir", t("lenc"), "--score-backend", "cpu"] + cache
+                                 "--keep-encodes", "--encode-dir", t("lenc"), "--score-backend", BACKEND] + cache
     p = tune(largs + ["--rungs", "3"])
     check("ladder --rungs 3 exits 0", p.returncode == 0, p.stderr[-600:])
     lrows = rows(lout) if os.path.exists(lout) else []

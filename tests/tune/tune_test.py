@@ -26,6 +26,8 @@ SHOT = sys.argv[4] if len(sys.argv) > 4 else None
 W, H, FRAMES = 576, 324, 12
 FRAME_BYTES = W * H * 3 // 2
 VOLATILE = {"run_id", "timestamp", "encode_time_ms", "score_time_ms", "encode_path", "encode_command", "cache_hit"}
+# Scoring backend of every run (the GPU machine runs these with cuda).
+BACKEND = os.environ.get("VMAF_TUNE_SCORE_BACKEND", "cpu")
 results = []
 
 
@@ -77,7 +79,7 @@ with tempfile.TemporaryDirectory() as tmp:
     out = t("sweep.jsonl")
     p = tune(["corpus"] + geo + ["--encoder", "libx264", "--encoder", "libx265", "--preset", "fast",
                                  "--crf", "22:38:4", "--jobs", "2", "--keep-encodes", "--encode-dir", t("enc"),
-                                 "--out", out, "--no-cache", "--score-backend", "cpu"])
+                                 "--out", out, "--no-cache", "--score-backend", BACKEND])
     check("sweep exits 0", p.returncode == 0, p.stderr)
     rs = rows(out) if os.path.exists(out) else []
     check("sweep wrote 10 rows", len(rs) == 10 and len({cell(r) for r in rs}) == 10, len(rs))
@@ -123,14 +125,14 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # --- resume: rerunning the same command runs nothing ---
     p = tune(["corpus"] + geo + ["--encoder", "libx264", "--encoder", "libx265", "--preset", "fast",
-                                 "--crf", "22:38:4", "--out", out, "--no-cache", "--score-backend", "cpu"])
+                                 "--crf", "22:38:4", "--out", out, "--no-cache", "--score-backend", BACKEND])
     check("rerun skips finished cells", p.returncode == 0 and "10 already in" in p.stderr and len(rows(out)) == 10,
           p.stderr)
 
     # --- kill mid-run, resume: nothing lost, nothing repeated ---
     kout = t("killed.jsonl")
     kargs = ["corpus"] + geo + ["--encoder", "libx264", "--preset", "medium", "--crf", "20:40:4", "--jobs", "1",
-                                "--out", kout, "--no-cache", "--score-backend", "cpu", "--threads", "1"]
+                                "--out", kout, "--no-cache", "--score-backend", BACKEND, "--threads", "1"]
     proc = subprocess.Popen([TUNE] + kargs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None:
@@ -165,7 +167,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # --- shards: three at once, merged, equal one unsharded sweep ---
     sargs = ["corpus"] + geo + ["--encoder", "libx264", "--preset", "fast", "--crf", "20:40:5", "--no-cache",
-                                "--score-backend", "cpu", "--threads", "1"]
+                                "--score-backend", BACKEND, "--threads", "1"]
     procs = [subprocess.Popen([TUNE] + sargs + ["--shard", f"{i}/3", "--out", t(f"shard{i}.jsonl")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for i in range(3)]
     codes = [pr.wait() for pr in procs]
@@ -180,7 +182,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # --- the cache answers a repeated sweep without encoding ---
     cargs = ["corpus"] + geo + ["--encoder", "libx264", "--preset", "fast", "--crf", "30", "--crf", "35",
-                                "--score-backend", "cpu"] + cache
+                                "--score-backend", BACKEND] + cache
     p1 = tune(cargs + ["--out", t("cache1.jsonl")])
     p2 = tune(cargs + ["--out", t("cache2.jsonl")])
     c1, c2 = rows(t("cache1.jsonl")), rows(t("cache2.jsonl"))
@@ -195,7 +197,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # --- --sample-seconds: the centre of the source, scored against the same frames ---
     sout = t("sample.jsonl")
     p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "0.25", "--keep-encodes", "--encode-dir", t("senc"),
-                                 "--out", sout, "--no-cache", "--score-backend", "cpu"])
+                                 "--out", sout, "--no-cache", "--score-backend", BACKEND])
     sr = rows(sout) if os.path.exists(sout) else []
     ok = p.returncode == 0 and len(sr) == 1 and sr[0]["clip_mode"] == "sample_0.25s" and sr[0]["duration_s"] == 0.25
     if ok:
@@ -208,14 +210,14 @@ with tempfile.TemporaryDirectory() as tmp:
     check("--sample-seconds: centre frames, equal to vmaf --frame_skip_ref on the same frames", ok,
           p.stderr[-300:] + str(sr[:1])[:300])
     p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "60", "--out", t("sample_long.jsonl"), "--no-cache",
-                                 "--score-backend", "cpu"])
+                                 "--score-backend", BACKEND])
     check("--sample-seconds longer than the source: scored whole, clip_mode full",
           p.returncode == 0 and rows(t("sample_long.jsonl"))[0]["clip_mode"] == "full", p.stderr[-300:])
 
     # --- recommend: the highest CRF meeting a target, with few encodes ---
     rec_out = t("rec.jsonl")
     rargs = ["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "44", "--out", rec_out,
-                                   "--no-cache", "--score-backend", "cpu"]
+                                   "--no-cache", "--score-backend", BACKEND]
     p = tune(rargs + ["--target-vmaf", "92"])
     probed = {r["crf"]: r["vmaf_mean"] for r in rows(rec_out)} if os.path.exists(rec_out) else {}
     crf = int(p.stdout.strip() or -1)
@@ -242,7 +244,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # --- compare: curves, BD-rate / BD-VMAF against the first encoder, matched-quality bitrates ---
     cargs2 = ["compare"] + geo + ["--encoders", "libx264,libx265", "--preset", "fast", "--crf", "22:38:4",
-                                  "--out", out, "--no-cache", "--score-backend", "cpu"]
+                                  "--out", out, "--no-cache", "--score-backend", BACKEND]
     p = tune(cargs2 + ["--format", "json"])
     cj = json.loads(p.stdout) if p.returncode == 0 else {}
     enc = cj.get("encoders", [])
@@ -294,7 +296,7 @@ with tempfile.TemporaryDirectory() as tmp:
           open(corrupt).read() == before, p.stderr)
     fout = t("failing.jsonl")
     p = tune(["corpus"] + geo + ["--crf", "30", "--crf", "35", "--extra-ffmpeg-args", "-no_such_option 1",
-                                 "--out", fout, "--no-cache", "--score-backend", "cpu"])
+                                 "--out", fout, "--no-cache", "--score-backend", BACKEND])
     fr = rows(fout) if os.path.exists(fout) else []
     check("a failing encode is a row and the sweep goes on",
           p.returncode == 1 and len(fr) == 2 and all(r["exit_status"] not in (0, None) and r["vmaf_score"] is None

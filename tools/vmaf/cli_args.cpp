@@ -125,6 +125,11 @@ Execution:
                             16 AVX-512, 32 AVX-512ICL
   --backend NAME            auto | cpu | cuda | sycl | hip | metal
   --no_cuda                 never use CUDA
+  --no_gpu_decode           with a GPU backend, decode containers on the CPU
+                            (by default the GPU's decoder (NVDEC) takes the
+                            streams it supports when every feature runs on
+                            the GPU; others are decoded in software, one
+                            stderr line says so)
   --quiet/-q                no progress or score lines on stderr
   --version/-v              print the version (upstream's, then this build's
                             version, commit, backends and SIMD targets) and exit
@@ -177,6 +182,8 @@ Args parse_args(int argc_in, char** argv_in) {
     app.add_flag("--pair_in_order", a.pair_in_order);
     app.add_flag("--pair_nearest", a.pair_nearest);
     app.add_flag("--skip_decode_errors", a.input.skip_decode_errors);
+    bool no_gpu_decode = false;
+    app.add_flag("--no_gpu_decode", no_gpu_decode);
     app.add_flag("--list-models", a.list_models);
     try {
         app.parse(argc, argv);
@@ -184,6 +191,7 @@ Args parse_args(int argc_in, char** argv_in) {
         throw UsageError{e.what()};
     }
     a.help = help;
+    a.engine.gpu_decode = !no_gpu_decode;
     if (a.help || a.version || a.list_features || a.list_models) return a;
     if (a.pair_in_order && a.pair_nearest) throw UsageError{"--pair_in_order and --pair_nearest exclude each other"};
 
