@@ -21,8 +21,12 @@ std::string testdata_dir();
 /// (safe across processes). Throws a runtime_error starting with
 /// kCorpusSkipTag when the clip's bytes differ from testdata/SHA256SUMS.
 std::string clip_path(const std::string& name);
-/// Parsed golden-full/<stem>.json (e.g. "p01_crf35__vmaf_v0.6.1").
+/// Parsed golden-full/<stem>.json (e.g. "p01_crf35__vmaf_v0.6.1"); on an
+/// Intel CPU, golden-full-intel/<stem>.json where there is one (goldens with
+/// float ADM, whose rcpss-based division upstream computes per CPU vendor).
 nlohmann::json golden_full(const std::string& stem);
+/// Whether this CPU is Intel's (x86 only).
+bool intel_host();
 /// Parsed manifest.json.
 const nlohmann::json& manifest();
 
