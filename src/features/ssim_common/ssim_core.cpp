@@ -94,7 +94,10 @@ FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, con
     for (int y = 0; y < h; ++y) {
         const float* s = img.row(static_cast<unsigned>(y));
         float* d = padded.row(static_cast<unsigned>(y));
-        for (int c = 0; c < pw; ++c) d[c] = s[mirror(c - lo, w)];
+        const int mid_end = std::min(pw, lo + w);  // columns [lo, mid_end) are samples [0, mid_end - lo)
+        for (int c = 0; c < lo; ++c) d[c] = s[mirror(c - lo, w)];
+        std::copy(s, s + (mid_end - lo), d + lo);
+        for (int c = mid_end; c < pw; ++c) d[c] = s[mirror(c - lo, w)];
     }
     FloatImage out(static_cast<unsigned>(sw), static_cast<unsigned>(sh));
     std::vector<const float*> rows(static_cast<std::size_t>(kw));

@@ -22,20 +22,49 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DD = hn::ScalableTag<double>;
 using DF = hn::Rebind<float, DD>;
 
+// Sample g(i) of a horizontal pass (see conv_h).
+template <Tap kTap>
+HWY_INLINE hn::Vec<DF> TapValue(DF df, const float* a, const float* b) {
+    auto g = hn::LoadU(df, a);
+    if constexpr (kTap == Tap::Square) g = hn::Mul(g, g);
+    if constexpr (kTap == Tap::Product) g = hn::Mul(g, hn::LoadU(df, b));
+    return g;
+}
+
+// acc + (double)(g * f), the float product rounded first.
+HWY_INLINE hn::Vec<DD> AddProduct(DD dd, hn::Vec<DD> acc, hn::Vec<DF> g, hn::Vec<DF> f) {
+    return hn::Add(acc, hn::PromoteTo(dd, hn::Mul(g, f)));
+}
+
+// Four vectors of outputs at a time: four independent double chains hide the
+// add latency (each output still sums its own taps in order).
 template <Tap kTap>
 void ConvHT(const float* f, int fw, const float* a, const float* b, float* out, int n) {
     const DD dd;
     const DF df;
     const int lanes = static_cast<int>(hn::Lanes(dd));
     int x = 0;
+    for (; x + 4 * lanes <= n; x += 4 * lanes) {
+        auto acc0 = hn::Zero(dd), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+        const float* pb = b ? b + x : nullptr;
+        for (int u = 0; u < fw; ++u) {
+            const auto fu = hn::Set(df, f[u]);
+            const float* pa = a + x + u;
+            const float* qb = pb ? pb + u : nullptr;
+            acc0 = AddProduct(dd, acc0, TapValue<kTap>(df, pa, qb), fu);
+            acc1 = AddProduct(dd, acc1, TapValue<kTap>(df, pa + lanes, qb ? qb + lanes : nullptr), fu);
+            acc2 = AddProduct(dd, acc2, TapValue<kTap>(df, pa + 2 * lanes, qb ? qb + 2 * lanes : nullptr), fu);
+            acc3 = AddProduct(dd, acc3, TapValue<kTap>(df, pa + 3 * lanes, qb ? qb + 3 * lanes : nullptr), fu);
+        }
+        hn::StoreU(hn::DemoteTo(df, acc0), df, out + x);
+        hn::StoreU(hn::DemoteTo(df, acc1), df, out + x + lanes);
+        hn::StoreU(hn::DemoteTo(df, acc2), df, out + x + 2 * lanes);
+        hn::StoreU(hn::DemoteTo(df, acc3), df, out + x + 3 * lanes);
+    }
     for (; x + lanes <= n; x += lanes) {
         auto acc = hn::Zero(dd);
-        for (int u = 0; u < fw; ++u) {
-            auto g = hn::LoadU(df, a + x + u);
-            if constexpr (kTap == Tap::Square) g = hn::Mul(g, g);
-            if constexpr (kTap == Tap::Product) g = hn::Mul(g, hn::LoadU(df, b + x + u));
-            acc = hn::Add(acc, hn::PromoteTo(dd, hn::Mul(g, hn::Set(df, f[u]))));
-        }
+        for (int u = 0; u < fw; ++u)
+            acc = AddProduct(dd, acc, TapValue<kTap>(df, a + x + u, b ? b + x + u : nullptr), hn::Set(df, f[u]));
         hn::StoreU(hn::DemoteTo(df, acc), df, out + x);
     }
     if (x < n) ssimfeat::conv_h(f, fw, a + x, b ? b + x : nullptr, kTap, out + x, n - x);
@@ -57,10 +86,24 @@ void ConvV(const float* f, int fw, const float* const* rows, float* out, int n) 
     const DF df;
     const int lanes = static_cast<int>(hn::Lanes(dd));
     int x = 0;
+    for (; x + 4 * lanes <= n; x += 4 * lanes) {
+        auto acc0 = hn::Zero(dd), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+        for (int v = 0; v < fw; ++v) {
+            const auto fv = hn::Set(df, f[v]);
+            const float* r = rows[v] + x;
+            acc0 = AddProduct(dd, acc0, hn::LoadU(df, r), fv);
+            acc1 = AddProduct(dd, acc1, hn::LoadU(df, r + lanes), fv);
+            acc2 = AddProduct(dd, acc2, hn::LoadU(df, r + 2 * lanes), fv);
+            acc3 = AddProduct(dd, acc3, hn::LoadU(df, r + 3 * lanes), fv);
+        }
+        hn::StoreU(hn::DemoteTo(df, acc0), df, out + x);
+        hn::StoreU(hn::DemoteTo(df, acc1), df, out + x + lanes);
+        hn::StoreU(hn::DemoteTo(df, acc2), df, out + x + 2 * lanes);
+        hn::StoreU(hn::DemoteTo(df, acc3), df, out + x + 3 * lanes);
+    }
     for (; x + lanes <= n; x += lanes) {
         auto acc = hn::Zero(dd);
-        for (int v = 0; v < fw; ++v)
-            acc = hn::Add(acc, hn::PromoteTo(dd, hn::Mul(hn::LoadU(df, rows[v] + x), hn::Set(df, f[v]))));
+        for (int v = 0; v < fw; ++v) acc = AddProduct(dd, acc, hn::LoadU(df, rows[v] + x), hn::Set(df, f[v]));
         hn::StoreU(hn::DemoteTo(df, acc), df, out + x);
     }
     for (; x < n; ++x) {
@@ -143,13 +186,30 @@ void DecimateT(const float* k, int kw, int kh, const float* const* rows, float* 
     const int lanes = static_cast<int>(hn::Lanes(dd));
     int x = 0;
     // A strided load of the last lanes reads kStep - 1 samples past its tap:
-    // vectors stop one output early so no read leaves [0, (n - 1) * step + kw).
+    // vector loops stop one output early so no read leaves [0, (n - 1) * step + kw).
+    for (; x + 4 * lanes < n; x += 4 * lanes) {
+        auto acc0 = hn::Zero(dd), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+        for (int v = 0; v < kh; ++v) {
+            const float* r = rows[v] + x * kStep;
+            for (int u = 0; u < kw; ++u) {
+                const auto ku = hn::Set(df, k[v * kw + u]);
+                acc0 = AddProduct(dd, acc0, LoadStrided<kStep>(df, r + u), ku);
+                acc1 = AddProduct(dd, acc1, LoadStrided<kStep>(df, r + u + lanes * kStep), ku);
+                acc2 = AddProduct(dd, acc2, LoadStrided<kStep>(df, r + u + 2 * lanes * kStep), ku);
+                acc3 = AddProduct(dd, acc3, LoadStrided<kStep>(df, r + u + 3 * lanes * kStep), ku);
+            }
+        }
+        hn::StoreU(hn::DemoteTo(df, acc0), df, out + x);
+        hn::StoreU(hn::DemoteTo(df, acc1), df, out + x + lanes);
+        hn::StoreU(hn::DemoteTo(df, acc2), df, out + x + 2 * lanes);
+        hn::StoreU(hn::DemoteTo(df, acc3), df, out + x + 3 * lanes);
+    }
     for (; x + lanes < n; x += lanes) {
         auto acc = hn::Zero(dd);
         for (int v = 0; v < kh; ++v) {
             const float* r = rows[v] + x * kStep;
             for (int u = 0; u < kw; ++u)
-                acc = hn::Add(acc, hn::PromoteTo(dd, hn::Mul(LoadStrided<kStep>(df, r + u), hn::Set(df, k[v * kw + u]))));
+                acc = AddProduct(dd, acc, LoadStrided<kStep>(df, r + u), hn::Set(df, k[v * kw + u]));
         }
         hn::StoreU(hn::DemoteTo(df, acc), df, out + x);
     }
