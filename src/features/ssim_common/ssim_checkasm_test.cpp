@@ -167,6 +167,41 @@ TEST(SsimCheckasm, DecimateRowMatchesReference) {
                     }
 }
 
+/// decimate() (edge strips + in-place interior) against the definition:
+/// sample mirror(x * f - kw/2 + u), rows alike, summed in double v-major.
+TEST(SsimCheckasm, DecimateEqualsDefinitionAtEveryEdge) {
+    SCOPED_TRACE(seed_trace());
+    std::mt19937 rng(static_cast<unsigned>(vmaf::test::checkasm_seed()));
+    std::uniform_real_distribution<float> u(0.0f, 255.0f), uk(-0.1f, 0.4f);
+    auto mirror = [](int i, int n) { return i < 0 ? -1 - i : (i >= n ? 2 * n - 1 - i : i); };
+    for (const auto& [name, k] : variants())
+        for (int f = 2; f <= 6; ++f)
+            for (int kw : {f, 9})
+                for (unsigned w : {23u, 24u, 37u, 64u})
+                    for (unsigned h : {12u, 13u}) {
+                        FloatImage img(w, h);
+                        for (unsigned y = 0; y < h; ++y)
+                            for (unsigned x = 0; x < w; ++x) img.row(y)[x] = u(rng);
+                        std::vector<float> ker(static_cast<std::size_t>(kw * kw));
+                        for (float& v : ker) v = uk(rng);
+                        const FloatImage out = decimate(k, img, f, ker.data(), kw);
+                        ASSERT_EQ(out.w, decimated_size(w, f));
+                        ASSERT_EQ(out.h, decimated_size(h, f));
+                        for (int y = 0; y < static_cast<int>(out.h); ++y)
+                            for (int x = 0; x < static_cast<int>(out.w); ++x) {
+                                double sum = 0.0;
+                                for (int v = 0; v < kw; ++v)
+                                    for (int t = 0; t < kw; ++t)
+                                        sum += img.at(static_cast<unsigned>(mirror(x * f - kw / 2 + t, int(w))),
+                                                      static_cast<unsigned>(mirror(y * f - kw / 2 + v, int(h)))) *
+                                               ker[v * kw + t];
+                                ASSERT_TRUE(same_bits(static_cast<float>(sum), out.at(x, y)))
+                                    << name << " f " << f << " kw " << kw << " " << w << "x" << h << " at " << x
+                                    << "," << y;
+                            }
+                    }
+}
+
 vmaf::Picture noise_picture(unsigned w, unsigned h, unsigned bpc, std::mt19937& rng) {
     vmaf::Picture p(vmaf::PixelFormat::Yuv400, bpc, w, h);
     std::uniform_int_distribution<unsigned> u(0, (1u << bpc) - 1);

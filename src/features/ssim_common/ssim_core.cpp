@@ -86,24 +86,33 @@ FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, con
     const int w = static_cast<int>(img.w), h = static_cast<int>(img.h);
     const int sw = static_cast<int>(decimated_size(img.w, factor)), sh = static_cast<int>(decimated_size(img.h, factor));
     const int lo = kw / 2;  // taps from -lo to kw - 1 - lo around x * factor
-    // Every row padded: column c of padded row = sample mirror(c - lo).
-    const int pw = (sw - 1) * factor + kw;
-    if (pw - lo > 2 * w || (sh - 1) * factor + kw - lo > 2 * h)
+    if ((sw - 1) * factor + kw - lo > 2 * w || (sh - 1) * factor + kw - lo > 2 * h || lo > std::min(w, h))
         throw Error(ErrorKind::Input, "ssim: frame too small for decimation by " + std::to_string(factor));
-    FloatImage padded(static_cast<unsigned>(pw), img.h);
-    for (int y = 0; y < h; ++y) {
-        const float* s = img.row(static_cast<unsigned>(y));
-        float* d = padded.row(static_cast<unsigned>(y));
-        const int mid_end = std::min(pw, lo + w);  // columns [lo, mid_end) are samples [0, mid_end - lo)
-        for (int c = 0; c < lo; ++c) d[c] = s[mirror(c - lo, w)];
-        std::copy(s, s + (mid_end - lo), d + lo);
-        for (int c = mid_end; c < pw; ++c) d[c] = s[mirror(c - lo, w)];
-    }
+    // Outputs [x0, x1) have every tap inside the row and read the image in
+    // place; the few at either edge read short strips padded by mirroring
+    // (strip column c = sample mirror(c0 + c)).
+    const int x0 = std::min(sw, (lo + factor - 1) / factor);
+    const int x1 = std::max(x0, std::min(sw, (w - kw + lo) / factor + 1));
+    const int left_len = x0 > 0 ? (x0 - 1) * factor + kw : 0;
+    const int right_len = x1 < sw ? (sw - 1 - x1) * factor + kw : 0;
+    std::vector<float> strips(static_cast<std::size_t>(kw * (left_len + right_len)));
     FloatImage out(static_cast<unsigned>(sw), static_cast<unsigned>(sh));
-    std::vector<const float*> rows(static_cast<std::size_t>(kw));
+    std::vector<const float*> rows(static_cast<std::size_t>(kw)), left(rows), right(rows);
     for (int y = 0; y < sh; ++y) {
-        for (int v = 0; v < kw; ++v) rows[v] = padded.row(static_cast<unsigned>(mirror(y * factor - lo + v, h)));
-        k.decimate_row(kernel, kw, kw, rows.data(), factor, out.row(static_cast<unsigned>(y)), sw);
+        for (int v = 0; v < kw; ++v) {
+            const float* s = img.row(static_cast<unsigned>(mirror(y * factor - lo + v, h)));
+            rows[v] = s + x0 * factor - lo;
+            float* l = strips.data() + static_cast<std::size_t>(v) * (left_len + right_len);
+            float* r = l + left_len;
+            for (int c = 0; c < left_len; ++c) l[c] = s[mirror(c - lo, w)];
+            for (int c = 0; c < right_len; ++c) r[c] = s[mirror(x1 * factor - lo + c, w)];
+            left[v] = l;
+            right[v] = r;
+        }
+        float* o = out.row(static_cast<unsigned>(y));
+        if (x0 > 0) k.decimate_row(kernel, kw, kw, left.data(), factor, o, x0);
+        if (x1 > x0) k.decimate_row(kernel, kw, kw, rows.data(), factor, o + x0, x1 - x0);
+        if (x1 < sw) k.decimate_row(kernel, kw, kw, right.data(), factor, o + x1, sw - x1);
     }
     return out;
 }
