@@ -44,8 +44,7 @@ public:
           db_(o.b(kEnableDb)),
           max_db_(o.b(kClipDb) ? ssimfeat::max_db(g.bpc, g.width, g.height) : INFINITY) {
         floatfeat::psnr_peak(g.bpc);  // rejects bit depths the float features do not read
-        floatfeat::require_size("float_ms_ssim", g.width, g.height, ssimfeat::kMsSsimMinSize,
-                                ssimfeat::kMsSsimMinSize);
+        floatfeat::require_size("float_ms_ssim", g.width, g.height, ssimfeat::kMsSsimMinSize, ssimfeat::kMsSsimMinSize);
     }
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {

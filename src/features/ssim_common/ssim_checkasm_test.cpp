@@ -196,8 +196,8 @@ TEST(SsimCheckasm, DecimateEqualsDefinitionAtEveryEdge) {
                                                       static_cast<unsigned>(mirror(y * f - kw / 2 + v, int(h)))) *
                                                ker[v * kw + t];
                                 ASSERT_TRUE(same_bits(static_cast<float>(sum), out.at(x, y)))
-                                    << name << " f " << f << " kw " << kw << " " << w << "x" << h << " at " << x
-                                    << "," << y;
+                                    << name << " f " << f << " kw " << kw << " " << w << "x" << h << " at " << x << ","
+                                    << y;
                             }
                     }
 }

@@ -84,7 +84,8 @@ unsigned decimated_size(unsigned n, int factor) {
 
 FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, const float* kernel, int kw) {
     const int w = static_cast<int>(img.w), h = static_cast<int>(img.h);
-    const int sw = static_cast<int>(decimated_size(img.w, factor)), sh = static_cast<int>(decimated_size(img.h, factor));
+    const int sw = static_cast<int>(decimated_size(img.w, factor)),
+              sh = static_cast<int>(decimated_size(img.h, factor));
     const int lo = kw / 2;  // taps from -lo to kw - 1 - lo around x * factor
     if ((sw - 1) * factor + kw - lo > 2 * w || (sh - 1) * factor + kw - lo > 2 * h || lo > std::min(w, h))
         throw Error(ErrorKind::Input, "ssim: frame too small for decimation by " + std::to_string(factor));
