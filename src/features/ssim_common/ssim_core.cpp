@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -102,7 +103,7 @@ FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, con
     for (int y = 0; y < sh; ++y) {
         for (int v = 0; v < kw; ++v) {
             const float* s = img.row(static_cast<unsigned>(mirror(y * factor - lo + v, h)));
-            rows[v] = s + x0 * factor - lo;
+            rows[v] = s + (static_cast<std::ptrdiff_t>(x0) * factor - lo);
             float* l = strips.data() + static_cast<std::size_t>(v) * (left_len + right_len);
             float* r = l + left_len;
             for (int c = 0; c < left_len; ++c) l[c] = s[mirror(c - lo, w)];

@@ -2,6 +2,7 @@
 #include "features/ssim_common/ssim_kernels.hpp"
 
 #include <cmath>
+#include <cstddef>
 
 namespace vmaf::ssimfeat {
 
@@ -57,7 +58,7 @@ void decimate_row(const float* k, int kw, int kh, const float* const* rows, int 
     for (int x = 0; x < n; ++x) {
         double sum = 0.0;
         for (int v = 0; v < kh; ++v) {
-            const float* r = rows[v] + x * step;
+            const float* r = rows[v] + static_cast<std::ptrdiff_t>(x) * step;
             for (int u = 0; u < kw; ++u) sum += r[u] * k[v * kw + u];
         }
         out[x] = static_cast<float>(sum);
