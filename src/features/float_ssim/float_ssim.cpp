@@ -48,9 +48,7 @@ public:
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
-        const auto r = floatfeat::to_float(ref.plane(0), bpc_, 0);
-        const auto d = floatfeat::to_float(dist.plane(0), bpc_, 0);
-        const ssimfeat::SsimLcs v = ssimfeat::float_ssim(kernels_, r, d, scale_);
+        const ssimfeat::SsimLcs v = ssimfeat::float_ssim(kernels_, ref.plane(0), dist.plane(0), bpc_, scale_);
         double score = v.ssim;
         if (db_) score = ssimfeat::to_db(score, max_db_);
         st->scores.emplace_back(0, score);

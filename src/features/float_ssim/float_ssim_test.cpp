@@ -90,3 +90,29 @@ TEST(FloatSsim, TooSmallIsAnInputError) {
 }
 
 }  // namespace
+
+namespace {
+
+// float_ssim reads the planes row by row through a small cache: equal to
+// decimating the whole converted frame, at every scale and odd sizes.
+TEST(FloatSsim, StreamedDecimationEqualsWholeFrame) {
+    const vmaf::ssimfeat::SsimKernels k;
+    for (unsigned bpc : {8u, 10u})
+        for (auto [w, h] : {std::pair{127u, 101u}, std::pair{128u, 96u}, std::pair{131u, 119u}})
+            for (int scale = 2; scale <= 10; ++scale) {
+                if (vmaf::ssimfeat::decimated_size(w, scale) < 11 || vmaf::ssimfeat::decimated_size(h, scale) < 11)
+                    continue;
+                const vmaf::Picture a = gradient(w, h, bpc, 1), b = gradient(w, h, bpc, 3);
+                const auto fa = vmaf::floatfeat::to_float(a.plane(0), bpc, 0);
+                const auto fb = vmaf::floatfeat::to_float(b.plane(0), bpc, 0);
+                const std::vector<float> box(static_cast<std::size_t>(scale * scale),
+                                             1.0f / static_cast<float>(scale * scale));
+                const auto want = vmaf::ssimfeat::iqa_ssim(k, vmaf::ssimfeat::decimate(k, fa, scale, box.data(), scale),
+                                                           vmaf::ssimfeat::decimate(k, fb, scale, box.data(), scale));
+                const auto got = vmaf::ssimfeat::float_ssim(k, a.plane(0), b.plane(0), bpc, scale);
+                EXPECT_TRUE(want.ssim == got.ssim && want.l == got.l && want.c == got.c && want.s == got.s)
+                    << w << "x" << h << " scale " << scale << " bpc " << bpc;
+            }
+}
+
+}  // namespace

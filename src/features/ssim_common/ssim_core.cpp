@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -83,10 +84,14 @@ unsigned decimated_size(unsigned n, int factor) {
     return n / static_cast<unsigned>(factor) + (n & 1);
 }
 
-FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, const float* kernel, int kw) {
-    const int w = static_cast<int>(img.w), h = static_cast<int>(img.h);
-    const int sw = static_cast<int>(decimated_size(img.w, factor)),
-              sh = static_cast<int>(decimated_size(img.h, factor));
+namespace {
+
+/// decimate() over a w x h image whose row y is row(y): a pointer that stays
+/// valid while the kw rows of one output row are fetched.
+template <typename RowFn>
+FloatImage decimate_rows(const SsimKernels& k, int w, int h, RowFn&& row, int factor, const float* kernel, int kw) {
+    const int sw = static_cast<int>(decimated_size(static_cast<unsigned>(w), factor)),
+              sh = static_cast<int>(decimated_size(static_cast<unsigned>(h), factor));
     const int lo = kw / 2;  // taps from -lo to kw - 1 - lo around x * factor
     if ((sw - 1) * factor + kw - lo > 2 * w || (sh - 1) * factor + kw - lo > 2 * h || lo > std::min(w, h))
         throw Error(ErrorKind::Input, "ssim: frame too small for decimation by " + std::to_string(factor));
@@ -102,7 +107,7 @@ FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, con
     std::vector<const float*> rows(static_cast<std::size_t>(kw)), left(rows), right(rows);
     for (int y = 0; y < sh; ++y) {
         for (int v = 0; v < kw; ++v) {
-            const float* s = img.row(static_cast<unsigned>(mirror(y * factor - lo + v, h)));
+            const float* s = row(mirror(y * factor - lo + v, h));
             rows[v] = s + (static_cast<std::ptrdiff_t>(x0) * factor - lo);
             float* l = strips.data() + static_cast<std::size_t>(v) * (left_len + right_len);
             float* r = l + left_len;
@@ -119,15 +124,58 @@ FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, con
     return out;
 }
 
-SsimLcs float_ssim(const SsimKernels& k, const FloatImage& ref, const FloatImage& cmp, int scale) {
-    if (scale <= 1) {
-        floatfeat::require_size("float_ssim", ref.w, ref.h, kWindow, kWindow);
-        return iqa_ssim(k, ref, cmp);
+/// Rows of a plane converted to float on demand (as to_float, offset 0) into
+/// `slots` cached rows: a window of up to `slots` consecutive rows stays valid.
+class PlaneRows {
+public:
+    PlaneRows(const Plane& p, unsigned bpc, int slots)
+        : p_(p), bpc_(bpc), buf_(p.width, static_cast<unsigned>(slots)), tag_(static_cast<std::size_t>(slots), -1) {}
+    const float* operator()(int y) {
+        const auto slot = static_cast<std::size_t>(y) % tag_.size();
+        float* d = buf_.row(static_cast<unsigned>(slot));
+        if (tag_[slot] == y) return d;
+        tag_[slot] = y;
+        if (bpc_ == 8) {
+            const std::uint8_t* s = p_.row<std::uint8_t>(static_cast<unsigned>(y));
+            for (unsigned x = 0; x < p_.width; ++x) d[x] = floatfeat::sample_to_float(s[x], 1.0f);
+        } else {
+            const float scaler = floatfeat::hbd_scaler(bpc_);
+            const std::uint16_t* s = p_.row<std::uint16_t>(static_cast<unsigned>(y));
+            for (unsigned x = 0; x < p_.width; ++x) d[x] = floatfeat::sample_to_float(s[x], scaler);
+        }
+        return d;
     }
-    floatfeat::require_size("float_ssim (decimated)", decimated_size(ref.w, scale), decimated_size(ref.h, scale),
-                            kWindow, kWindow);
+
+private:
+    const Plane& p_;
+    const unsigned bpc_;
+    FloatImage buf_;
+    std::vector<int> tag_;
+};
+
+}  // namespace
+
+FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, const float* kernel, int kw) {
+    return decimate_rows(
+        k, static_cast<int>(img.w), static_cast<int>(img.h), [&](int y) { return img.row(static_cast<unsigned>(y)); },
+        factor, kernel, kw);
+}
+
+SsimLcs float_ssim(const SsimKernels& k, const Plane& ref, const Plane& cmp, unsigned bpc, int scale) {
+    if (scale <= 1) {
+        floatfeat::require_size("float_ssim", ref.width, ref.height, kWindow, kWindow);
+        return iqa_ssim(k, floatfeat::to_float(ref, bpc, 0), floatfeat::to_float(cmp, bpc, 0));
+    }
+    floatfeat::require_size("float_ssim (decimated)", decimated_size(ref.width, scale),
+                            decimated_size(ref.height, scale), kWindow, kWindow);
     const std::vector<float> box(static_cast<std::size_t>(scale * scale), 1.0f / static_cast<float>(scale * scale));
-    return iqa_ssim(k, decimate(k, ref, scale, box.data(), scale), decimate(k, cmp, scale, box.data(), scale));
+    // The frame is read row by row (never converted whole): an output row's
+    // scale input rows lie in a window of at most scale consecutive rows.
+    auto dec = [&](const Plane& p) {
+        const int w = static_cast<int>(p.width), h = static_cast<int>(p.height);
+        return decimate_rows(k, w, h, PlaneRows(p, bpc, scale), scale, box.data(), scale);
+    };
+    return iqa_ssim(k, dec(ref), dec(cmp));
 }
 
 MsSsim float_ms_ssim(const SsimKernels& k, const FloatImage& ref, const FloatImage& cmp) {

@@ -39,10 +39,11 @@ unsigned decimated_size(unsigned n, int factor);
 /// edges mirrored with the edge sample repeated (-1 -> 0, n -> n - 1).
 FloatImage decimate(const SsimKernels& k, const FloatImage& img, int factor, const float* kernel, int kw);
 
-/// float_ssim: images decimated by `scale` (1: none) with a scale x scale box
-/// filter, then iqa_ssim. Throws vmaf::Error (Input) if the decimated size is
-/// below the window.
-SsimLcs float_ssim(const SsimKernels& k, const FloatImage& ref, const FloatImage& cmp, int scale);
+/// float_ssim of two equally sized luma planes of `bpc` bits (samples as
+/// floatfeat::to_float with offset 0): decimated by `scale` (1: none) with a
+/// scale x scale box filter, then iqa_ssim. Throws vmaf::Error (Input) if the
+/// (decimated) size is below the window.
+SsimLcs float_ssim(const SsimKernels& k, const Plane& ref, const Plane& cmp, unsigned bpc, int scale);
 
 /// float_ms_ssim: the score and each scale's l, c, s (as doubles of the floats upstream keeps).
 struct MsSsim {
