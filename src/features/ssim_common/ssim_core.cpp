@@ -96,8 +96,8 @@ FloatImage decimate_rows(const SsimKernels& k, int w, int h, RowFn&& row, int fa
     if ((sw - 1) * factor + kw - lo > 2 * w || (sh - 1) * factor + kw - lo > 2 * h || lo > std::min(w, h))
         throw Error(ErrorKind::Input, "ssim: frame too small for decimation by " + std::to_string(factor));
     // Outputs [x0, x1) have every tap inside the row and read the image in
-    // place; the few at either edge read short strips padded by mirroring
-    // (strip column c = sample mirror(c0 + c)).
+    // place; the few at either edge read short mirrored strips (left strip
+    // column c = sample mirror(c - lo), right = mirror(x1 * factor - lo + c)).
     const int x0 = std::min(sw, (lo + factor - 1) / factor);
     const int x1 = std::max(x0, std::min(sw, (w - kw + lo) / factor + 1));
     const int left_len = x0 > 0 ? (x0 - 1) * factor + kw : 0;
