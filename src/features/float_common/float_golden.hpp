@@ -1,7 +1,7 @@
 // Test helper of the float features: runs an extractor over a stored pair
 // (compute() in reverse frame order, finish() in order, flush()) and compares
 // the named keys of every frame, bit for bit, with upstream's golden-full
-// `<pair>__features_float` report.
+// `<pair>__features_float` report (or another report of the pair).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -74,12 +74,13 @@ inline std::string g17(double v) {
     return b;
 }
 
-/// Compares `keys` of every frame of `pair` with the golden; returns the number of values compared.
+/// Compares `keys` of every frame of `pair` with its golden `report`; returns the number of values compared.
 inline unsigned compare_float_golden(const ExtractorInfo& info, const std::string& pair,
-                                     const std::vector<std::string>& keys) {
+                                     const std::vector<std::string>& keys,
+                                     const std::string& report = "__features_float") {
     SCOPED_TRACE(pair);
     const PairFrames p = load_pair(pair);
-    const auto golden = vmaf::test::golden_full(pair + "__features_float");
+    const auto golden = vmaf::test::golden_full(pair + report);
     EXPECT_EQ(golden.at("frames").size(), p.info.frames);
     const KeyScores ours = run_frames(info, {}, p.info.geom, p.refs, p.dists);
     unsigned compared = 0, mismatches = 0;
@@ -98,7 +99,7 @@ inline unsigned compare_float_golden(const ExtractorInfo& info, const std::strin
         }
     EXPECT_EQ(mismatches, 0u);
     EXPECT_EQ(compared, p.info.frames * keys.size());
-    std::printf("  %s__features_float: %u values of %s compared, %u mismatches\n", pair.c_str(), compared,
+    std::printf("  %s%s: %u values of %s compared, %u mismatches\n", pair.c_str(), report.c_str(), compared,
                 std::string(info.name).c_str(), mismatches);
     return compared;
 }

@@ -1,5 +1,6 @@
-"""The runs of the extra upstream goldens: options of cambi / speed_* and the
-v1.0.16 models that the shared corpus goldens do not cover. Shared by
+"""The runs of the extra upstream goldens: options of cambi / speed_* /
+float_ssim / float_ms_ssim and the v1.0.16 models that the shared corpus
+goldens do not cover. Shared by
 generate.py (upstream side) and extra_golden_test.py (our side).
 
 Each run: id, pair clip names and geometry, extra CLI arguments. $OUT is a
@@ -10,11 +11,19 @@ P01 = ("p01_576x324_yuv420p_ref.yuv", "p01_576x324_yuv420p_crf35.yuv", ["-w", "5
 P02 = ("p02_1920x1080_yuv420p_ref.yuv", "p02_1920x1080_yuv420p_crf30.yuv", ["-w", "1920", "-h", "1080", "-p", "420", "-b", "8"])
 P03 = ("p03_1280x720_yuv420p10le_ref.yuv", "p03_1280x720_yuv420p10le_crf28.yuv", ["-w", "1280", "-h", "720", "-p", "420", "-b", "10"])
 P04A = ("p04a_640x480_yuv444p_ref.yuv", "p04a_640x480_yuv444p_crf30.yuv", ["-w", "640", "-h", "480", "-p", "444", "-b", "8"])
+P07 = ("p07_576x324_yuv420p_ref.yuv", "p07_576x324_yuv420p_identical.yuv", ["-w", "576", "-h", "324", "-p", "420", "-b", "8"])
 P04B = ("p04b_640x480_yuv422p_ref.yuv", "p04b_640x480_yuv422p_crf30.yuv", ["-w", "640", "-h", "480", "-p", "422", "-b", "8"])
 
 
 def feat(spec, frames=None):
     args = ["--no_prediction", "--feature", spec]
+    return args + (["--frame_cnt", str(frames)] if frames else [])
+
+
+def feats(specs, frames=None):
+    args = ["--no_prediction"]
+    for spec in specs:
+        args += ["--feature", spec]
     return args + (["--frame_cnt", str(frames)] if frames else [])
 
 
@@ -54,6 +63,22 @@ RUNS = [
      feat("speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_kernelscale=0.5"), None),
     ("speed_temporal_10b_ks15", P03, feat("speed_temporal=speed_kernelscale=1.5", 6), None),
     ("speed_chroma_10b_snn", P03, feat("speed_chroma=speed_sigma_nn=1.2", 6), None),
+]
+# float_ssim / float_ms_ssim (upstream built with -Denable_float=true): every
+# option, explicit scales 1, 2, 5, 10 next to the automatic 1/2/3 of the shared
+# goldens, the automatic 4 and MS-SSIM at 1080p, 10-bit, an identical pair (dB clip).
+RUNS += [
+    ("ssim_lcs", P01, feat("float_ssim=enable_lcs=true", 12), None),
+    ("ssim_db", P01, feat("float_ssim=enable_db=true", 12), None),
+    ("ssim_db_clip_identical", P07,
+     feats(["float_ssim=enable_db=true:clip_db=true", "float_ms_ssim=enable_db=true:clip_db=true"], 4), None),
+    ("ssim_scale1_lcs_10b", P03, feat("float_ssim=scale=1:enable_lcs=true", 4), None),
+    ("ssim_scale5_lcs_444", P04A, feat("float_ssim=scale=5:enable_lcs=true", 8), None),
+    ("ssim_1080p_scale2", P02, feat("float_ssim=scale=2", 3), None),
+    ("ssim_1080p_scale10_db", P02, feat("float_ssim=scale=10:enable_db=true", 2), None),
+    ("ssim_ms_ssim_1080p", P02, feats(["float_ssim", "float_ms_ssim"], 3), None),
+    ("ms_ssim_lcs", P01, feat("float_ms_ssim=enable_lcs=true", 12), None),
+    ("ms_ssim_lcs_db_clip_10b", P03, feat("float_ms_ssim=enable_lcs=true:enable_db=true:clip_db=true", 4), None),
 ]
 for _m in ["vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_1d5h_2160",
            "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"]:
