@@ -128,7 +128,7 @@ TEST_F(Ssimulacra2Checkasm, Blur) {
             }
 }
 
-TEST_F(Ssimulacra2Checkasm, MapsRow) {
+TEST_F(Ssimulacra2Checkasm, MapValuesRow) {
     SCOPED_TRACE(test::seed_trace());
     std::mt19937_64 rng(test::checkasm_seed());
     for (const auto& [name, k] : variants_)
@@ -151,15 +151,13 @@ TEST_F(Ssimulacra2Checkasm, MapsRow) {
                 m2[1] = m1[1];
                 s22[1] = s12[1] = s11[1];
             }
-            MapSums a, b;
-            const std::vector<float> start = uniform(rng, 6 * MapSums::kLanes, 0, 3);
-            for (int m = 0; m < 6; ++m)
-                for (int l = 0; l < MapSums::kLanes; ++l) a.s[m][l] = b.s[m][l] = start[m * MapSums::kLanes + l];
-            for (int rep = 0; rep < 2; ++rep) {  // two rows into the same sums
-                ref_.maps_row(i1.data(), m1.data(), i2.data(), m2.data(), s11.data(), s22.data(), s12.data(), n, a);
-                k.maps_row(i1.data(), m1.data(), i2.data(), m2.data(), s11.data(), s22.data(), s12.data(), n, b);
-            }
-            EXPECT_EQ(0, std::memcmp(a.s, b.s, sizeof a.s));
+            GuardedPlane<double> o1(n, 2), o2(n, 2);
+            ref_.map_values_row(i1.data(), m1.data(), i2.data(), m2.data(), s11.data(), s22.data(), s12.data(), n,
+                                o1.row(0), o1.row(1));
+            k.map_values_row(i1.data(), m1.data(), i2.data(), m2.data(), s11.data(), s22.data(), s12.data(), n,
+                             o2.row(0), o2.row(1));
+            for (unsigned r = 0; r < 2; ++r) EXPECT_EQ(0, std::memcmp(o1.row(r), o2.row(r), n * sizeof(double)));
+            EXPECT_TRUE(o2.intact());
         }
 }
 

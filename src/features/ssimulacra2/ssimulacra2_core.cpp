@@ -72,8 +72,21 @@ BlurCoeffs make_blur_coeffs(double sigma) {
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) m[i][j] = j == k ? gamma[i] : a[i][j];
         const double beta = det(m) / da;
-        c.n2[k] = static_cast<float>(-beta * std::cos(omega[k] * (radius + 1.0)));  // (33)
-        c.d1[k] = static_cast<float>(-2.0 * std::cos(omega[k]));
+        const double n2 = -beta * std::cos(omega[k] * (radius + 1.0));  // (33)
+        const double d1 = -2.0 * std::cos(omega[k]);
+        c.n2[k] = static_cast<float>(n2);
+        c.d1[k] = static_cast<float>(d1);
+        // Four consecutive outputs of o = n2 s - d1 p - pp expanded in terms of
+        // the four inputs and the two outputs before them (libjxl's table).
+        const double d2 = d1 * d1;
+        const double mul_prev[4] = {-d1, d2 - 1.0, -d2 * d1 + 2.0 * d1, d2 * d2 - 3.0 * d2 + 1.0};
+        const double mul_prev2[4] = {-1.0, d1, -d2 + 1.0, d2 * d1 - 2.0 * d1};
+        const double mul_in[4] = {n2, -d1 * n2, d2 * n2 - n2, -d2 * d1 * n2 + 2.0 * d1 * n2};
+        for (int j = 0; j < 4; ++j) {
+            c.mul_prev[k][j] = static_cast<float>(mul_prev[j]);
+            c.mul_prev2[k][j] = static_cast<float>(mul_prev2[j]);
+            c.mul_in[k][j] = static_cast<float>(mul_in[j]);
+        }
     }
     return c;
 }
@@ -83,6 +96,7 @@ struct Workspace {
     std::vector<float> mem;
     std::vector<float> rows;  // three full-width rows of code values
     std::vector<float> blur_scratch;
+    std::vector<double> map_values;  // two full-width rows
 };
 
 }  // namespace
@@ -228,6 +242,7 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
     if (ws.mem.size() < need) ws.mem.assign(need, 0.0f);
     if (ws.rows.size() < 3 * std::size_t{w}) ws.rows.assign(3 * std::size_t{w}, 0.0f);
     if (ws.blur_scratch.size() < blur_scratch_floats(w)) ws.blur_scratch.assign(blur_scratch_floats(w), 0.0f);
+    if (ws.map_values.size() < 2 * std::size_t{w}) ws.map_values.assign(2 * std::size_t{w}, 0.0);
     Carver carve(ws.mem, w, h);
     Image3 rgb[2], xyb[2];
     for (auto* im : {&rgb[0], &rgb[1], &xyb[0], &xyb[1]})
@@ -285,13 +300,18 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
             blur(k_, a, t, m1, scratch);
             blur(k_, b, t, m2, scratch);
             MapSums sums;
-            for (unsigned y = 0; y < sh; ++y)
-                k_.maps_row(a.row(y), m1.row(y), b.row(y), m2.row(y), b11.row(y), b22.row(y), b12.row(y), sw, sums);
-            norms.ssim[c * 2] = one_per_pixel * sums.total(0);
-            norms.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.total(1)));
+            double* ssim = ws.map_values.data();
+            double* d1 = ssim + w;
+            for (unsigned y = 0; y < sh; ++y) {
+                k_.map_values_row(a.row(y), m1.row(y), b.row(y), m2.row(y), b11.row(y), b22.row(y), b12.row(y), sw,
+                                  ssim, d1);
+                sums.add_row(ssim, d1, sw);
+            }
+            norms.ssim[c * 2] = one_per_pixel * sums.s[0];
+            norms.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.s[1]));
             for (int e = 0; e < 2; ++e) {
-                norms.edgediff[c * 4 + 2 * e] = one_per_pixel * sums.total(2 + 2 * e);
-                norms.edgediff[c * 4 + 2 * e + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.total(3 + 2 * e)));
+                norms.edgediff[c * 4 + 2 * e] = one_per_pixel * sums.s[2 + 2 * e];
+                norms.edgediff[c * 4 + 2 * e + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.s[3 + 2 * e]));
             }
         }
         out.push_back(norms);

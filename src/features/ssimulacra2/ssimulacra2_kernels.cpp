@@ -13,13 +13,12 @@ namespace vmaf::ssimulacra2 {
 namespace {
 
 float srgb_to_linear(float v) {
-    if (!(v > kSrgbThreshold)) return v * kSrgbLowSlope;
     float p = kSrgbP[4], q = kSrgbQ[4];
     for (int i = 3; i >= 0; --i) {
-        p = p * v + kSrgbP[i];
-        q = q * v + kSrgbQ[i];
+        p = std::fma(p, v, kSrgbP[i]);
+        q = std::fma(q, v, kSrgbQ[i]);
     }
-    return p / q;
+    return v > kSrgbThreshold ? p / q : v * kSrgbLowSlope;
 }
 
 float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
@@ -55,12 +54,12 @@ float cube_root_plus(float x, float add) {
     const float x_3 = kOneThird * x;
     for (int i = 0; i < 3; ++i) {  // r -> x^(-1/3)
         const float r2 = r * r;
-        r = kFourThirds * r - x_3 * (r2 * r2);
+        r = std::fma(-x_3, r2 * r2, kFourThirds * r);
     }
     float r2 = r * r;
-    r = kOneThird * (r - x * (r2 * r2)) + r;
+    r = std::fma(kOneThird, std::fma(-x, r2 * r2, r), r);
     r2 = r * r;
-    return r2 * x + add;  // x^(-2/3) * x
+    return std::fma(r2, x, add);  // x^(-2/3) * x
 }
 
 void xyb_row(const float* rr, const float* gg, const float* bb, float* xx, float* yy, float* zz, std::size_t n) {
@@ -69,7 +68,7 @@ void xyb_row(const float* rr, const float* gg, const float* bb, float* xx, float
         const float r = rr[i], g = gg[i], b = bb[i];
         float c[3];
         for (int j = 0; j < 3; ++j) {
-            float m = kOpsin[j][0] * r + (kOpsin[j][1] * g + (kOpsin[j][2] * b + kOpsinBias));
+            float m = std::fma(kOpsin[j][0], r, std::fma(kOpsin[j][1], g, std::fma(kOpsin[j][2], b, kOpsinBias)));
             m = m > 0.0f ? m : 0.0f;
             c[j] = cube_root_plus(m, neg_cbrt_bias);
         }
@@ -84,62 +83,94 @@ void multiply_row(const float* a, const float* b, float* out, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
 }
 
-void blur_line(const float* in, std::ptrdiff_t in_step, float* out, std::ptrdiff_t out_step, std::ptrdiff_t len) {
+void blur_h_row(const float* in, float* out, std::ptrdiff_t w) {
     const BlurCoeffs& c = blur_coeffs();
-    const std::ptrdiff_t n_r = c.radius;
-    float prev[3] = {0, 0, 0}, prev2[3] = {0, 0, 0};
-    for (std::ptrdiff_t i = -n_r + 1; i < len; ++i) {
-        const std::ptrdiff_t left = i - n_r - 1, right = i + n_r - 1;
-        const float s = (left >= 0 ? in[left * in_step] : 0.0f) + (right < len ? in[right * in_step] : 0.0f);
-        float y[3];
+    const std::ptrdiff_t nr = c.radius;
+    float p[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
+    auto sum = [&](std::ptrdiff_t i) {
+        const std::ptrdiff_t left = i - nr - 1, right = i + nr - 1;
+        return (left >= 0 ? in[left] : 0.0f) + (right < w ? in[right] : 0.0f);
+    };
+    auto single = [&](std::ptrdiff_t i) {  // one position, state in p / pp
+        const float s = sum(i);
+        float o[3];
         for (int k = 0; k < 3; ++k) {
-            y[k] = c.n2[k] * s + (-(c.d1[k] * prev[k]) - prev2[k]);
-            prev2[k] = prev[k];
-            prev[k] = y[k];
+            o[k] = std::fma(c.mul_prev[k][0], p[k], std::fma(-1.0f, pp[k], s * c.mul_in[k][0]));
+            pp[k] = p[k];
+            p[k] = o[k];
         }
-        if (i >= 0) out[i * out_step] = y[0] + (y[1] + y[2]);
+        if (i >= 0) out[i] = o[0] + (o[1] + o[2]);
+    };
+    std::ptrdiff_t i = -nr + 1;
+    for (; i < std::min<std::ptrdiff_t>(8, w); ++i) single(i);
+    for (; i < w - nr + 1 - 3; i += 4) {  // blocks of four, every input in range
+        float s[4];
+        for (int t = 0; t < 4; ++t) s[t] = in[i + t - nr - 1] + in[i + t + nr - 1];
+        float o[3][4];
+        for (int k = 0; k < 3; ++k) {
+            for (int j = 0; j < 4; ++j) {
+                float v = s[0] * c.mul_in[k][j];
+                for (int t = 1; t < 4; ++t) v = std::fma(j >= t ? c.mul_in[k][j - t] : 0.0f, s[t], v);
+                v = std::fma(c.mul_prev2[k][j], pp[k], v);
+                o[k][j] = std::fma(c.mul_prev[k][j], p[k], v);
+            }
+            pp[k] = o[k][2];
+            p[k] = o[k][3];
+        }
+        for (int j = 0; j < 4; ++j) out[i + j] = o[0][j] + (o[1][j] + o[2][j]);
+    }
+    for (; i < w; ++i) single(i);
+}
+
+void blur_v_column(const float* in, std::ptrdiff_t in_step, float* out, std::ptrdiff_t out_step, std::ptrdiff_t h) {
+    const BlurCoeffs& c = blur_coeffs();
+    const std::ptrdiff_t nr = c.radius;
+    float p[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
+    for (std::ptrdiff_t i = -nr + 1; i < h; ++i) {
+        const std::ptrdiff_t top = i - nr - 1, bottom = i + nr - 1;
+        const float b = bottom < h ? in[bottom * in_step] : 0.0f;
+        const float s = top >= 0 ? in[top * in_step] + b : b;  // libjxl adds nothing above the top
+        float o[3];
+        for (int k = 0; k < 3; ++k) {
+            o[k] = std::fma(c.n2[k], s, std::fma(-c.d1[k], p[k], -pp[k]));
+            pp[k] = p[k];
+            p[k] = o[k];
+        }
+        if (i >= 0) out[i * out_step] = o[0] + (o[1] + o[2]);
     }
 }
 
 void blur_h(const PlaneF& in, const PlaneF& out, float* /*scratch*/) {
-    for (unsigned y = 0; y < in.height; ++y) blur_line(in.row(y), 1, out.row(y), 1, in.width);
+    for (unsigned y = 0; y < in.height; ++y) blur_h_row(in.row(y), out.row(y), in.width);
 }
 
 void blur_v(const PlaneF& in, const PlaneF& out) {
-    for (unsigned x = 0; x < in.width; ++x) blur_line(in.data + x, in.stride, out.data + x, out.stride, in.height);
+    for (unsigned x = 0; x < in.width; ++x) blur_v_column(in.data + x, in.stride, out.data + x, out.stride, in.height);
 }
 
 std::size_t blur_scratch_floats(unsigned width) { return std::size_t{2} * kMaxBlurLanes * (width + 16); }
 
-double MapSums::total(int map) const {
-    const double* p = s[map];
-    return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-}
-
-void maps_row(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
-              const float* s22, const float* s12, std::size_t n, MapSums& acc) {
-    maps_range(img1, mu1, img2, mu2, s11, s22, s12, 0, n, acc);
-}
-
-void maps_range(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
-                const float* s22, const float* s12, std::size_t begin, std::size_t end, MapSums& acc) {
-    for (std::size_t i = begin; i < end; ++i) {
-        const int lane = static_cast<int>(i % MapSums::kLanes);
+void map_values_row(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
+                    const float* s22, const float* s12, std::size_t n, double* ssim, double* d1) {
+    for (std::size_t i = 0; i < n; ++i) {
         const float m1 = mu1[i], m2 = mu2[i];
         const float diff = m1 - m2;
         const float num_m = static_cast<float>(1.0 - static_cast<double>(diff * diff));
         const float num_s = 2.0f * (s12[i] - m1 * m2) + kC2;
         const float den_s = (s11[i] - m1 * m1) + (s22[i] - m2 * m2) + kC2;
-        const double ssim = std::max(1.0 - static_cast<double>(num_m * num_s / den_s), 0.0);
-        const double d1 = (1.0 + static_cast<double>(std::abs(img2[i] - mu2[i]))) /
-                              (1.0 + static_cast<double>(std::abs(img1[i] - mu1[i]))) -
-                          1.0;
-        const double artifact = std::max(d1, 0.0), lost = std::max(-d1, 0.0);
-        const double vals[3] = {ssim, artifact, lost};
+        ssim[i] = std::max(1.0 - static_cast<double>(num_m * num_s / den_s), 0.0);
+        d1[i] = (1.0 + static_cast<double>(std::abs(img2[i] - m2))) / (1.0 + static_cast<double>(std::abs(img1[i] - m1))) -
+                1.0;
+    }
+}
+
+void MapSums::add_row(const double* ssim, const double* d1, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        const double vals[3] = {ssim[i], std::max(d1[i], 0.0), std::max(-d1[i], 0.0)};
         for (int m = 0; m < 3; ++m) {
             const double sq = vals[m] * vals[m];
-            acc.s[2 * m][lane] += vals[m];
-            acc.s[2 * m + 1][lane] += sq * sq;
+            s[2 * m] += vals[m];
+            s[2 * m + 1] += sq * sq;
         }
     }
 }

@@ -3,13 +3,15 @@
 // performs, per sample, exactly the float/double operations of its scalar
 // reference (ssimulacra2_kernels.cpp) in the same order, so results are
 // bit-identical:
-//  - row kernels (colour conversion, downsampling, XYB, products) map one
-//    sample per lane; leftover samples run the scalar reference;
+//  - row kernels (colour conversion, downsampling, XYB, products, map
+//    values) map one sample per lane; leftover samples run the reference;
 //  - blur_v runs the recursion down a strip of columns, one column per lane;
 //  - blur_h interleaves a block of rows (one row per lane) into a scratch
-//    buffer, runs the same recursion along it and de-interleaves the result;
-//  - maps_row keeps the reference's 8 partial sums (pixel x into x % 8) as
-//    double lanes and adds to them in pixel order.
+//    buffer, runs the reference's three phases along it (all rows share
+//    them) and de-interleaves the result.
+// The kernels whose reference has fused multiply-adds (colour conversion,
+// XYB, both blurs) are registered only for targets with native FMA, where
+// MulAdd is one rounding like std::fma.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/ssimulacra2/ssimulacra2_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -35,16 +37,17 @@ using VF = hn::Vec<DF>;
 template <class D, class V>
 V Clamp01(D d, V v) {
     const V zero = hn::Zero(d), one = hn::Set(d, 1.0f);
-    // (v < 0) ? 0 : (v > 1 ? 1 : v), NaN passing through as in the reference.
+    // (v < 0) ? 0 : (v > 1 ? 1 : v), as the reference.
     return hn::IfThenElse(hn::Lt(v, zero), zero, hn::IfThenElse(hn::Gt(v, one), one, v));
 }
 
+#if HWY_NATIVE_FMA
 template <class D, class V>
 V SrgbToLinear(D d, V v) {
     V p = hn::Set(d, s2::kSrgbP[4]), q = hn::Set(d, s2::kSrgbQ[4]);
     for (int i = 3; i >= 0; --i) {
-        p = hn::Add(hn::Mul(p, v), hn::Set(d, s2::kSrgbP[i]));
-        q = hn::Add(hn::Mul(q, v), hn::Set(d, s2::kSrgbQ[i]));
+        p = hn::MulAdd(p, v, hn::Set(d, s2::kSrgbP[i]));
+        q = hn::MulAdd(q, v, hn::Set(d, s2::kSrgbQ[i]));
     }
     const V low = hn::Mul(v, hn::Set(d, s2::kSrgbLowSlope));
     return hn::IfThenElse(hn::Gt(v, hn::Set(d, s2::kSrgbThreshold)), hn::Div(p, q), low);
@@ -69,39 +72,22 @@ void YuvToLinearRow(const float* y, const float* cb, const float* cr, float* r, 
     if (i < n) s2::yuv_to_linear_row(y + i, cb + i, cr + i, r + i, g + i, b + i, n - i, k);
 }
 
-void DownsampleRow(const float* a, const float* b, std::size_t in_width, float* out) {
-    const DF d;
-    const std::size_t L = hn::Lanes(d);
-    const VF quarter = hn::Set(d, 0.25f);
-    const std::size_t out_width = (in_width + 1) / 2;
-    std::size_t i = 0;
-    for (; 2 * (i + L) <= in_width; i += L) {  // no column clamping inside
-        VF a0, a1, b0, b1;
-        hn::LoadInterleaved2(d, a + 2 * i, a0, a1);
-        hn::LoadInterleaved2(d, b + 2 * i, b0, b1);
-        hn::StoreU(hn::Mul(hn::Add(hn::Add(hn::Add(a0, a1), b0), b1), quarter), d, out + i);
-    }
-    for (; i < out_width; ++i) {
-        const std::size_t x0 = 2 * i, x1 = std::min(2 * i + 1, in_width - 1);
-        out[i] = (((a[x0] + a[x1]) + b[x0]) + b[x1]) * 0.25f;
-    }
-}
-
 VF CubeRootPlus(DF d, VF x, VF add) {
     const hn::RebindToUnsigned<DF> du;
     const auto bits = hn::BitCast(du, x);
-    const auto guess = hn::Sub(hn::Set(du, s2::kCbrtExpBias), hn::Mul(hn::ShiftRight<23>(bits), hn::Set(du, s2::kCbrtExpMul)));
+    const auto guess =
+        hn::Sub(hn::Set(du, s2::kCbrtExpBias), hn::Mul(hn::ShiftRight<23>(bits), hn::Set(du, s2::kCbrtExpMul)));
     VF r = hn::BitCast(d, hn::IfThenZeroElse(hn::Eq(bits, hn::Zero(du)), guess));
     const VF k1_3 = hn::Set(d, s2::kOneThird), k4_3 = hn::Set(d, s2::kFourThirds);
     const VF x_3 = hn::Mul(k1_3, x);
     for (int i = 0; i < 3; ++i) {
         const VF r2 = hn::Mul(r, r);
-        r = hn::Sub(hn::Mul(k4_3, r), hn::Mul(x_3, hn::Mul(r2, r2)));
+        r = hn::NegMulAdd(x_3, hn::Mul(r2, r2), hn::Mul(k4_3, r));
     }
     VF r2 = hn::Mul(r, r);
-    r = hn::Add(hn::Mul(k1_3, hn::Sub(r, hn::Mul(x, hn::Mul(r2, r2)))), r);
+    r = hn::MulAdd(k1_3, hn::NegMulAdd(x, hn::Mul(r2, r2), r), r);
     r2 = hn::Mul(r, r);
-    return hn::Add(hn::Mul(r2, x), add);
+    return hn::MulAdd(r2, x, add);
 }
 
 void XybRow(const float* rr, const float* gg, const float* bb, float* xx, float* yy, float* zz, std::size_t n) {
@@ -114,9 +100,8 @@ void XybRow(const float* rr, const float* gg, const float* bb, float* xx, float*
         const VF r = hn::LoadU(d, rr + i), g = hn::LoadU(d, gg + i), b = hn::LoadU(d, bb + i);
         VF c[3];
         for (int j = 0; j < 3; ++j) {
-            VF m = hn::Add(hn::Mul(hn::Set(d, s2::kOpsin[j][0]), r),
-                           hn::Add(hn::Mul(hn::Set(d, s2::kOpsin[j][1]), g),
-                                   hn::Add(hn::Mul(hn::Set(d, s2::kOpsin[j][2]), b), bias)));
+            VF m = hn::MulAdd(hn::Set(d, s2::kOpsin[j][0]), r,
+                              hn::MulAdd(hn::Set(d, s2::kOpsin[j][1]), g, hn::MulAdd(hn::Set(d, s2::kOpsin[j][2]), b, bias)));
             m = hn::IfThenElse(hn::Gt(m, zero), m, zero);
             c[j] = CubeRootPlus(d, m, neg_cbrt_bias);
         }
@@ -128,48 +113,28 @@ void XybRow(const float* rr, const float* gg, const float* bb, float* xx, float*
     if (i < n) s2::xyb_row(rr + i, gg + i, bb + i, xx + i, yy + i, zz + i, n - i);
 }
 
-void MultiplyRow(const float* a, const float* b, float* out, std::size_t n) {
-    const DF d;
-    const std::size_t L = hn::Lanes(d);
-    std::size_t i = 0;
-    for (; i + L <= n; i += L) hn::StoreU(hn::Mul(hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
-    for (; i < n; ++i) out[i] = a[i] * b[i];
-}
-
-/// The recursion along `len` steps for one vector of independent lines:
-/// sample j of the lines at in + j * in_step (a full vector), outputs at
-/// out + j * out_step.
-void RecurseLanes(const float* in, std::ptrdiff_t in_step, float* out, std::ptrdiff_t out_step, std::ptrdiff_t len) {
+/// blur_v down one strip of L columns: sample j at in + j * in_step.
+void VerticalLanes(const float* in, std::ptrdiff_t in_step, float* out, std::ptrdiff_t out_step, std::ptrdiff_t h) {
     const DF d;
     const s2::BlurCoeffs& c = s2::blur_coeffs();
     const std::ptrdiff_t nr = c.radius;
-    const VF n2_1 = hn::Set(d, c.n2[0]), n2_3 = hn::Set(d, c.n2[1]), n2_5 = hn::Set(d, c.n2[2]);
-    const VF d1_1 = hn::Set(d, c.d1[0]), d1_3 = hn::Set(d, c.d1[1]), d1_5 = hn::Set(d, c.d1[2]);
-    const VF zero = hn::Zero(d);
-    VF p1 = zero, p3 = zero, p5 = zero, q1 = zero, q3 = zero, q5 = zero;  // previous, second previous
-    auto step = [&](VF s) {
-        const VF y1 = hn::Add(hn::Mul(n2_1, s), hn::Sub(hn::Neg(hn::Mul(d1_1, p1)), q1));
-        const VF y3 = hn::Add(hn::Mul(n2_3, s), hn::Sub(hn::Neg(hn::Mul(d1_3, p3)), q3));
-        const VF y5 = hn::Add(hn::Mul(n2_5, s), hn::Sub(hn::Neg(hn::Mul(d1_5, p5)), q5));
-        q1 = p1;
-        q3 = p3;
-        q5 = p5;
-        p1 = y1;
-        p3 = y3;
-        p5 = y5;
-        return hn::Add(y1, hn::Add(y3, y5));
-    };
-    auto at = [&](std::ptrdiff_t j) { return hn::LoadU(d, in + j * in_step); };
-    for (std::ptrdiff_t i = -nr + 1; i < len; ++i) {
-        const std::ptrdiff_t left = i - nr - 1, right = i + nr - 1;
-        VF s;
-        if (left >= 0 && right < len) {
-            s = hn::Add(at(left), at(right));
-        } else {
-            s = hn::Add(left >= 0 ? at(left) : zero, right < len ? at(right) : zero);
+    VF n2[3], d1[3], p[3], pp[3];
+    for (int k = 0; k < 3; ++k) {
+        n2[k] = hn::Set(d, c.n2[k]);
+        d1[k] = hn::Set(d, c.d1[k]);
+        p[k] = pp[k] = hn::Zero(d);
+    }
+    for (std::ptrdiff_t i = -nr + 1; i < h; ++i) {
+        const std::ptrdiff_t top = i - nr - 1, bottom = i + nr - 1;
+        const VF b = bottom < h ? hn::LoadU(d, in + bottom * in_step) : hn::Zero(d);
+        const VF s = top >= 0 ? hn::Add(hn::LoadU(d, in + top * in_step), b) : b;
+        VF o[3];
+        for (int k = 0; k < 3; ++k) {
+            o[k] = hn::MulAdd(n2[k], s, hn::NegMulSub(d1[k], p[k], pp[k]));
+            pp[k] = p[k];
+            p[k] = o[k];
         }
-        const VF o = step(s);
-        if (i >= 0) hn::StoreU(o, d, out + i * out_step);
+        if (i >= 0) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, out + i * out_step);
     }
 }
 
@@ -177,8 +142,51 @@ void BlurV(const s2::PlaneF& in, const s2::PlaneF& out) {
     const DF d;
     const std::size_t L = hn::Lanes(d);
     std::size_t x = 0;
-    for (; x + L <= in.width; x += L) RecurseLanes(in.data + x, in.stride, out.data + x, out.stride, in.height);
-    for (; x < in.width; ++x) s2::blur_line(in.data + x, in.stride, out.data + x, out.stride, in.height);
+    for (; x + L <= in.width; x += L) VerticalLanes(in.data + x, in.stride, out.data + x, out.stride, in.height);
+    for (; x < in.width; ++x) s2::blur_v_column(in.data + x, in.stride, out.data + x, out.stride, in.height);
+}
+
+/// blur_h_row for L interleaved rows: sample x of lane l at in[x * L + l].
+void HorizontalLanes(const float* in, float* out, std::ptrdiff_t w) {
+    const DF d;
+    const std::ptrdiff_t L = static_cast<std::ptrdiff_t>(hn::Lanes(d));
+    const s2::BlurCoeffs& c = s2::blur_coeffs();
+    const std::ptrdiff_t nr = c.radius;
+    const VF zero = hn::Zero(d), minus_one = hn::Set(d, -1.0f);
+    VF p[3], pp[3];
+    for (int k = 0; k < 3; ++k) p[k] = pp[k] = zero;
+    auto at = [&](std::ptrdiff_t x) { return hn::LoadU(d, in + x * L); };
+    auto single = [&](std::ptrdiff_t i) {
+        const std::ptrdiff_t left = i - nr - 1, right = i + nr - 1;
+        const VF s = hn::Add(left >= 0 ? at(left) : zero, right < w ? at(right) : zero);
+        VF o[3];
+        for (int k = 0; k < 3; ++k) {
+            o[k] = hn::MulAdd(hn::Set(d, c.mul_prev[k][0]), p[k],
+                              hn::MulAdd(minus_one, pp[k], hn::Mul(s, hn::Set(d, c.mul_in[k][0]))));
+            pp[k] = p[k];
+            p[k] = o[k];
+        }
+        if (i >= 0) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, out + i * L);
+    };
+    std::ptrdiff_t i = -nr + 1;
+    for (; i < std::min<std::ptrdiff_t>(8, w); ++i) single(i);
+    for (; i < w - nr + 1 - 3; i += 4) {
+        VF s[4];
+        for (int t = 0; t < 4; ++t) s[t] = hn::Add(at(i + t - nr - 1), at(i + t + nr - 1));
+        VF o[3][4];
+        for (int k = 0; k < 3; ++k) {
+            for (int j = 0; j < 4; ++j) {
+                VF v = hn::Mul(s[0], hn::Set(d, c.mul_in[k][j]));
+                for (int t = 1; t < 4; ++t) v = hn::MulAdd(hn::Set(d, j >= t ? c.mul_in[k][j - t] : 0.0f), s[t], v);
+                v = hn::MulAdd(hn::Set(d, c.mul_prev2[k][j]), pp[k], v);
+                o[k][j] = hn::MulAdd(hn::Set(d, c.mul_prev[k][j]), p[k], v);
+            }
+            pp[k] = o[k][2];
+            p[k] = o[k][3];
+        }
+        for (int j = 0; j < 4; ++j) hn::StoreU(hn::Add(o[0][j], hn::Add(o[1][j], o[2][j])), d, out + (i + j) * L);
+    }
+    for (; i < w; ++i) single(i);
 }
 
 void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) {
@@ -193,63 +201,76 @@ void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) {
             const float* src = in.row(y + static_cast<unsigned>(l));
             for (std::size_t x = 0; x < w; ++x) lin[x * L + l] = src[x];
         }
-        RecurseLanes(lin, static_cast<std::ptrdiff_t>(L), lout, static_cast<std::ptrdiff_t>(L),
-                     static_cast<std::ptrdiff_t>(w));
+        HorizontalLanes(lin, lout, static_cast<std::ptrdiff_t>(w));
         for (std::size_t l = 0; l < L; ++l) {
             float* dst = out.row(y + static_cast<unsigned>(l));
             for (std::size_t x = 0; x < w; ++x) dst[x] = lout[x * L + l];
         }
     }
-    for (; y < in.height; ++y) s2::blur_line(in.row(y), 1, out.row(y), 1, in.width);
+    for (; y < in.height; ++y) s2::blur_h_row(in.row(y), out.row(y), in.width);
+}
+#endif  // HWY_NATIVE_FMA
+
+void DownsampleRow(const float* a, const float* b, std::size_t in_width, float* out) {
+    const DF d;
+    const std::size_t L = hn::Lanes(d);
+    const VF quarter = hn::Set(d, 0.25f);
+    std::size_t i = 0;
+    for (; 2 * (i + L) <= in_width; i += L) {  // no column clamping inside
+        VF a0, a1, b0, b1;
+        hn::LoadInterleaved2(d, a + 2 * i, a0, a1);
+        hn::LoadInterleaved2(d, b + 2 * i, b0, b1);
+        hn::StoreU(hn::Mul(hn::Add(hn::Add(hn::Add(a0, a1), b0), b1), quarter), d, out + i);
+    }
+    if (2 * i < in_width) s2::downsample_row(a + 2 * i, b + 2 * i, in_width - 2 * i, out + i);
 }
 
-void MapsRow(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
-             const float* s22, const float* s12, std::size_t n, s2::MapSums& acc) {
-    const hn::CappedTag<double, s2::MapSums::kLanes> dd;
+void MultiplyRow(const float* a, const float* b, float* out, std::size_t n) {
+    const DF d;
+    const std::size_t L = hn::Lanes(d);
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) hn::StoreU(hn::Mul(hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
+    for (; i < n; ++i) out[i] = a[i] * b[i];
+}
+
+void MapValuesRow(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
+                  const float* s22, const float* s12, std::size_t n, double* ssim_out, double* d1_out) {
+    const hn::CappedTag<double, 8> dd;
     const hn::Rebind<float, decltype(dd)> df;
     using VD = hn::Vec<decltype(dd)>;
     const std::size_t L = hn::Lanes(dd);
-    const std::size_t groups = s2::MapSums::kLanes / L;  // accumulator vectors per map
-    VD a[6][s2::MapSums::kLanes];
-    for (int m = 0; m < 6; ++m)
-        for (std::size_t g = 0; g < groups; ++g) a[m][g] = hn::LoadU(dd, acc.s[m] + g * L);
     const auto c2 = hn::Set(df, s2::kC2), two = hn::Set(df, 2.0f);
     const VD one = hn::Set(dd, 1.0), zero = hn::Zero(dd);
-    auto max0 = [&](VD v) { return hn::IfThenElse(hn::Lt(v, zero), zero, v); };  // std::max(v, 0.0)
     std::size_t i = 0;
     for (; i + L <= n; i += L) {
-        const std::size_t g = (i % s2::MapSums::kLanes) / L;
         const auto m1 = hn::LoadU(df, mu1 + i), m2 = hn::LoadU(df, mu2 + i);
         const auto diff = hn::Sub(m1, m2);
         const auto num_m = hn::DemoteTo(df, hn::Sub(one, hn::PromoteTo(dd, hn::Mul(diff, diff))));
         const auto num_s = hn::Add(hn::Mul(two, hn::Sub(hn::LoadU(df, s12 + i), hn::Mul(m1, m2))), c2);
-        const auto den_s = hn::Add(hn::Add(hn::Sub(hn::LoadU(df, s11 + i), hn::Mul(m1, m1)),
-                                           hn::Sub(hn::LoadU(df, s22 + i), hn::Mul(m2, m2))),
-                                   c2);
-        const VD ssim = max0(hn::Sub(one, hn::PromoteTo(dd, hn::Div(hn::Mul(num_m, num_s), den_s))));
+        const auto den_s = hn::Add(
+            hn::Add(hn::Sub(hn::LoadU(df, s11 + i), hn::Mul(m1, m1)), hn::Sub(hn::LoadU(df, s22 + i), hn::Mul(m2, m2))),
+            c2);
+        const VD ssim = hn::Sub(one, hn::PromoteTo(dd, hn::Div(hn::Mul(num_m, num_s), den_s)));
+        hn::StoreU(hn::IfThenElse(hn::Lt(ssim, zero), zero, ssim), dd, ssim_out + i);  // std::max(ssim, 0.0)
         const VD e2 = hn::Add(one, hn::PromoteTo(dd, hn::Abs(hn::Sub(hn::LoadU(df, img2 + i), m2))));
         const VD e1 = hn::Add(one, hn::PromoteTo(dd, hn::Abs(hn::Sub(hn::LoadU(df, img1 + i), m1))));
-        const VD d1 = hn::Sub(hn::Div(e2, e1), one);
-        const VD vals[3] = {ssim, max0(d1), max0(hn::Neg(d1))};
-        for (int m = 0; m < 3; ++m) {
-            const VD sq = hn::Mul(vals[m], vals[m]);
-            a[2 * m][g] = hn::Add(a[2 * m][g], vals[m]);
-            a[2 * m + 1][g] = hn::Add(a[2 * m + 1][g], hn::Mul(sq, sq));
-        }
+        hn::StoreU(hn::Sub(hn::Div(e2, e1), one), dd, d1_out + i);
     }
-    for (int m = 0; m < 6; ++m)
-        for (std::size_t g = 0; g < groups; ++g) hn::StoreU(a[m][g], dd, acc.s[m] + g * L);
-    if (i < n) s2::maps_range(img1, mu1, img2, mu2, s11, s22, s12, i, n, acc);
+    if (i < n)
+        s2::map_values_row(img1 + i, mu1 + i, img2 + i, mu2 + i, s11 + i, s22 + i, s12 + i, n - i, ssim_out + i,
+                           d1_out + i);
 }
 
 void FillKernels(s2::Kernels& k) {
-    k.yuv_to_linear_row = &YuvToLinearRow;
     k.downsample_row = &DownsampleRow;
-    k.xyb_row = &XybRow;
     k.multiply_row = &MultiplyRow;
+    k.map_values_row = &MapValuesRow;
+#if HWY_NATIVE_FMA
+    k.yuv_to_linear_row = &YuvToLinearRow;
+    k.xyb_row = &XybRow;
     k.blur_v = &BlurV;
     k.blur_h = &BlurH;
-    k.maps_row = &MapsRow;
+#endif
 }
 
 [[maybe_unused]] const bool kRegistered = s2::ssimulacra2_registry().add(HWY_TARGET, &FillKernels);

@@ -132,7 +132,7 @@ TEST(Ssimulacra2, BlurHasUnitGainAndSigma) {
     EXPECT_NEAR(out[32 * n + 32], 1.0f, 1e-5f);
     std::vector<float> imp(n, 0.0f), res(n);
     imp[32] = 1.0f;
-    ssimulacra2::blur_line(imp.data(), 1, res.data(), 1, n);
+    ssimulacra2::blur_h_row(imp.data(), res.data(), n);
     double sum = 0, var = 0;
     for (unsigned i = 0; i < n; ++i) {
         sum += res[i];
