@@ -113,36 +113,44 @@ void XybRow(const float* rr, const float* gg, const float* bb, float* xx, float*
     if (i < n) s2::xyb_row(rr + i, gg + i, bb + i, xx + i, yy + i, zz + i, n - i);
 }
 
-/// blur_v down one strip of L columns: sample j at in + j * in_step.
+/// blur_v down one strip of NV * L columns: sample j of vector v at
+/// in + j * in_step + v * L. NV vectors give the FMA chains room to overlap.
+template <int NV>
 void VerticalLanes(const float* in, std::ptrdiff_t in_step, float* out, std::ptrdiff_t out_step, std::ptrdiff_t h) {
     const DF d;
+    const std::ptrdiff_t L = static_cast<std::ptrdiff_t>(hn::Lanes(d));
     const s2::BlurCoeffs& c = s2::blur_coeffs();
     const std::ptrdiff_t nr = c.radius;
-    VF n2[3], d1[3], p[3], pp[3];
+    VF n2[3], d1[3], p[3][NV], pp[3][NV];
     for (int k = 0; k < 3; ++k) {
         n2[k] = hn::Set(d, c.n2[k]);
         d1[k] = hn::Set(d, c.d1[k]);
-        p[k] = pp[k] = hn::Zero(d);
+        for (int v = 0; v < NV; ++v) p[k][v] = pp[k][v] = hn::Zero(d);
     }
     for (std::ptrdiff_t i = -nr + 1; i < h; ++i) {
         const std::ptrdiff_t top = i - nr - 1, bottom = i + nr - 1;
-        const VF b = bottom < h ? hn::LoadU(d, in + bottom * in_step) : hn::Zero(d);
-        const VF s = top >= 0 ? hn::Add(hn::LoadU(d, in + top * in_step), b) : b;
-        VF o[3];
-        for (int k = 0; k < 3; ++k) {
-            o[k] = hn::MulAdd(n2[k], s, hn::NegMulSub(d1[k], p[k], pp[k]));
-            pp[k] = p[k];
-            p[k] = o[k];
+        for (int v = 0; v < NV; ++v) {
+            const VF b = bottom < h ? hn::LoadU(d, in + bottom * in_step + v * L) : hn::Zero(d);
+            const VF s = top >= 0 ? hn::Add(hn::LoadU(d, in + top * in_step + v * L), b) : b;
+            VF o[3];
+            for (int k = 0; k < 3; ++k) {
+                o[k] = hn::MulAdd(n2[k], s, hn::NegMulSub(d1[k], p[k][v], pp[k][v]));
+                pp[k][v] = p[k][v];
+                p[k][v] = o[k];
+            }
+            if (i >= 0) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, out + i * out_step + v * L);
         }
-        if (i >= 0) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, out + i * out_step);
     }
 }
 
 void BlurV(const s2::PlaneF& in, const s2::PlaneF& out) {
     const DF d;
     const std::size_t L = hn::Lanes(d);
+    constexpr int kWide = 4;
     std::size_t x = 0;
-    for (; x + L <= in.width; x += L) VerticalLanes(in.data + x, in.stride, out.data + x, out.stride, in.height);
+    for (; x + kWide * L <= in.width; x += kWide * L)
+        VerticalLanes<kWide>(in.data + x, in.stride, out.data + x, out.stride, in.height);
+    for (; x + L <= in.width; x += L) VerticalLanes<1>(in.data + x, in.stride, out.data + x, out.stride, in.height);
     for (; x < in.width; ++x) s2::blur_v_column(in.data + x, in.stride, out.data + x, out.stride, in.height);
 }
 
@@ -190,6 +198,7 @@ void HorizontalLanes(const float* in, float* out, std::ptrdiff_t w) {
 }
 
 void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) {
+    constexpr std::size_t kMaxLanes = s2::kMaxBlurLanes;
     const DF d;
     const std::size_t L = hn::Lanes(d);
     const std::size_t w = in.width;
@@ -197,15 +206,17 @@ void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) {
     float* lout = scratch + L * w;
     unsigned y = 0;
     for (; y + L <= in.height; y += static_cast<unsigned>(L)) {
+        const float* src[kMaxLanes];
+        float* dst[kMaxLanes];
         for (std::size_t l = 0; l < L; ++l) {
-            const float* src = in.row(y + static_cast<unsigned>(l));
-            for (std::size_t x = 0; x < w; ++x) lin[x * L + l] = src[x];
+            src[l] = in.row(y + static_cast<unsigned>(l));
+            dst[l] = out.row(y + static_cast<unsigned>(l));
         }
+        for (std::size_t x = 0; x < w; ++x)  // sequential writes, L sequential read streams
+            for (std::size_t l = 0; l < L; ++l) lin[x * L + l] = src[l][x];
         HorizontalLanes(lin, lout, static_cast<std::ptrdiff_t>(w));
-        for (std::size_t l = 0; l < L; ++l) {
-            float* dst = out.row(y + static_cast<unsigned>(l));
-            for (std::size_t x = 0; x < w; ++x) dst[x] = lout[x * L + l];
-        }
+        for (std::size_t x = 0; x < w; ++x)
+            for (std::size_t l = 0; l < L; ++l) dst[l][x] = lout[x * L + l];
     }
     for (; y < in.height; ++y) s2::blur_h_row(in.row(y), out.row(y), in.width);
 }
