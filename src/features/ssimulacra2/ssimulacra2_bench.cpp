@@ -116,7 +116,7 @@ void register_kernels(const std::string& name) {
                                              if (horizontal)
                                                  k.blur_h(a, b, scratch.data());
                                              else
-                                                 k.blur_v(a, b);
+                                                 k.blur_v(a, b, scratch.data());
                                              benchmark::DoNotOptimize(out.data());
                                          }
                                      });

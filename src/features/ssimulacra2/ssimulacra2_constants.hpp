@@ -43,7 +43,7 @@ inline constexpr float kFourThirds = 4.0f / 3;
 inline constexpr unsigned kMaxBlurLanes = 64;
 
 /// x^(1/3) + add for x >= 0 (x == 0 gives add), libjxl's CubeRootAndAdd
-/// evaluated without fused multiply-add.
+/// with its fused multiply-adds (std::fma).
 float cube_root_plus(float x, float add);
 
 }  // namespace vmaf::ssimulacra2

@@ -222,7 +222,7 @@ void downsample(const Kernels& k, const PlaneF& in, const PlaneF& out) {
 
 void blur(const Kernels& k, const PlaneF& in, const PlaneF& tmp, const PlaneF& out, float* scratch) {
     k.blur_h(in, tmp, scratch);
-    k.blur_v(tmp, out);
+    k.blur_v(tmp, out, scratch);
 }
 
 PlaneF resized(PlaneF p, unsigned w, unsigned h) {
@@ -236,9 +236,9 @@ PlaneF resized(PlaneF p, unsigned w, unsigned h) {
 std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) const {
     const unsigned w = geom_.width, h = geom_.height;
     thread_local Workspace ws;
-    // Planes: linear RGB of both (6), XYB of both (6), product, blur temp,
-    // sigma11, sigma22, sigma12, mu1, mu2 (7).
-    const std::size_t need = Carver::floats(w, h, 19);
+    // Planes: linear RGB of both (6), XYB of both (6), blur temp, sigma11,
+    // sigma22, sigma12, mu1, mu2 (6).
+    const std::size_t need = Carver::floats(w, h, 18);
     if (ws.mem.size() < need) ws.mem.assign(need, 0.0f);
     if (ws.rows.size() < 3 * std::size_t{w}) ws.rows.assign(3 * std::size_t{w}, 0.0f);
     if (ws.blur_scratch.size() < blur_scratch_floats(w)) ws.blur_scratch.assign(blur_scratch_floats(w), 0.0f);
@@ -247,7 +247,7 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
     Image3 rgb[2], xyb[2];
     for (auto* im : {&rgb[0], &rgb[1], &xyb[0], &xyb[1]})
         for (PlaneF& p : im->p) p = carve.next();
-    PlaneF mul = carve.next(), tmp = carve.next();
+    PlaneF tmp = carve.next();
     PlaneF s11 = carve.next(), s22 = carve.next(), s12 = carve.next(), mu1 = carve.next(), mu2 = carve.next();
 
     if (geom_.bpc == 8) {
@@ -281,7 +281,7 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
             for (unsigned y = 0; y < sh; ++y)
                 k_.xyb_row(rgb[i].p[0].row(y), rgb[i].p[1].row(y), rgb[i].p[2].row(y), xyb[i].p[0].row(y),
                            xyb[i].p[1].row(y), xyb[i].p[2].row(y), sw);
-        const PlaneF m = resized(mul, sw, sh), t = resized(tmp, sw, sh);
+        const PlaneF t = resized(tmp, sw, sh);
         const PlaneF b11 = resized(s11, sw, sh), b22 = resized(s22, sw, sh), b12 = resized(s12, sw, sh);
         const PlaneF m1 = resized(mu1, sw, sh), m2 = resized(mu2, sw, sh);
         float* scratch = ws.blur_scratch.data();
@@ -293,9 +293,8 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
             const std::pair<const PlaneF*, const PlaneF*> products[3] = {{&a, &a}, {&b, &b}, {&a, &b}};
             const PlaneF* sig[3] = {&b11, &b22, &b12};
             for (int j = 0; j < 3; ++j) {
-                for (unsigned y = 0; y < sh; ++y)
-                    k_.multiply_row(products[j].first->row(y), products[j].second->row(y), m.row(y), sw);
-                blur(k_, m, t, *sig[j], scratch);
+                k_.blur_h_product(*products[j].first, *products[j].second, t, scratch);
+                k_.blur_v(t, *sig[j], scratch);
             }
             blur(k_, a, t, m1, scratch);
             blur(k_, b, t, m2, scratch);

@@ -79,10 +79,6 @@ void xyb_row(const float* rr, const float* gg, const float* bb, float* xx, float
     }
 }
 
-void multiply_row(const float* a, const float* b, float* out, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
-}
-
 void blur_h_row(const float* in, float* out, std::ptrdiff_t w) {
     const BlurCoeffs& c = blur_coeffs();
     const std::ptrdiff_t nr = c.radius;
@@ -144,11 +140,20 @@ void blur_h(const PlaneF& in, const PlaneF& out, float* /*scratch*/) {
     for (unsigned y = 0; y < in.height; ++y) blur_h_row(in.row(y), out.row(y), in.width);
 }
 
-void blur_v(const PlaneF& in, const PlaneF& out) {
+void blur_h_product(const PlaneF& a, const PlaneF& b, const PlaneF& out, float* scratch) {
+    for (unsigned y = 0; y < a.height; ++y) {
+        const float* ra = a.row(y);
+        const float* rb = b.row(y);
+        for (unsigned x = 0; x < a.width; ++x) scratch[x] = ra[x] * rb[x];
+        blur_h_row(scratch, out.row(y), a.width);
+    }
+}
+
+void blur_v(const PlaneF& in, const PlaneF& out, float* /*scratch*/) {
     for (unsigned x = 0; x < in.width; ++x) blur_v_column(in.data + x, in.stride, out.data + x, out.stride, in.height);
 }
 
-std::size_t blur_scratch_floats(unsigned width) { return std::size_t{2} * kMaxBlurLanes * (width + 16); }
+std::size_t blur_scratch_floats(unsigned width) { return std::size_t{2} * kMaxBlurLanes * (width + 16); }  // >= 6 * width
 
 void map_values_row(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
                     const float* s22, const float* s12, std::size_t n, double* ssim, double* d1) {
@@ -165,14 +170,16 @@ void map_values_row(const float* img1, const float* mu1, const float* img2, cons
 }
 
 void MapSums::add_row(const double* ssim, const double* d1, std::size_t n) {
+    double t[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};  // locals: six independent add chains
     for (std::size_t i = 0; i < n; ++i) {
         const double vals[3] = {ssim[i], std::max(d1[i], 0.0), std::max(-d1[i], 0.0)};
         for (int m = 0; m < 3; ++m) {
             const double sq = vals[m] * vals[m];
-            s[2 * m] += vals[m];
-            s[2 * m + 1] += sq * sq;
+            t[2 * m] += vals[m];
+            t[2 * m + 1] += sq * sq;
         }
     }
+    for (int m = 0; m < 6; ++m) s[m] = t[m];
 }
 
 }  // namespace vmaf::ssimulacra2

@@ -53,9 +53,6 @@ void downsample_row(const float* a, const float* b, std::size_t in_width, float*
 /// c1) * 14 + 0.42, Y = 0.5 (c0 + c1) + 0.01, B = (c2 - 0.5 (c0 + c1)) + 0.55.
 void xyb_row(const float* r, const float* g, const float* b, float* x, float* y, float* bb, std::size_t n);
 
-/// out[i] = a[i] * b[i].
-void multiply_row(const float* a, const float* b, float* out, std::size_t n);
-
 /// Recursive Gaussian of sigma 1.5 (Charalampidis 2016, libjxl's
 /// CreateRecursiveGaussian): radius N = 5 and, for k in {1, 3, 5} (index 0..2),
 /// the filter n2, d1 and libjxl's 4-output expansion of the recursion
@@ -81,10 +78,14 @@ const BlurCoeffs& blur_coeffs();
 ///  and out[i] = o_1 + (o_3 + o_5) for i >= 0.
 /// `scratch` holds at least blur_scratch_floats(width) floats.
 void blur_h(const PlaneF& in, const PlaneF& out, float* scratch);
+/// blur_h of the product plane a * b (each product rounded to float): the
+/// blurred squares and cross term of the SSIM map. `scratch` as blur_h.
+void blur_h_product(const PlaneF& a, const PlaneF& b, const PlaneF& out, float* scratch);
 /// Vertical pass (libjxl's FastGaussianVertical) of every column, zero padded:
 ///   y_k = fma(n2_k, s(i), fma(-d1_k, y_k[-1], -y_k[-2])), out = y_1 + (y_3 + y_5).
-void blur_v(const PlaneF& in, const PlaneF& out);
-/// Scratch floats blur_h needs for a plane of this width (any kernel variant).
+/// `scratch` holds at least blur_scratch_floats(width) floats.
+void blur_v(const PlaneF& in, const PlaneF& out, float* scratch);
+/// Scratch floats the blur kernels need for a plane of this width (any variant).
 std::size_t blur_scratch_floats(unsigned width);
 /// blur_h of one row (the scalar reference, also used for leftover rows).
 void blur_h_row(const float* in, float* out, std::ptrdiff_t width);
@@ -114,8 +115,8 @@ struct Kernels {
     decltype(&ssimulacra2::yuv_to_linear_row) yuv_to_linear_row = &ssimulacra2::yuv_to_linear_row;
     decltype(&ssimulacra2::downsample_row) downsample_row = &ssimulacra2::downsample_row;
     decltype(&ssimulacra2::xyb_row) xyb_row = &ssimulacra2::xyb_row;
-    decltype(&ssimulacra2::multiply_row) multiply_row = &ssimulacra2::multiply_row;
     decltype(&ssimulacra2::blur_h) blur_h = &ssimulacra2::blur_h;
+    decltype(&ssimulacra2::blur_h_product) blur_h_product = &ssimulacra2::blur_h_product;
     decltype(&ssimulacra2::blur_v) blur_v = &ssimulacra2::blur_v;
     decltype(&ssimulacra2::map_values_row) map_values_row = &ssimulacra2::map_values_row;
 };

@@ -3,12 +3,13 @@
 // performs, per sample, exactly the float/double operations of its scalar
 // reference (ssimulacra2_kernels.cpp) in the same order, so results are
 // bit-identical:
-//  - row kernels (colour conversion, downsampling, XYB, products, map
-//    values) map one sample per lane; leftover samples run the reference;
-//  - blur_v runs the recursion down a strip of columns, one column per lane;
-//  - blur_h interleaves a block of rows (one row per lane) into a scratch
-//    buffer, runs the reference's three phases along it (all rows share
-//    them) and de-interleaves the result.
+//  - row kernels (colour conversion, downsampling, XYB, map values) map one
+//    sample per lane; leftover samples run the reference;
+//  - blur_v runs row by row, one column per lane, the recursion states of
+//    all columns kept in a scratch row set;
+//  - blur_h (and blur_h_product) interleaves a block of rows (one row per
+//    lane) into a scratch buffer, runs the reference's three phases along it
+//    (all rows share them) and de-interleaves the result.
 // The kernels whose reference has fused multiply-adds (colour conversion,
 // XYB, both blurs) are registered only for targets with native FMA, where
 // MulAdd is one rounding like std::fma.
@@ -113,45 +114,58 @@ void XybRow(const float* rr, const float* gg, const float* bb, float* xx, float*
     if (i < n) s2::xyb_row(rr + i, gg + i, bb + i, xx + i, yy + i, zz + i, n - i);
 }
 
-/// blur_v down one strip of NV * L columns: sample j of vector v at
-/// in + j * in_step + v * L. NV vectors give the FMA chains room to overlap.
-template <int NV>
-void VerticalLanes(const float* in, std::ptrdiff_t in_step, float* out, std::ptrdiff_t out_step, std::ptrdiff_t h) {
+/// blur_v row by row: every column's recursion state (p, pp per filter) in
+/// `state` (6 x width floats), so input and output stream through in memory
+/// order. Columns past the last full vector use the same state with scalar
+/// std::fma, the reference's operations.
+void BlurV(const s2::PlaneF& in, const s2::PlaneF& out, float* state) {
     const DF d;
-    const std::ptrdiff_t L = static_cast<std::ptrdiff_t>(hn::Lanes(d));
+    const std::size_t L = hn::Lanes(d);
     const s2::BlurCoeffs& c = s2::blur_coeffs();
-    const std::ptrdiff_t nr = c.radius;
-    VF n2[3], d1[3], p[3][NV], pp[3][NV];
+    const std::ptrdiff_t nr = c.radius, h = in.height;
+    const std::size_t w = in.width;
+    float* p[3];
+    float* pp[3];
+    for (int k = 0; k < 3; ++k) {
+        p[k] = state + (2 * k) * w;
+        pp[k] = state + (2 * k + 1) * w;
+    }
+    std::fill(state, state + 6 * w, 0.0f);
+    VF n2[3], d1[3];
     for (int k = 0; k < 3; ++k) {
         n2[k] = hn::Set(d, c.n2[k]);
         d1[k] = hn::Set(d, c.d1[k]);
-        for (int v = 0; v < NV; ++v) p[k][v] = pp[k][v] = hn::Zero(d);
     }
     for (std::ptrdiff_t i = -nr + 1; i < h; ++i) {
         const std::ptrdiff_t top = i - nr - 1, bottom = i + nr - 1;
-        for (int v = 0; v < NV; ++v) {
-            const VF b = bottom < h ? hn::LoadU(d, in + bottom * in_step + v * L) : hn::Zero(d);
-            const VF s = top >= 0 ? hn::Add(hn::LoadU(d, in + top * in_step + v * L), b) : b;
+        const float* rt = top >= 0 ? in.row(static_cast<unsigned>(top)) : nullptr;
+        const float* rb = bottom < h ? in.row(static_cast<unsigned>(bottom)) : nullptr;
+        float* ro = i >= 0 ? out.row(static_cast<unsigned>(i)) : nullptr;
+        std::size_t x = 0;
+        for (; x + L <= w; x += L) {
+            const VF b = rb ? hn::LoadU(d, rb + x) : hn::Zero(d);
+            const VF s = rt ? hn::Add(hn::LoadU(d, rt + x), b) : b;
             VF o[3];
             for (int k = 0; k < 3; ++k) {
-                o[k] = hn::MulAdd(n2[k], s, hn::NegMulSub(d1[k], p[k][v], pp[k][v]));
-                pp[k][v] = p[k][v];
-                p[k][v] = o[k];
+                const VF pk = hn::LoadU(d, p[k] + x);
+                o[k] = hn::MulAdd(n2[k], s, hn::NegMulSub(d1[k], pk, hn::LoadU(d, pp[k] + x)));
+                hn::StoreU(pk, d, pp[k] + x);
+                hn::StoreU(o[k], d, p[k] + x);
             }
-            if (i >= 0) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, out + i * out_step + v * L);
+            if (ro) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, ro + x);
+        }
+        for (; x < w; ++x) {
+            const float b = rb ? rb[x] : 0.0f;
+            const float s = rt ? rt[x] + b : b;
+            float o[3];
+            for (int k = 0; k < 3; ++k) {
+                o[k] = std::fma(c.n2[k], s, std::fma(-c.d1[k], p[k][x], -pp[k][x]));
+                pp[k][x] = p[k][x];
+                p[k][x] = o[k];
+            }
+            if (ro) ro[x] = o[0] + (o[1] + o[2]);
         }
     }
-}
-
-void BlurV(const s2::PlaneF& in, const s2::PlaneF& out) {
-    const DF d;
-    const std::size_t L = hn::Lanes(d);
-    constexpr int kWide = 4;
-    std::size_t x = 0;
-    for (; x + kWide * L <= in.width; x += kWide * L)
-        VerticalLanes<kWide>(in.data + x, in.stride, out.data + x, out.stride, in.height);
-    for (; x + L <= in.width; x += L) VerticalLanes<1>(in.data + x, in.stride, out.data + x, out.stride, in.height);
-    for (; x < in.width; ++x) s2::blur_v_column(in.data + x, in.stride, out.data + x, out.stride, in.height);
 }
 
 /// blur_h_row for L interleaved rows: sample x of lane l at in[x * L + l].
@@ -197,28 +211,51 @@ void HorizontalLanes(const float* in, float* out, std::ptrdiff_t w) {
     for (; i < w; ++i) single(i);
 }
 
-void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) {
+/// blur_h of `a`, or of the product a * b when `b` is given (the product
+/// formed while interleaving, one float multiply as the reference).
+void BlurRows(const s2::PlaneF& a, const s2::PlaneF* b, const s2::PlaneF& out, float* scratch) {
     constexpr std::size_t kMaxLanes = s2::kMaxBlurLanes;
     const DF d;
     const std::size_t L = hn::Lanes(d);
-    const std::size_t w = in.width;
+    const std::size_t w = a.width;
     float* lin = scratch;
     float* lout = scratch + L * w;
     unsigned y = 0;
-    for (; y + L <= in.height; y += static_cast<unsigned>(L)) {
+    for (; y + L <= a.height; y += static_cast<unsigned>(L)) {
         const float* src[kMaxLanes];
+        const float* src2[kMaxLanes];
         float* dst[kMaxLanes];
         for (std::size_t l = 0; l < L; ++l) {
-            src[l] = in.row(y + static_cast<unsigned>(l));
+            src[l] = a.row(y + static_cast<unsigned>(l));
+            src2[l] = b ? b->row(y + static_cast<unsigned>(l)) : nullptr;
             dst[l] = out.row(y + static_cast<unsigned>(l));
         }
-        for (std::size_t x = 0; x < w; ++x)  // sequential writes, L sequential read streams
-            for (std::size_t l = 0; l < L; ++l) lin[x * L + l] = src[l][x];
+        if (b) {
+            for (std::size_t x = 0; x < w; ++x)  // sequential writes, L sequential read streams
+                for (std::size_t l = 0; l < L; ++l) lin[x * L + l] = src[l][x] * src2[l][x];
+        } else {
+            for (std::size_t x = 0; x < w; ++x)
+                for (std::size_t l = 0; l < L; ++l) lin[x * L + l] = src[l][x];
+        }
         HorizontalLanes(lin, lout, static_cast<std::ptrdiff_t>(w));
         for (std::size_t x = 0; x < w; ++x)
             for (std::size_t l = 0; l < L; ++l) dst[l][x] = lout[x * L + l];
     }
-    for (; y < in.height; ++y) s2::blur_h_row(in.row(y), out.row(y), in.width);
+    for (; y < a.height; ++y) {
+        const float* ra = a.row(y);
+        if (b) {
+            const float* rb = b->row(y);
+            for (std::size_t x = 0; x < w; ++x) lin[x] = ra[x] * rb[x];
+            ra = lin;
+        }
+        s2::blur_h_row(ra, out.row(y), a.width);
+    }
+}
+
+void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) { BlurRows(in, nullptr, out, scratch); }
+
+void BlurHProduct(const s2::PlaneF& a, const s2::PlaneF& b, const s2::PlaneF& out, float* scratch) {
+    BlurRows(a, &b, out, scratch);
 }
 #endif  // HWY_NATIVE_FMA
 
@@ -234,14 +271,6 @@ void DownsampleRow(const float* a, const float* b, std::size_t in_width, float* 
         hn::StoreU(hn::Mul(hn::Add(hn::Add(hn::Add(a0, a1), b0), b1), quarter), d, out + i);
     }
     if (2 * i < in_width) s2::downsample_row(a + 2 * i, b + 2 * i, in_width - 2 * i, out + i);
-}
-
-void MultiplyRow(const float* a, const float* b, float* out, std::size_t n) {
-    const DF d;
-    const std::size_t L = hn::Lanes(d);
-    std::size_t i = 0;
-    for (; i + L <= n; i += L) hn::StoreU(hn::Mul(hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
-    for (; i < n; ++i) out[i] = a[i] * b[i];
 }
 
 void MapValuesRow(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
@@ -274,13 +303,13 @@ void MapValuesRow(const float* img1, const float* mu1, const float* img2, const 
 
 void FillKernels(s2::Kernels& k) {
     k.downsample_row = &DownsampleRow;
-    k.multiply_row = &MultiplyRow;
     k.map_values_row = &MapValuesRow;
 #if HWY_NATIVE_FMA
     k.yuv_to_linear_row = &YuvToLinearRow;
     k.xyb_row = &XybRow;
     k.blur_v = &BlurV;
     k.blur_h = &BlurH;
+    k.blur_h_product = &BlurHProduct;
 #endif
 }
 

@@ -151,7 +151,7 @@ TEST(Ssimulacra2, BlurHasUnitGainAndSigma) {
     const ssimulacra2::PlaneF a{one.data(), n, n, n}, t{tmp.data(), n, n, n}, o{out.data(), n, n, n};
     const ssimulacra2::Kernels k;
     k.blur_h(a, t, scratch.data());
-    k.blur_v(t, o);
+    k.blur_v(t, o, scratch.data());
     EXPECT_NEAR(out[32 * n + 32], 1.0f, 1e-5f);
     std::vector<float> imp(n, 0.0f), res(n);
     imp[32] = 1.0f;
