@@ -152,12 +152,12 @@ TEST_F(Ssimulacra2Checkasm, MapValuesRow) {
                 m2[1] = m1[1];
                 s22[1] = s12[1] = s11[1];
             }
-            GuardedPlane<double> o1(n, 2), o2(n, 2);
+            GuardedPlane<double> o1(n, 3), o2(n, 3);
             ref_.map_values_row(i1.data(), m1.data(), i2.data(), m2.data(), s11.data(), s22.data(), s12.data(), n,
-                                o1.row(0), o1.row(1));
+                                o1.row(0), o1.row(1), o1.row(2));
             k.map_values_row(i1.data(), m1.data(), i2.data(), m2.data(), s11.data(), s22.data(), s12.data(), n,
-                             o2.row(0), o2.row(1));
-            for (unsigned r = 0; r < 2; ++r) EXPECT_EQ(0, std::memcmp(o1.row(r), o2.row(r), n * sizeof(double)));
+                             o2.row(0), o2.row(1), o2.row(2));
+            for (unsigned r = 0; r < 3; ++r) EXPECT_EQ(0, std::memcmp(o1.row(r), o2.row(r), n * sizeof(double)));
             EXPECT_TRUE(o2.intact());
         }
 }

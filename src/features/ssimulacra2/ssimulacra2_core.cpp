@@ -96,7 +96,7 @@ struct Workspace {
     std::vector<float> mem;
     std::vector<float> rows;  // three full-width rows of code values
     std::vector<float> blur_scratch;
-    std::vector<double> map_values;  // two full-width rows
+    std::vector<double> map_values;  // three full-width rows
 };
 
 }  // namespace
@@ -242,7 +242,7 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
     if (ws.mem.size() < need) ws.mem.assign(need, 0.0f);
     if (ws.rows.size() < 3 * std::size_t{w}) ws.rows.assign(3 * std::size_t{w}, 0.0f);
     if (ws.blur_scratch.size() < blur_scratch_floats(w)) ws.blur_scratch.assign(blur_scratch_floats(w), 0.0f);
-    if (ws.map_values.size() < 2 * std::size_t{w}) ws.map_values.assign(2 * std::size_t{w}, 0.0);
+    if (ws.map_values.size() < 3 * std::size_t{w}) ws.map_values.assign(3 * std::size_t{w}, 0.0);
     Carver carve(ws.mem, w, h);
     Image3 rgb[2], xyb[2];
     for (auto* im : {&rgb[0], &rgb[1], &xyb[0], &xyb[1]})
@@ -300,11 +300,12 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
             blur(k_, b, t, m2, scratch);
             MapSums sums;
             double* ssim = ws.map_values.data();
-            double* d1 = ssim + w;
+            double* art = ssim + w;
+            double* lost = art + w;
             for (unsigned y = 0; y < sh; ++y) {
                 k_.map_values_row(a.row(y), m1.row(y), b.row(y), m2.row(y), b11.row(y), b22.row(y), b12.row(y), sw,
-                                  ssim, d1);
-                sums.add_row(ssim, d1, sw);
+                                  ssim, art, lost);
+                sums.add_row(ssim, art, lost, sw);
             }
             norms.ssim[c * 2] = one_per_pixel * sums.s[0];
             norms.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.s[1]));

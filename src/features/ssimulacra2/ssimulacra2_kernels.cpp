@@ -156,7 +156,7 @@ void blur_v(const PlaneF& in, const PlaneF& out, float* /*scratch*/) {
 std::size_t blur_scratch_floats(unsigned width) { return std::size_t{2} * kMaxBlurLanes * (width + 16); }  // >= 6 * width
 
 void map_values_row(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
-                    const float* s22, const float* s12, std::size_t n, double* ssim, double* d1) {
+                    const float* s22, const float* s12, std::size_t n, double* ssim, double* artifact, double* lost) {
     for (std::size_t i = 0; i < n; ++i) {
         const float m1 = mu1[i], m2 = mu2[i];
         const float diff = m1 - m2;
@@ -164,20 +164,25 @@ void map_values_row(const float* img1, const float* mu1, const float* img2, cons
         const float num_s = 2.0f * (s12[i] - m1 * m2) + kC2;
         const float den_s = (s11[i] - m1 * m1) + (s22[i] - m2 * m2) + kC2;
         ssim[i] = std::max(1.0 - static_cast<double>(num_m * num_s / den_s), 0.0);
-        d1[i] = (1.0 + static_cast<double>(std::abs(img2[i] - m2))) / (1.0 + static_cast<double>(std::abs(img1[i] - m1))) -
-                1.0;
+        const double d1 =
+            (1.0 + static_cast<double>(std::abs(img2[i] - m2))) / (1.0 + static_cast<double>(std::abs(img1[i] - m1))) -
+            1.0;
+        artifact[i] = std::max(d1, 0.0);
+        lost[i] = std::max(-d1, 0.0);
     }
 }
 
-void MapSums::add_row(const double* ssim, const double* d1, std::size_t n) {
+void MapSums::add_row(const double* ssim, const double* artifact, const double* lost, std::size_t n) {
     double t[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};  // locals: six independent add chains
     for (std::size_t i = 0; i < n; ++i) {
-        const double vals[3] = {ssim[i], std::max(d1[i], 0.0), std::max(-d1[i], 0.0)};
-        for (int m = 0; m < 3; ++m) {
-            const double sq = vals[m] * vals[m];
-            t[2 * m] += vals[m];
-            t[2 * m + 1] += sq * sq;
-        }
+        const double a = ssim[i], b = artifact[i], c = lost[i];
+        const double a2 = a * a, b2 = b * b, c2 = c * c;
+        t[0] += a;
+        t[1] += a2 * a2;
+        t[2] += b;
+        t[3] += b2 * b2;
+        t[4] += c;
+        t[5] += c2 * c2;
     }
     for (int m = 0; m < 6; ++m) s[m] = t[m];
 }

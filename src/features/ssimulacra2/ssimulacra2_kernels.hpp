@@ -96,17 +96,19 @@ void blur_v_column(const float* in, std::ptrdiff_t in_step, float* out, std::ptr
 /// EdgeDiffMap before summation), all in double:
 ///   num_m = float(1.0 - double((mu1 - mu2) * (mu1 - mu2)))
 ///   num_s = 2 * (s12 - mu1 * mu2) + C2,  den_s = (s11 - mu1^2) + (s22 - mu2^2) + C2   (float)
-///   ssim[i] = max(1.0 - double(num_m * num_s / den_s), 0.0)
-///   d1[i]   = (1.0 + double|img2 - mu2|) / (1.0 + double|img1 - mu1|) - 1.0
+///   ssim[i]     = max(1.0 - double(num_m * num_s / den_s), 0.0)
+///   d1          = (1.0 + double|img2 - mu2|) / (1.0 + double|img1 - mu1|) - 1.0
+///   artifact[i] = max(d1, 0.0),  lost[i] = max(-d1, 0.0)
+/// (max(v, 0.0) as std::max: v < 0 ? 0 : v).
 void map_values_row(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
-                    const float* s22, const float* s12, std::size_t n, double* ssim, double* d1);
+                    const float* s22, const float* s12, std::size_t n, double* ssim, double* artifact, double* lost);
 
 /// Running sums of one channel's maps in libjxl's order (one pixel after
-/// another, row after row): 0 ssim, 1 ssim^4, 2 artifact = max(d1, 0), 3
-/// artifact^4, 4 detail lost = max(-d1, 0), 5 its ^4, x^4 as (x^2)^2.
+/// another, row after row): 0 ssim, 1 ssim^4, 2 artifact, 3 artifact^4,
+/// 4 detail lost, 5 its ^4, x^4 as (x^2)^2.
 struct MapSums {
     double s[6] = {};
-    void add_row(const double* ssim, const double* d1, std::size_t n);
+    void add_row(const double* ssim, const double* artifact, const double* lost, std::size_t n);
 };
 
 /// Kernel table: scalar reference by default, overridden per SIMD target.

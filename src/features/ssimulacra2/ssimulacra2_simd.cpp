@@ -5,8 +5,8 @@
 // bit-identical:
 //  - row kernels (colour conversion, downsampling, XYB, map values) map one
 //    sample per lane; leftover samples run the reference;
-//  - blur_v runs row by row, one column per lane, the recursion states of
-//    all columns kept in a scratch row set;
+//  - blur_v runs in bands of rows, one column per lane, the recursion states
+//    of all columns kept in scratch rows between bands;
 //  - blur_h (and blur_h_product) interleaves a block of rows (one row per
 //    lane) into a scratch buffer, runs the reference's three phases along it
 //    (all rows share them) and de-interleaves the result.
@@ -114,56 +114,72 @@ void XybRow(const float* rr, const float* gg, const float* bb, float* xx, float*
     if (i < n) s2::xyb_row(rr + i, gg + i, bb + i, xx + i, yy + i, zz + i, n - i);
 }
 
-/// blur_v row by row: every column's recursion state (p, pp per filter) in
-/// `state` (6 x width floats), so input and output stream through in memory
-/// order. Columns past the last full vector use the same state with scalar
-/// std::fma, the reference's operations.
+/// blur_v in bands of kBand output rows: every column's recursion state (p,
+/// pp per filter) lives in `state` (6 x width floats) between bands and in
+/// registers within one, so each band streams its rows once per vector of
+/// columns. Columns past the last full vector use the same state with
+/// scalar std::fma, the reference's operations.
 void BlurV(const s2::PlaneF& in, const s2::PlaneF& out, float* state) {
+    constexpr std::ptrdiff_t kBand = 16;
     const DF d;
     const std::size_t L = hn::Lanes(d);
     const s2::BlurCoeffs& c = s2::blur_coeffs();
     const std::ptrdiff_t nr = c.radius, h = in.height;
     const std::size_t w = in.width;
-    float* p[3];
-    float* pp[3];
-    for (int k = 0; k < 3; ++k) {
-        p[k] = state + (2 * k) * w;
-        pp[k] = state + (2 * k + 1) * w;
-    }
+    float* st[6];  // p1, pp1, p3, pp3, p5, pp5
+    for (int j = 0; j < 6; ++j) st[j] = state + j * w;
     std::fill(state, state + 6 * w, 0.0f);
     VF n2[3], d1[3];
     for (int k = 0; k < 3; ++k) {
         n2[k] = hn::Set(d, c.n2[k]);
         d1[k] = hn::Set(d, c.d1[k]);
     }
-    for (std::ptrdiff_t i = -nr + 1; i < h; ++i) {
-        const std::ptrdiff_t top = i - nr - 1, bottom = i + nr - 1;
-        const float* rt = top >= 0 ? in.row(static_cast<unsigned>(top)) : nullptr;
-        const float* rb = bottom < h ? in.row(static_cast<unsigned>(bottom)) : nullptr;
-        float* ro = i >= 0 ? out.row(static_cast<unsigned>(i)) : nullptr;
+    const float* rt[kBand];
+    const float* rb[kBand];
+    float* ro[kBand];
+    for (std::ptrdiff_t i0 = -nr + 1; i0 < h; i0 += kBand) {
+        const std::ptrdiff_t rows = std::min(kBand, h - i0);
+        for (std::ptrdiff_t r = 0; r < rows; ++r) {
+            const std::ptrdiff_t i = i0 + r, top = i - nr - 1, bottom = i + nr - 1;
+            rt[r] = top >= 0 ? in.row(static_cast<unsigned>(top)) : nullptr;
+            rb[r] = bottom < h ? in.row(static_cast<unsigned>(bottom)) : nullptr;
+            ro[r] = i >= 0 ? out.row(static_cast<unsigned>(i)) : nullptr;
+        }
         std::size_t x = 0;
         for (; x + L <= w; x += L) {
-            const VF b = rb ? hn::LoadU(d, rb + x) : hn::Zero(d);
-            const VF s = rt ? hn::Add(hn::LoadU(d, rt + x), b) : b;
-            VF o[3];
+            VF p[3], pp[3];
             for (int k = 0; k < 3; ++k) {
-                const VF pk = hn::LoadU(d, p[k] + x);
-                o[k] = hn::MulAdd(n2[k], s, hn::NegMulSub(d1[k], pk, hn::LoadU(d, pp[k] + x)));
-                hn::StoreU(pk, d, pp[k] + x);
-                hn::StoreU(o[k], d, p[k] + x);
+                p[k] = hn::LoadU(d, st[2 * k] + x);
+                pp[k] = hn::LoadU(d, st[2 * k + 1] + x);
             }
-            if (ro) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, ro + x);
+            for (std::ptrdiff_t r = 0; r < rows; ++r) {
+                const VF b = rb[r] ? hn::LoadU(d, rb[r] + x) : hn::Zero(d);
+                const VF s = rt[r] ? hn::Add(hn::LoadU(d, rt[r] + x), b) : b;
+                VF o[3];
+                for (int k = 0; k < 3; ++k) {
+                    o[k] = hn::MulAdd(n2[k], s, hn::NegMulSub(d1[k], p[k], pp[k]));
+                    pp[k] = p[k];
+                    p[k] = o[k];
+                }
+                if (ro[r]) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, ro[r] + x);
+            }
+            for (int k = 0; k < 3; ++k) {
+                hn::StoreU(p[k], d, st[2 * k] + x);
+                hn::StoreU(pp[k], d, st[2 * k + 1] + x);
+            }
         }
         for (; x < w; ++x) {
-            const float b = rb ? rb[x] : 0.0f;
-            const float s = rt ? rt[x] + b : b;
-            float o[3];
-            for (int k = 0; k < 3; ++k) {
-                o[k] = std::fma(c.n2[k], s, std::fma(-c.d1[k], p[k][x], -pp[k][x]));
-                pp[k][x] = p[k][x];
-                p[k][x] = o[k];
+            for (std::ptrdiff_t r = 0; r < rows; ++r) {
+                const float b = rb[r] ? rb[r][x] : 0.0f;
+                const float s = rt[r] ? rt[r][x] + b : b;
+                float o[3];
+                for (int k = 0; k < 3; ++k) {
+                    o[k] = std::fma(c.n2[k], s, std::fma(-c.d1[k], st[2 * k][x], -st[2 * k + 1][x]));
+                    st[2 * k + 1][x] = st[2 * k][x];
+                    st[2 * k][x] = o[k];
+                }
+                if (ro[r]) ro[r][x] = o[0] + (o[1] + o[2]);
             }
-            if (ro) ro[x] = o[0] + (o[1] + o[2]);
         }
     }
 }
@@ -274,7 +290,8 @@ void DownsampleRow(const float* a, const float* b, std::size_t in_width, float* 
 }
 
 void MapValuesRow(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
-                  const float* s22, const float* s12, std::size_t n, double* ssim_out, double* d1_out) {
+                  const float* s22, const float* s12, std::size_t n, double* ssim_out, double* art_out,
+                  double* lost_out) {
     const hn::CappedTag<double, 8> dd;
     const hn::Rebind<float, decltype(dd)> df;
     using VD = hn::Vec<decltype(dd)>;
@@ -294,11 +311,13 @@ void MapValuesRow(const float* img1, const float* mu1, const float* img2, const 
         hn::StoreU(hn::IfThenElse(hn::Lt(ssim, zero), zero, ssim), dd, ssim_out + i);  // std::max(ssim, 0.0)
         const VD e2 = hn::Add(one, hn::PromoteTo(dd, hn::Abs(hn::Sub(hn::LoadU(df, img2 + i), m2))));
         const VD e1 = hn::Add(one, hn::PromoteTo(dd, hn::Abs(hn::Sub(hn::LoadU(df, img1 + i), m1))));
-        hn::StoreU(hn::Sub(hn::Div(e2, e1), one), dd, d1_out + i);
+        const VD d1 = hn::Sub(hn::Div(e2, e1), one), neg = hn::Neg(d1);
+        hn::StoreU(hn::IfThenElse(hn::Lt(d1, zero), zero, d1), dd, art_out + i);
+        hn::StoreU(hn::IfThenElse(hn::Lt(neg, zero), zero, neg), dd, lost_out + i);
     }
     if (i < n)
         s2::map_values_row(img1 + i, mu1 + i, img2 + i, mu2 + i, s11 + i, s22 + i, s12 + i, n - i, ssim_out + i,
-                           d1_out + i);
+                           art_out + i, lost_out + i);
 }
 
 void FillKernels(s2::Kernels& k) {
