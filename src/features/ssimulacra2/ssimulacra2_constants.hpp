@@ -39,9 +39,6 @@ inline constexpr std::uint32_t kCbrtExpMul = 0x002AAAAAu;
 inline constexpr float kOneThird = 1.0f / 3;
 inline constexpr float kFourThirds = 4.0f / 3;
 
-/// Widest float vector any blur_h variant interleaves rows into (lanes).
-inline constexpr unsigned kMaxBlurLanes = 64;
-
 /// x^(1/3) + add for x >= 0 (x == 0 gives add), libjxl's CubeRootAndAdd
 /// with its fused multiply-adds (std::fma).
 float cube_root_plus(float x, float add);

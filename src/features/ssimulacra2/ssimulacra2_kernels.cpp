@@ -153,7 +153,8 @@ void blur_v(const PlaneF& in, const PlaneF& out, float* /*scratch*/) {
     for (unsigned x = 0; x < in.width; ++x) blur_v_column(in.data + x, in.stride, out.data + x, out.stride, in.height);
 }
 
-std::size_t blur_scratch_floats(unsigned width) { return std::size_t{2} * kMaxBlurLanes * (width + 16); }  // >= 6 * width
+// blur_v's states: 6 rows; blur_h_product's products: up to 2 rows.
+std::size_t blur_scratch_floats(unsigned width) { return std::size_t{6} * width; }
 
 void map_values_row(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
                     const float* s22, const float* s12, std::size_t n, double* ssim, double* artifact, double* lost) {

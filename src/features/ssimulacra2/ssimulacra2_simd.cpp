@@ -7,9 +7,9 @@
 //    sample per lane; leftover samples run the reference;
 //  - blur_v runs in bands of rows, one column per lane, the recursion states
 //    of all columns kept in scratch rows between bands;
-//  - blur_h (and blur_h_product) interleaves a block of rows (one row per
-//    lane) into a scratch buffer, runs the reference's three phases along it
-//    (all rows share them) and de-interleaves the result.
+//  - blur_h (and blur_h_product) runs libjxl's own scheme: 4-lane vectors
+//    along each row for the blocks of four outputs (inputs broadcast, the
+//    coefficient vectors shifted), two rows at a time.
 // The kernels whose reference has fused multiply-adds (colour conversion,
 // XYB, both blurs) are registered only for targets with native FMA, where
 // MulAdd is one rounding like std::fma.
@@ -184,87 +184,103 @@ void BlurV(const s2::PlaneF& in, const s2::PlaneF& out, float* state) {
     }
 }
 
-/// blur_h_row for L interleaved rows: sample x of lane l at in[x * L + l].
-void HorizontalLanes(const float* in, float* out, std::ptrdiff_t w) {
-    const DF d;
-    const std::ptrdiff_t L = static_cast<std::ptrdiff_t>(hn::Lanes(d));
+/// blur_h_row of R rows at once, the way libjxl runs it: the one-at-a-time
+/// phases in scalar std::fma, the blocks as 4-lane vectors along the row
+/// (lane j = position i + j, the inputs broadcast, libjxl's shifted
+/// coefficient vectors), so every lane performs the reference's operations.
+/// R independent rows give the recursions room to overlap.
+template <int R>
+void RowsBlocked(const float* const* in, float* const* out, std::ptrdiff_t w) {
+    const hn::CappedTag<float, 4> d4;
+    using V4 = hn::Vec<decltype(d4)>;
     const s2::BlurCoeffs& c = s2::blur_coeffs();
     const std::ptrdiff_t nr = c.radius;
-    const VF zero = hn::Zero(d), minus_one = hn::Set(d, -1.0f);
-    VF p[3], pp[3];
-    for (int k = 0; k < 3; ++k) p[k] = pp[k] = zero;
-    auto at = [&](std::ptrdiff_t x) { return hn::LoadU(d, in + x * L); };
-    auto single = [&](std::ptrdiff_t i) {
+    float p[R][3] = {}, pp[R][3] = {};
+    auto single = [&](int r, std::ptrdiff_t i) {
         const std::ptrdiff_t left = i - nr - 1, right = i + nr - 1;
-        const VF s = hn::Add(left >= 0 ? at(left) : zero, right < w ? at(right) : zero);
-        VF o[3];
+        const float s = (left >= 0 ? in[r][left] : 0.0f) + (right < w ? in[r][right] : 0.0f);
+        float o[3];
         for (int k = 0; k < 3; ++k) {
-            o[k] = hn::MulAdd(hn::Set(d, c.mul_prev[k][0]), p[k],
-                              hn::MulAdd(minus_one, pp[k], hn::Mul(s, hn::Set(d, c.mul_in[k][0]))));
-            pp[k] = p[k];
-            p[k] = o[k];
+            o[k] = std::fma(c.mul_prev[k][0], p[r][k], std::fma(-1.0f, pp[r][k], s * c.mul_in[k][0]));
+            pp[r][k] = p[r][k];
+            p[r][k] = o[k];
         }
-        if (i >= 0) hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d, out + i * L);
+        if (i >= 0) out[r][i] = o[0] + (o[1] + o[2]);
     };
     std::ptrdiff_t i = -nr + 1;
-    for (; i < std::min<std::ptrdiff_t>(8, w); ++i) single(i);
-    for (; i < w - nr + 1 - 3; i += 4) {
-        VF s[4];
-        for (int t = 0; t < 4; ++t) s[t] = hn::Add(at(i + t - nr - 1), at(i + t + nr - 1));
-        VF o[3][4];
+    for (; i < std::min<std::ptrdiff_t>(8, w); ++i)
+        for (int r = 0; r < R; ++r) single(r, i);
+    if (i < w - nr + 1 - 3) {
+        V4 mi[3][4], mp[3], mp2[3], vp[R][3], vpp[R][3];
         for (int k = 0; k < 3; ++k) {
-            for (int j = 0; j < 4; ++j) {
-                VF v = hn::Mul(s[0], hn::Set(d, c.mul_in[k][j]));
-                for (int t = 1; t < 4; ++t) v = hn::MulAdd(hn::Set(d, j >= t ? c.mul_in[k][j - t] : 0.0f), s[t], v);
-                v = hn::MulAdd(hn::Set(d, c.mul_prev2[k][j]), pp[k], v);
-                o[k][j] = hn::MulAdd(hn::Set(d, c.mul_prev[k][j]), p[k], v);
+            for (int t = 0; t < 4; ++t) {
+                HWY_ALIGN float lanes[4];
+                for (int j = 0; j < 4; ++j) lanes[j] = j >= t ? c.mul_in[k][j - t] : 0.0f;
+                mi[k][t] = hn::Load(d4, lanes);
             }
-            pp[k] = o[k][2];
-            p[k] = o[k][3];
+            mp[k] = hn::LoadU(d4, c.mul_prev[k]);
+            mp2[k] = hn::LoadU(d4, c.mul_prev2[k]);
+            for (int r = 0; r < R; ++r) {
+                vp[r][k] = hn::Set(d4, p[r][k]);
+                vpp[r][k] = hn::Set(d4, pp[r][k]);
+            }
         }
-        for (int j = 0; j < 4; ++j) hn::StoreU(hn::Add(o[0][j], hn::Add(o[1][j], o[2][j])), d, out + (i + j) * L);
+        for (; i < w - nr + 1 - 3; i += 4) {
+            for (int r = 0; r < R; ++r) {
+                const V4 sum = hn::Add(hn::LoadU(d4, in[r] + i - nr - 1), hn::LoadU(d4, in[r] + i + nr - 1));
+                const V4 s0 = hn::Broadcast<0>(sum), s1 = hn::Broadcast<1>(sum), s2v = hn::Broadcast<2>(sum),
+                         s3 = hn::Broadcast<3>(sum);
+                V4 o[3];
+                for (int k = 0; k < 3; ++k) {
+                    V4 v = hn::Mul(s0, mi[k][0]);
+                    v = hn::MulAdd(mi[k][1], s1, v);
+                    v = hn::MulAdd(mi[k][2], s2v, v);
+                    v = hn::MulAdd(mi[k][3], s3, v);
+                    v = hn::MulAdd(mp2[k], vpp[r][k], v);
+                    o[k] = hn::MulAdd(mp[k], vp[r][k], v);
+                    vpp[r][k] = hn::Broadcast<2>(o[k]);
+                    vp[r][k] = hn::Broadcast<3>(o[k]);
+                }
+                hn::StoreU(hn::Add(o[0], hn::Add(o[1], o[2])), d4, out[r] + i);
+            }
+        }
+        for (int r = 0; r < R; ++r)
+            for (int k = 0; k < 3; ++k) {
+                p[r][k] = hn::GetLane(vp[r][k]);
+                pp[r][k] = hn::GetLane(vpp[r][k]);
+            }
     }
-    for (; i < w; ++i) single(i);
+    for (; i < w; ++i)
+        for (int r = 0; r < R; ++r) single(r, i);
 }
 
-/// blur_h of `a`, or of the product a * b when `b` is given (the product
-/// formed while interleaving, one float multiply as the reference).
+/// blur_h of `a`, or of the product a * b when `b` is given (each product
+/// one float multiply, into scratch rows first, as the reference).
 void BlurRows(const s2::PlaneF& a, const s2::PlaneF* b, const s2::PlaneF& out, float* scratch) {
-    constexpr std::size_t kMaxLanes = s2::kMaxBlurLanes;
-    const DF d;
-    const std::size_t L = hn::Lanes(d);
+    constexpr int kRows = 2;
     const std::size_t w = a.width;
-    float* lin = scratch;
-    float* lout = scratch + L * w;
+    auto source = [&](unsigned y, int slot) -> const float* {
+        const float* ra = a.row(y);
+        if (!b) return ra;
+        const float* rb = b->row(y);
+        float* prod = scratch + slot * w;
+        for (std::size_t x = 0; x < w; ++x) prod[x] = ra[x] * rb[x];
+        return prod;
+    };
     unsigned y = 0;
-    for (; y + L <= a.height; y += static_cast<unsigned>(L)) {
-        const float* src[kMaxLanes];
-        const float* src2[kMaxLanes];
-        float* dst[kMaxLanes];
-        for (std::size_t l = 0; l < L; ++l) {
-            src[l] = a.row(y + static_cast<unsigned>(l));
-            src2[l] = b ? b->row(y + static_cast<unsigned>(l)) : nullptr;
-            dst[l] = out.row(y + static_cast<unsigned>(l));
+    for (; y + kRows <= a.height; y += kRows) {
+        const float* in[kRows];
+        float* dst[kRows];
+        for (int r = 0; r < kRows; ++r) {
+            in[r] = source(y + r, r);
+            dst[r] = out.row(y + r);
         }
-        if (b) {
-            for (std::size_t x = 0; x < w; ++x)  // sequential writes, L sequential read streams
-                for (std::size_t l = 0; l < L; ++l) lin[x * L + l] = src[l][x] * src2[l][x];
-        } else {
-            for (std::size_t x = 0; x < w; ++x)
-                for (std::size_t l = 0; l < L; ++l) lin[x * L + l] = src[l][x];
-        }
-        HorizontalLanes(lin, lout, static_cast<std::ptrdiff_t>(w));
-        for (std::size_t x = 0; x < w; ++x)
-            for (std::size_t l = 0; l < L; ++l) dst[l][x] = lout[x * L + l];
+        RowsBlocked<kRows>(in, dst, static_cast<std::ptrdiff_t>(w));
     }
     for (; y < a.height; ++y) {
-        const float* ra = a.row(y);
-        if (b) {
-            const float* rb = b->row(y);
-            for (std::size_t x = 0; x < w; ++x) lin[x] = ra[x] * rb[x];
-            ra = lin;
-        }
-        s2::blur_h_row(ra, out.row(y), a.width);
+        const float* in[1] = {source(y, 0)};
+        float* dst[1] = {out.row(y)};
+        RowsBlocked<1>(in, dst, static_cast<std::ptrdiff_t>(w));
     }
 }
 
