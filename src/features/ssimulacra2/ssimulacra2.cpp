@@ -25,8 +25,8 @@ constexpr std::string_view kOutputs[] = {"ssimulacra2"};
 class Ssimulacra2Extractor final : public FeatureExtractor {
 public:
     Ssimulacra2Extractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
-        : scorer_(ssimulacra2::ssimulacra2_registry().select(cpumask), static_cast<ssimulacra2::YuvMatrix>(o.i(0)),
-                  g) {}
+        : scorer_(ssimulacra2::ssimulacra2_registry().select(cpumask), static_cast<ssimulacra2::YuvMatrix>(o.i(0)), g) {
+    }
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
@@ -38,7 +38,8 @@ private:
     ssimulacra2::Scorer scorer_;
 };
 
-std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
+std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
+                                         const ExtractorContext& ctx) {
     // As libjxl's ssimulacra2 program ("Minimum image size is 8x8 pixels.").
     if (geom.width < ssimulacra2::kMinScaleSize || geom.height < ssimulacra2::kMinScaleSize)
         throw Error(ErrorKind::Input, "ssimulacra2: pictures of " + std::to_string(geom.width) + "x" +

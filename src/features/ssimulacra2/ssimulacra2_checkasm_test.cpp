@@ -19,7 +19,9 @@ using test::GuardedPlane;
 
 const unsigned kWidths[] = {1, 2, 3, 7, 8, 15, 16, 17, 31, 33, 64, 67, 130};
 
-bool same_bits(const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; }
+bool same_bits(const float* a, const float* b, std::size_t n) {
+    return std::memcmp(a, b, n * sizeof(float)) == 0;
+}
 
 std::vector<float> uniform(std::mt19937_64& rng, std::size_t n, float lo, float hi) {
     std::uniform_real_distribution<float> u(lo, hi);
@@ -49,7 +51,8 @@ TEST_F(Ssimulacra2Checkasm, YuvToLinearRow) {
                                  std::to_string(n));
                     const YuvCoeffs c = yuv_coeffs(static_cast<YuvMatrix>(m), bpc);
                     const float top = static_cast<float>((1u << bpc) - 1);
-                    std::vector<float> y = uniform(rng, n, 0, top), u = uniform(rng, n, 0, top), v = uniform(rng, n, 0, top);
+                    std::vector<float> y = uniform(rng, n, 0, top), u = uniform(rng, n, 0, top),
+                                       v = uniform(rng, n, 0, top);
                     for (auto* p : {&y, &u, &v})
                         for (float& s : *p) s = static_cast<float>(static_cast<unsigned>(s));  // code values
                     y[0] = 0;  // extremes: clamping and the linear segment

@@ -19,10 +19,10 @@ inline constexpr unsigned kMinScaleSize = 8;
 /// (coefficients of x^0 .. x^4).
 inline constexpr float kSrgbThreshold = 0.04045f;
 inline constexpr float kSrgbLowSlope = 1.0f / 12.92f;
-inline constexpr std::array<float, 5> kSrgbP = {2.200248328e-04f, 1.043637593e-02f, 1.624820318e-01f,
-                                                7.961564959e-01f, 8.210152774e-01f};
-inline constexpr std::array<float, 5> kSrgbQ = {2.631846970e-01f, 1.076976492e+00f, 4.987528350e-01f,
-                                                -5.512498495e-02f, 6.521209011e-03f};
+inline constexpr std::array<float, 5> kSrgbP = {2.200248328e-04f, 1.043637593e-02f, 1.624820318e-01f, 7.961564959e-01f,
+                                                8.210152774e-01f};
+inline constexpr std::array<float, 5> kSrgbQ = {2.631846970e-01f, 1.076976492e+00f, 4.987528350e-01f, -5.512498495e-02f,
+                                                6.521209011e-03f};
 
 /// Opsin absorbance (linear sRGB -> LMS-like) and its bias.
 inline constexpr float kOpsinM00 = 0.30f, kOpsinM02 = 0.078f, kOpsinM01 = 1.0f - kOpsinM02 - kOpsinM00;

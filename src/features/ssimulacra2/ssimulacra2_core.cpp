@@ -12,36 +12,31 @@ namespace vmaf::ssimulacra2 {
 
 namespace {
 
-/// The 108 weights of libjxl's Msssim::Score, in (channel, scale, norm, map) order.
+/// The 108 weights of libjxl's Msssim::Score, in (channel, scale, norm, map)
+/// order: one line per channel and scale, each L1 of ssim, ringing,
+/// blurring, then L4 of the same.
+// clang-format off
 constexpr double kWeights[108] = {
-    0.0, 0.0007376606707406586, 0.0, 0.0,
-    0.0007793481682867309, 0.0, 0.0, 0.0004371155730107379,
-    0.0, 1.1041726426657346, 0.00066284834129271, 0.00015231632783718752,
-    0.0, 0.0016406437456599754, 0.0, 1.8422455520539298,
-    11.441172603757666, 0.0, 0.0007989109436015163, 0.000176816438078653,
-    0.0, 1.8787594979546387, 10.94906990605142, 0.0,
-    0.0007289346991508072, 0.9677937080626833, 0.0, 0.00014003424285435884,
-    0.9981766977854967, 0.00031949755934435053, 0.0004550992113792063, 0.0,
-    0.0, 0.0013648766163243398, 0.0, 0.0,
-    0.0, 0.0, 0.0, 7.466890328078848,
-    0.0, 17.445833984131262, 0.0006235601634041466, 0.0,
-    0.0, 6.683678146179332, 0.00037724407979611296, 1.027889937768264,
-    225.20515300849274, 0.0, 0.0, 19.213238186143016,
-    0.0011401524586618361, 0.001237755635509985, 176.39317598450694, 0.0,
-    0.0, 24.43300999870476, 0.28520802612117757, 0.0004485436923833408,
-    0.0, 0.0, 0.0, 34.77906344483772,
-    44.835625328877896, 0.0, 0.0, 0.0,
-    0.0, 0.0, 0.0, 0.0,
-    0.0, 0.0008680556573291698, 0.0, 0.0,
-    0.0, 0.0, 0.0, 0.0005313191874358747,
-    0.0, 0.00016533814161379112, 0.0, 0.0,
-    0.0, 0.0, 0.0, 0.0004179171803251336,
-    0.0017290828234722833, 0.0, 0.0020827005846636437, 0.0,
-    0.0, 8.826982764996862, 23.19243343998926, 0.0,
-    95.1080498811086, 0.9863978034400682, 0.9834382792465353, 0.0012286405048278493,
-    171.2667255897307, 0.9807858872435379, 0.0, 0.0,
-    0.0, 0.0005130064588990679, 0.0, 0.00010854057858411537,
+    0.0, 0.0007376606707406586, 0.0, 0.0, 0.0007793481682867309, 0.0,  // X 1:1
+    0.0, 0.0004371155730107379, 0.0, 1.1041726426657346, 0.00066284834129271, 0.00015231632783718752,  // X 1:2
+    0.0, 0.0016406437456599754, 0.0, 1.8422455520539298, 11.441172603757666, 0.0,  // X 1:4
+    0.0007989109436015163, 0.000176816438078653, 0.0, 1.8787594979546387, 10.94906990605142, 0.0,  // X 1:8
+    0.0007289346991508072, 0.9677937080626833, 0.0, 0.00014003424285435884, 0.9981766977854967, 0.00031949755934435053,  // X 1:16
+    0.0004550992113792063, 0.0, 0.0, 0.0013648766163243398, 0.0, 0.0,  // X 1:32
+    0.0, 0.0, 0.0, 7.466890328078848, 0.0, 17.445833984131262,  // Y 1:1
+    0.0006235601634041466, 0.0, 0.0, 6.683678146179332, 0.00037724407979611296, 1.027889937768264,  // Y 1:2
+    225.20515300849274, 0.0, 0.0, 19.213238186143016, 0.0011401524586618361, 0.001237755635509985,  // Y 1:4
+    176.39317598450694, 0.0, 0.0, 24.43300999870476, 0.28520802612117757, 0.0004485436923833408,  // Y 1:8
+    0.0, 0.0, 0.0, 34.77906344483772, 44.835625328877896, 0.0,  // Y 1:16
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  // Y 1:32
+    0.0, 0.0008680556573291698, 0.0, 0.0, 0.0, 0.0,  // B 1:1
+    0.0, 0.0005313191874358747, 0.0, 0.00016533814161379112, 0.0, 0.0,  // B 1:2
+    0.0, 0.0, 0.0, 0.0004179171803251336, 0.0017290828234722833, 0.0,  // B 1:4
+    0.0020827005846636437, 0.0, 0.0, 8.826982764996862, 23.19243343998926, 0.0,  // B 1:8
+    95.1080498811086, 0.9863978034400682, 0.9834382792465353, 0.0012286405048278493, 171.2667255897307, 0.9807858872435379,  // B 1:16
+    0.0, 0.0, 0.0, 0.0005130064588990679, 0.0, 0.00010854057858411537,  // B 1:32
 };
+// clang-format on
 
 BlurCoeffs make_blur_coeffs(double sigma) {
     // Charalampidis 2016, "Recursive implementation of the Gaussian filter
@@ -50,12 +45,12 @@ BlurCoeffs make_blur_coeffs(double sigma) {
     const double pi_2r = std::numbers::pi / (2.0 * radius);
     const double omega[3] = {pi_2r, 3.0 * pi_2r, 5.0 * pi_2r};
     const double p1 = 1.0 / std::tan(0.5 * omega[0]), p3 = -1.0 / std::tan(0.5 * omega[1]),
-                 p5 = 1.0 / std::tan(0.5 * omega[2]);                                    // (37)
+                 p5 = 1.0 / std::tan(0.5 * omega[2]);  // (37)
     const double r1 = p1 * p1 / std::sin(omega[0]), r3 = -p3 * p3 / std::sin(omega[1]),
-                 r5 = p5 * p5 / std::sin(omega[2]);                                      // (44)
+                 r5 = p5 * p5 / std::sin(omega[2]);  // (44)
     double rho[3];
     for (int i = 0; i < 3; ++i) rho[i] = std::exp(-0.5 * sigma * sigma * omega[i] * omega[i]) / radius;  // (50)
-    const double d13 = p1 * r3 - r1 * p3, d35 = p3 * r5 - r3 * p5, d51 = p5 * r1 - r5 * p1;           // (52)
+    const double d13 = p1 * r3 - r1 * p3, d35 = p3 * r5 - r3 * p5, d51 = p5 * r1 - r5 * p1;              // (52)
     const double zeta15 = d35 / d13, zeta35 = d51 / d13;
     // Solve A beta = gamma (53)-(56) by Cramer's rule.
     const double a[3][3] = {{p1, p3, p5}, {r1, r3, r5}, {zeta15, zeta35, 1.0}};
@@ -159,7 +154,8 @@ double score_from_norms(const std::vector<ScaleNorms>& scales) {
     return sum > 0 ? 100.0 - 10.0 * std::pow(sum, 0.6276336467831387) : 100.0;
 }
 
-Scorer::Scorer(const Kernels& k, YuvMatrix m, const VideoGeometry& g) : k_(k), coeffs_(yuv_coeffs(m, g.bpc)), geom_(g) {}
+Scorer::Scorer(const Kernels& k, YuvMatrix m, const VideoGeometry& g)
+    : k_(k), coeffs_(yuv_coeffs(m, g.bpc)), geom_(g) {}
 
 namespace {
 
@@ -171,7 +167,9 @@ struct Image3 {
 class Carver {
 public:
     Carver(std::vector<float>& mem, unsigned w, unsigned h) : mem_(mem), w_(w), h_(h), stride_((w + 15) / 16 * 16) {}
-    static std::size_t floats(unsigned w, unsigned h, int planes) { return std::size_t{(w + 15) / 16 * 16} * h * planes; }
+    static std::size_t floats(unsigned w, unsigned h, int planes) {
+        return std::size_t{(w + 15) / 16 * 16} * h * planes;
+    }
     PlaneF next() {
         PlaneF p{mem_.data() + used_, static_cast<std::ptrdiff_t>(stride_), w_, h_};
         used_ += std::size_t{stride_} * h_;
@@ -319,6 +317,8 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
     return out;
 }
 
-double Scorer::score(const Picture& ref, const Picture& dist) const { return score_from_norms(norms(ref, dist)); }
+double Scorer::score(const Picture& ref, const Picture& dist) const {
+    return score_from_norms(norms(ref, dist));
+}
 
 }  // namespace vmaf::ssimulacra2

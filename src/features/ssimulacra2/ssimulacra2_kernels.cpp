@@ -21,12 +21,14 @@ float srgb_to_linear(float v) {
     return v > kSrgbThreshold ? p / q : v * kSrgbLowSlope;
 }
 
-float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+float clamp01(float v) {
+    return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+}
 
 }  // namespace
 
-void yuv_to_linear_row(const float* y, const float* cb, const float* cr, float* r, float* g, float* b,
-                       std::size_t n, const YuvCoeffs& k) {
+void yuv_to_linear_row(const float* y, const float* cb, const float* cr, float* r, float* g, float* b, std::size_t n,
+                       const YuvCoeffs& k) {
     for (std::size_t i = 0; i < n; ++i) {
         const float yv = (y[i] - k.y_offset) * k.y_scale;
         const float u = (cb[i] - k.c_offset) * k.c_scale;
@@ -154,7 +156,9 @@ void blur_v(const PlaneF& in, const PlaneF& out, float* /*scratch*/) {
 }
 
 // blur_v's states: 6 rows; blur_h_product's products: up to 2 rows.
-std::size_t blur_scratch_floats(unsigned width) { return std::size_t{6} * width; }
+std::size_t blur_scratch_floats(unsigned width) {
+    return std::size_t{6} * width;
+}
 
 void map_values_row(const float* img1, const float* mu1, const float* img2, const float* mu2, const float* s11,
                     const float* s22, const float* s12, std::size_t n, double* ssim, double* artifact, double* lost) {

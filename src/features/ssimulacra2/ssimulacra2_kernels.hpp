@@ -38,8 +38,8 @@ struct YuvCoeffs {
 /// file holds), then libjxl's sRGB EOTF: v * (1 / 12.92) up to 0.04045, above
 /// it P(v) / Q(v), degree 4 over 4, each by Horner's rule with fma, one
 /// division (libjxl's TF_SRGB::DisplayFromEncoded, max error ~5e-7).
-void yuv_to_linear_row(const float* y, const float* cb, const float* cr, float* r, float* g, float* b,
-                       std::size_t n, const YuvCoeffs& k);
+void yuv_to_linear_row(const float* y, const float* cb, const float* cr, float* r, float* g, float* b, std::size_t n,
+                       const YuvCoeffs& k);
 
 /// 2x2 box downsampling of one output row: out[i] = (((a[2i] + a[2i+1]) +
 /// b[2i]) + b[2i+1]) * 0.25f, columns past in_width - 1 clamped to it (as

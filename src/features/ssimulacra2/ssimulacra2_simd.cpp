@@ -101,8 +101,9 @@ void XybRow(const float* rr, const float* gg, const float* bb, float* xx, float*
         const VF r = hn::LoadU(d, rr + i), g = hn::LoadU(d, gg + i), b = hn::LoadU(d, bb + i);
         VF c[3];
         for (int j = 0; j < 3; ++j) {
-            VF m = hn::MulAdd(hn::Set(d, s2::kOpsin[j][0]), r,
-                              hn::MulAdd(hn::Set(d, s2::kOpsin[j][1]), g, hn::MulAdd(hn::Set(d, s2::kOpsin[j][2]), b, bias)));
+            VF m = hn::MulAdd(
+                hn::Set(d, s2::kOpsin[j][0]), r,
+                hn::MulAdd(hn::Set(d, s2::kOpsin[j][1]), g, hn::MulAdd(hn::Set(d, s2::kOpsin[j][2]), b, bias)));
             m = hn::IfThenElse(hn::Gt(m, zero), m, zero);
             c[j] = CubeRootPlus(d, m, neg_cbrt_bias);
         }
@@ -284,7 +285,9 @@ void BlurRows(const s2::PlaneF& a, const s2::PlaneF* b, const s2::PlaneF& out, f
     }
 }
 
-void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) { BlurRows(in, nullptr, out, scratch); }
+void BlurH(const s2::PlaneF& in, const s2::PlaneF& out, float* scratch) {
+    BlurRows(in, nullptr, out, scratch);
+}
 
 void BlurHProduct(const s2::PlaneF& a, const s2::PlaneF& b, const s2::PlaneF& out, float* scratch) {
     BlurRows(a, &b, out, scratch);

@@ -45,7 +45,8 @@ std::unique_ptr<FeatureExtractor> make(const OptionDict& dict, const VideoGeomet
 }
 
 /// Scores of the first `frames` frames of a pair.
-std::vector<double> score_pair(const test::PairInfo& info, unsigned frames, unsigned cpumask, const OptionDict& dict = {}) {
+std::vector<double> score_pair(const test::PairInfo& info, unsigned frames, unsigned cpumask,
+                               const OptionDict& dict = {}) {
     const std::string rp = test::clip_path(info.ref), dp = test::clip_path(info.dist);
     auto ex = make(dict, info.geom, cpumask);
     Recorder r;
@@ -74,15 +75,24 @@ void compare_golden(const std::string& pair, unsigned scalar_frames) {
     const auto simd = score_pair(info, static_cast<unsigned>(want.size()), 0, dict);
     ASSERT_EQ(simd.size(), want.size());
     for (std::size_t f = 0; f < want.size(); ++f)
-        EXPECT_EQ(want[f].get<double>(), simd[f]) << "frame " << f << ": golden " << g17(want[f]) << " ours " << g17(simd[f]);
+        EXPECT_EQ(want[f].get<double>(), simd[f])
+            << "frame " << f << ": golden " << g17(want[f]) << " ours " << g17(simd[f]);
     const auto scalar = score_pair(info, scalar_frames, ~0u, dict);
     for (std::size_t f = 0; f < scalar.size(); ++f) EXPECT_EQ(simd[f], scalar[f]) << "scalar frame " << f;
 }
 
-TEST(Ssimulacra2Golden, P01_420_8bit) { compare_golden("p01_crf35", 2); }
-TEST(Ssimulacra2Golden, P03_420_10bit) { compare_golden("p03_crf28", 1); }
-TEST(Ssimulacra2Golden, P04a_444) { compare_golden("p04a_crf30", 1); }
-TEST(Ssimulacra2Golden, P04b_422) { compare_golden("p04b_crf30", 1); }
+TEST(Ssimulacra2Golden, P01_420_8bit) {
+    compare_golden("p01_crf35", 2);
+}
+TEST(Ssimulacra2Golden, P03_420_10bit) {
+    compare_golden("p03_crf28", 1);
+}
+TEST(Ssimulacra2Golden, P04a_444) {
+    compare_golden("p04a_crf30", 1);
+}
+TEST(Ssimulacra2Golden, P04b_422) {
+    compare_golden("p04b_crf30", 1);
+}
 
 TEST(Ssimulacra2, EqualsLibjxlOnGrayPictures) {
     // Frame 0 of p01_crf35 with neutral chroma, full range: R' = G' = B' =
