@@ -96,6 +96,10 @@ TEST_F(Ssimulacra2Checkasm, XybRow) {
             k.xyb_row(r.data(), g.data(), b.data(), o2.row(0), o2.row(1), o2.row(2), n);
             for (unsigned i = 0; i < 3; ++i) EXPECT_TRUE(same_bits(o1.row(i), o2.row(i), n));
             EXPECT_TRUE(o2.intact());
+            std::vector<float> x = r, y = g, z = b;  // in place
+            k.xyb_row(x.data(), y.data(), z.data(), x.data(), y.data(), z.data(), n);
+            EXPECT_TRUE(same_bits(o1.row(0), x.data(), n) && same_bits(o1.row(1), y.data(), n) &&
+                        same_bits(o1.row(2), z.data(), n));
         }
 }
 

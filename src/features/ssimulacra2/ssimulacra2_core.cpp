@@ -88,8 +88,9 @@ BlurCoeffs make_blur_coeffs(double sigma) {
 
 /// Scratch planes of one thread, grown on demand and reused across frames.
 struct Workspace {
-    std::vector<float> mem;
-    std::vector<float> rows;  // three full-width rows of code values
+    std::vector<float> mem;       // full-size planes
+    std::vector<float> mem_half;  // planes of the next scale
+    std::vector<float> rows;      // three full-width rows of code values
     std::vector<float> blur_scratch;
     std::vector<double> map_values;  // three full-width rows
 };
@@ -234,26 +235,33 @@ PlaneF resized(PlaneF p, unsigned w, unsigned h) {
 std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) const {
     const unsigned w = geom_.width, h = geom_.height;
     thread_local Workspace ws;
-    // Planes: linear RGB of both (6), XYB of both (6), blur temp, sigma11,
-    // sigma22, sigma12, mu1, mu2 (6).
-    const std::size_t need = Carver::floats(w, h, 18);
-    if (ws.mem.size() < need) ws.mem.assign(need, 0.0f);
+    // Full-size planes: the current scale of both sides (6: linear RGB, then
+    // XYB in place), blur temp, sigma11, sigma22, sigma12, mu1, mu2 (6); and
+    // the next scale's linear RGB of both sides (6 of half width and height).
+    // Scale s+1 is downsampled before scale s turns into XYB; then the two
+    // sets swap roles.
+    const unsigned hw = (w + 1) / 2, hh = (h + 1) / 2;
+    if (ws.mem.size() < Carver::floats(w, h, 12)) ws.mem.assign(Carver::floats(w, h, 12), 0.0f);
+    if (ws.mem_half.size() < Carver::floats(hw, hh, 6)) ws.mem_half.assign(Carver::floats(hw, hh, 6), 0.0f);
     if (ws.rows.size() < 3 * std::size_t{w}) ws.rows.assign(3 * std::size_t{w}, 0.0f);
     if (ws.blur_scratch.size() < blur_scratch_floats(w)) ws.blur_scratch.assign(blur_scratch_floats(w), 0.0f);
     if (ws.map_values.size() < 3 * std::size_t{w}) ws.map_values.assign(3 * std::size_t{w}, 0.0);
-    Carver carve(ws.mem, w, h);
-    Image3 rgb[2], xyb[2];
-    for (auto* im : {&rgb[0], &rgb[1], &xyb[0], &xyb[1]})
-        for (PlaneF& p : im->p) p = carve.next();
+    Carver carve(ws.mem, w, h), carve_half(ws.mem_half, hw, hh);
+    Image3 cur[2], next[2];
+    for (int i = 0; i < 2; ++i)
+        for (int c = 0; c < 3; ++c) {
+            cur[i].p[c] = carve.next();
+            next[i].p[c] = carve_half.next();
+        }
     PlaneF tmp = carve.next();
     PlaneF s11 = carve.next(), s22 = carve.next(), s12 = carve.next(), mu1 = carve.next(), mu2 = carve.next();
 
     if (geom_.bpc == 8) {
-        to_linear<std::uint8_t>(k_, coeffs_, ref, rgb[0], ws.rows.data());
-        to_linear<std::uint8_t>(k_, coeffs_, dist, rgb[1], ws.rows.data());
+        to_linear<std::uint8_t>(k_, coeffs_, ref, cur[0], ws.rows.data());
+        to_linear<std::uint8_t>(k_, coeffs_, dist, cur[1], ws.rows.data());
     } else {
-        to_linear<std::uint16_t>(k_, coeffs_, ref, rgb[0], ws.rows.data());
-        to_linear<std::uint16_t>(k_, coeffs_, dist, rgb[1], ws.rows.data());
+        to_linear<std::uint16_t>(k_, coeffs_, ref, cur[0], ws.rows.data());
+        to_linear<std::uint16_t>(k_, coeffs_, dist, cur[1], ws.rows.data());
     }
 
     std::vector<ScaleNorms> out;
@@ -261,24 +269,23 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
     unsigned sw = w, sh = h;
     for (int s = 0; s < scales; ++s) {
         if (s > 0) {
-            const unsigned nw = (sw + 1) / 2, nh = (sh + 1) / 2;
-            // Downsample into the XYB planes, then swap them in as the new linear RGB.
+            for (int i = 0; i < 2; ++i) std::swap(cur[i], next[i]);
+            sw = (sw + 1) / 2;
+            sh = (sh + 1) / 2;
+        }
+        if (s + 1 < scales)
             for (int i = 0; i < 2; ++i)
                 for (int c = 0; c < 3; ++c) {
-                    const PlaneF dst = resized(xyb[i].p[c], nw, nh);
-                    downsample(k_, rgb[i].p[c], dst);
-                    xyb[i].p[c] = rgb[i].p[c];
-                    rgb[i].p[c] = dst;
+                    next[i].p[c] = resized(next[i].p[c], (sw + 1) / 2, (sh + 1) / 2);
+                    downsample(k_, cur[i].p[c], next[i].p[c]);
                 }
-            sw = nw;
-            sh = nh;
+        for (int i = 0; i < 2; ++i) {
+            const Image3& im = cur[i];
+            for (unsigned y = 0; y < sh; ++y)  // in place: linear RGB -> XYB
+                k_.xyb_row(im.p[0].row(y), im.p[1].row(y), im.p[2].row(y), im.p[0].row(y), im.p[1].row(y),
+                           im.p[2].row(y), sw);
         }
-        for (int i = 0; i < 2; ++i)
-            for (int c = 0; c < 3; ++c) xyb[i].p[c] = resized(xyb[i].p[c], sw, sh);
-        for (int i = 0; i < 2; ++i)
-            for (unsigned y = 0; y < sh; ++y)
-                k_.xyb_row(rgb[i].p[0].row(y), rgb[i].p[1].row(y), rgb[i].p[2].row(y), xyb[i].p[0].row(y),
-                           xyb[i].p[1].row(y), xyb[i].p[2].row(y), sw);
+        Image3* xyb = cur;
         const PlaneF t = resized(tmp, sw, sh);
         const PlaneF b11 = resized(s11, sw, sh), b22 = resized(s22, sw, sh), b12 = resized(s12, sw, sh);
         const PlaneF m1 = resized(mu1, sw, sh), m2 = resized(mu2, sw, sh);

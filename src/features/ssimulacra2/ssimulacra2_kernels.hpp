@@ -51,6 +51,7 @@ void downsample_row(const float* a, const float* b, std::size_t in_width, float*
 /// fma(M[i][2], b, bias))) with libjxl's opsin absorbance matrix M and bias,
 /// clamped at 0; c_i = cube_root_plus(m_i, -cbrt(bias)); then X = 0.5 (c0 -
 /// c1) * 14 + 0.42, Y = 0.5 (c0 + c1) + 0.01, B = (c2 - 0.5 (c0 + c1)) + 0.55.
+/// The outputs may be the inputs (in place).
 void xyb_row(const float* r, const float* g, const float* b, float* x, float* y, float* bb, std::size_t n);
 
 /// Recursive Gaussian of sigma 1.5 (Charalampidis 2016, libjxl's
