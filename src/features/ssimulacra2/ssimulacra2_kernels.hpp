@@ -82,7 +82,9 @@ void blur_h(const PlaneF& in, const PlaneF& out, float* scratch);
 /// blur_h of the product plane a * b (each product rounded to float): the
 /// blurred squares and cross term of the SSIM map. `scratch` as blur_h.
 void blur_h_product(const PlaneF& a, const PlaneF& b, const PlaneF& out, float* scratch);
-/// Vertical pass (libjxl's FastGaussianVertical) of every column, zero padded:
+/// Vertical pass (libjxl's FastGaussianVertical) of every column, zero padded
+/// (s(i) = in[i-N-1] + in[i+N-1], or just in[i+N-1] / 0 while i-N-1 is above
+/// the top, as libjxl):
 ///   y_k = fma(n2_k, s(i), fma(-d1_k, y_k[-1], -y_k[-2])), out = y_1 + (y_3 + y_5).
 /// `scratch` holds at least blur_scratch_floats(width) floats.
 void blur_v(const PlaneF& in, const PlaneF& out, float* scratch);
