@@ -82,6 +82,10 @@ with tempfile.TemporaryDirectory() as tmp:
     expect_error("missing model file", base + ["-m", "path=" + t("none.json")], "none.json")
     expect_error("unknown flag", base + ["--bogus"], "bogus")
     expect_error("duplicate model names", base + ["-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"], "named")
+    expect_error("ssimulacra2: unknown yuv_matrix", base + ["--feature", "ssimulacra2=yuv_matrix=4"], "yuv_matrix")
+    y4m(t("tiny.y4m"), 7, 16, "420", 1)
+    expect_error("ssimulacra2: picture below 8x8",
+                 ["-r", t("tiny.y4m"), "-d", t("tiny.y4m"), "--feature", "ssimulacra2", "--no_prediction"], "8x8")
 
     # --- a failed run never leaves a half-written or clobbered report ---
     open(t("keep.json"), "w").write("previous\n")

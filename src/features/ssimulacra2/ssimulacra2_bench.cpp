@@ -1,0 +1,143 @@
+// SSIMULACRA 2 benchmarks: each kernel (scalar and every SIMD variant) on a
+// 1920-sample row or a 1920x1080 plane, and the whole metric per 1920x1080
+// 4:2:0 8-bit frame at cpumask 63 (scalar) and 0 (best SIMD).
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/feature_extractor.hpp"
+#include "features/ssimulacra2/ssimulacra2_core.hpp"
+#include "features/ssimulacra2/ssimulacra2_kernels.hpp"
+
+namespace vmaf {
+extern const ExtractorInfo kSsimulacra2Info;
+}
+
+namespace {
+
+using namespace vmaf;
+using namespace vmaf::ssimulacra2;
+
+constexpr unsigned kW = 1920, kH = 1080;
+
+Picture noise(std::uint64_t seed) {
+    Picture p(PixelFormat::Yuv420, 8, kW, kH);
+    std::mt19937_64 rng(seed);
+    for (unsigned pl = 0; pl < p.planes(); ++pl) {
+        const Plane& q = p.plane(pl);
+        for (unsigned y = 0; y < q.height; ++y)
+            for (unsigned x = 0; x < q.width; ++x)
+                q.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(64 + (x / 7 + y / 5) % 96 + (rng() & 15));
+    }
+    return p;
+}
+
+std::vector<float> randoms(std::size_t n, float lo, float hi) {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<float> u(lo, hi);
+    std::vector<float> v(n);
+    for (float& x : v) x = u(rng);
+    return v;
+}
+
+/// The kernel table of a target, looked up when the benchmark runs (the
+/// targets register from static initialisers that may run after this file's).
+Kernels table(const std::string& name) {
+    if (name == "scalar") return Kernels{};
+    for (const auto& [n, k] : ssimulacra2_registry().variants())
+        if (n == name) return k;
+    return Kernels{};
+}
+
+bool has_table(const std::string& name) {
+    if (name == "scalar") return true;
+    for (const auto& v : ssimulacra2_registry().variants())
+        if (v.first == name) return true;
+    return false;
+}
+
+void register_kernels(const std::string& name) {
+    const std::string p = "ssimulacra2/";
+    benchmark::RegisterBenchmark((p + "yuv_to_linear_row_1920/" + name).c_str(), [name](benchmark::State& st) {
+        if (!has_table(name)) return st.SkipWithError("target not compiled");
+        const Kernels k = table(name);
+        auto y = randoms(kW, 16, 235), u = randoms(kW, 16, 240), v = randoms(kW, 16, 240);
+        std::vector<float> r(kW), g(kW), b(kW);
+        const YuvCoeffs c = yuv_coeffs(YuvMatrix::Bt709Limited, 8);
+        for (auto _ : st) {
+            k.yuv_to_linear_row(y.data(), u.data(), v.data(), r.data(), g.data(), b.data(), kW, c);
+            benchmark::DoNotOptimize(r.data());
+        }
+    });
+    benchmark::RegisterBenchmark((p + "xyb_row_1920/" + name).c_str(), [name](benchmark::State& st) {
+        if (!has_table(name)) return st.SkipWithError("target not compiled");
+        const Kernels k = table(name);
+        auto r = randoms(kW, 0, 1), g = randoms(kW, 0, 1), b = randoms(kW, 0, 1);
+        std::vector<float> x(kW), y(kW), z(kW);
+        for (auto _ : st) {
+            k.xyb_row(r.data(), g.data(), b.data(), x.data(), y.data(), z.data(), kW);
+            benchmark::DoNotOptimize(x.data());
+        }
+    });
+    benchmark::RegisterBenchmark((p + "downsample_row_1920/" + name).c_str(), [name](benchmark::State& st) {
+        if (!has_table(name)) return st.SkipWithError("target not compiled");
+        const Kernels k = table(name);
+        auto a = randoms(kW, 0, 1), b = randoms(kW, 0, 1);
+        std::vector<float> o(kW / 2);
+        for (auto _ : st) {
+            k.downsample_row(a.data(), b.data(), kW, o.data());
+            benchmark::DoNotOptimize(o.data());
+        }
+    });
+    benchmark::RegisterBenchmark((p + "map_values_row_1920/" + name).c_str(), [name](benchmark::State& st) {
+        if (!has_table(name)) return st.SkipWithError("target not compiled");
+        const Kernels k = table(name);
+        auto i1 = randoms(kW, 0.2f, 0.8f), m1 = randoms(kW, 0.2f, 0.8f), i2 = randoms(kW, 0.2f, 0.8f),
+             m2 = randoms(kW, 0.2f, 0.8f), s11 = randoms(kW, 0.7f, 0.8f), s22 = randoms(kW, 0.7f, 0.8f),
+             s12 = randoms(kW, 0.3f, 0.4f);
+        std::vector<double> ssim(kW), art(kW), lost(kW);
+        for (auto _ : st) {
+            k.map_values_row(i1.data(), m1.data(), i2.data(), m2.data(), s11.data(), s22.data(), s12.data(), kW,
+                             ssim.data(), art.data(), lost.data());
+            benchmark::DoNotOptimize(ssim.data());
+        }
+    });
+    for (bool horizontal : {true, false})
+        benchmark::RegisterBenchmark((p + (horizontal ? "blur_h_1080p/" : "blur_v_1080p/") + name).c_str(),
+                                     [name, horizontal](benchmark::State& st) {
+                                         if (!has_table(name)) return st.SkipWithError("target not compiled");
+                                         const Kernels k = table(name);
+                                         auto in = randoms(std::size_t{kW} * kH, 0, 1);
+                                         std::vector<float> out(in.size()), scratch(blur_scratch_floats(kW));
+                                         const PlaneF a{in.data(), kW, kW, kH}, b{out.data(), kW, kW, kH};
+                                         for (auto _ : st) {
+                                             if (horizontal)
+                                                 k.blur_h(a, b, scratch.data());
+                                             else
+                                                 k.blur_v(a, b, scratch.data());
+                                             benchmark::DoNotOptimize(out.data());
+                                         }
+                                     });
+}
+
+void register_all() {
+    register_kernels("scalar");
+    for (std::int64_t t : simd::supported_targets()) register_kernels(simd::target_name(t));
+    for (unsigned mask : {63u, 0u})
+        benchmark::RegisterBenchmark(("ssimulacra2/1080p_frame/cpumask" + std::to_string(mask)).c_str(),
+                                     [mask](benchmark::State& st) {
+                                         const VideoGeometry g{PixelFormat::Yuv420, 8, kW, kH};
+                                         auto e = kSsimulacra2Info.create(
+                                             OptionValues(kSsimulacra2Info.options, {}, "ssimulacra2"), g,
+                                             {.cpumask = mask});
+                                         const Picture a = noise(1), b = noise(2);
+                                         for (auto _ : st) benchmark::DoNotOptimize(e->compute(0, a, b));
+                                     })
+            ->Unit(benchmark::kMillisecond);
+}
+
+const bool kRegistered = (register_all(), true);
+
+}  // namespace
