@@ -17,11 +17,11 @@ const BackendDescriptor* find_backend(std::string_view name) {
     return nullptr;
 }
 
-std::shared_ptr<void> create_backend_state(const std::string& backend, int device) {
+std::shared_ptr<void> create_backend_state(const std::string& backend, int device, void* native_context) {
     const BackendDescriptor* b = find_backend(backend);
     if (!b || !b->create_state)
         throw BackendError(backend, -ENOSYS, "the " + backend + " backend is not compiled into this build");
-    return b->create_state(device);
+    return b->create_state(device, native_context);
 }
 
 }  // namespace vmaf
