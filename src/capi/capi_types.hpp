@@ -42,8 +42,8 @@ struct VmafContext {
     std::vector<std::string> model_keys;       ///< report keys of models in use
     std::vector<std::string> collection_keys;  ///< report keys of collections in use
     std::optional<vmaf::VideoGeometry> geometry;
-    std::unique_ptr<vmaf::PicturePool> pool;  ///< vmaf_preallocate_pictures (and the CUDA HOST method)
-    std::function<vmaf::Picture()> gpu_pictures;  ///< vmaf_cuda_preallocate_pictures: DEVICE, HOST_PINNED
+    std::unique_ptr<vmaf::PicturePool> pool;       ///< vmaf_preallocate_pictures
+    std::function<vmaf::Picture()> cuda_pictures;  ///< vmaf_cuda_preallocate_pictures (DEVICE, HOST, HOST_PINNED)
     bool flushed = false;
     bool cuda_imported = false;
 };

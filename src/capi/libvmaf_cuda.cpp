@@ -59,7 +59,7 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
         return -EINVAL;
     }
     if (method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE) return 0;  // pictures come from vmaf_picture_alloc
-    VMAF_REQUIRE(!vmaf->pool && !vmaf->gpu_pictures, "vmaf_cuda_preallocate_pictures", "pictures already preallocated");
+    VMAF_REQUIRE(!vmaf->cuda_pictures, "vmaf_cuda_preallocate_pictures", "pictures already preallocated");
     // Validates the parameters as vmaf_picture_alloc does (and logs why not).
     VmafPicture probe{};
     if (int e = vmaf::capi::alloc_picture(&probe, vmaf::capi::enum_value(cfg.pic_params.pix_fmt), cfg.pic_params.bpc,
@@ -69,13 +69,14 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
     vmaf_picture_unref(&probe);
     return guarded("vmaf_cuda_preallocate_pictures", [&] {
         if (method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST) {
-            auto pool = std::make_unique<vmaf::PicturePool>(g, kPreallocated);
+            // Pageable host pictures: the backend stages them per frame.
+            auto pool = std::make_shared<vmaf::PicturePool>(g, kPreallocated);
             pool->reserve(kPreallocated);
-            vmaf->pool = std::move(pool);
+            vmaf->cuda_pictures = [pool] { return pool->acquire(); };
         } else {
             const auto kind = method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? vmaf::MemoryKind::Device
                                                                                        : vmaf::MemoryKind::PinnedHost;
-            vmaf->gpu_pictures = vmaf->engine->backend_pictures(g, kind, kPreallocated);
+            vmaf->cuda_pictures = vmaf->engine->backend_pictures(g, kind, kPreallocated);
         }
         return 0;
     });
@@ -83,11 +84,10 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
 
 extern "C" int vmaf_cuda_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic) {
     VMAF_REQUIRE(vmaf && pic, "vmaf_cuda_fetch_preallocated_picture", "NULL argument");
-    VMAF_REQUIRE(vmaf->gpu_pictures || vmaf->pool, "vmaf_cuda_fetch_preallocated_picture",
+    VMAF_REQUIRE(vmaf->cuda_pictures, "vmaf_cuda_fetch_preallocated_picture",
                  "no preallocated pictures (vmaf_cuda_preallocate_pictures with DEVICE, HOST or HOST_PINNED)");
-    return guarded("vmaf_cuda_fetch_preallocated_picture", [&] {
-        return vmaf::capi::export_picture(vmaf->gpu_pictures ? vmaf->gpu_pictures() : vmaf->pool->acquire(), pic);
-    });
+    return guarded("vmaf_cuda_fetch_preallocated_picture",
+                   [&] { return vmaf::capi::export_picture(vmaf->cuda_pictures(), pic); });
 }
 
 extern "C" int vmaf_cuda_state_free(VmafCudaState* cu_state) {
