@@ -122,7 +122,6 @@ const char* const kKeys[] = {"vmaf",
                              "integer_adm_scale0",
                              "integer_adm_scale3",
                              "integer_motion2",
-                             "integer_motion",
                              "integer_vif_scale0",
                              "integer_vif_scale1",
                              "integer_vif_scale2",
@@ -375,15 +374,21 @@ void expect_identical(const Scores& cpu, const Scores& gpu, const std::string& w
             << testing::PrintToString(gpu.pooled[i]);
 }
 
-/// Parameter: a corpus pair (8-bit 4:2:0, 10-bit 4:2:0).
-class CudaCApi : public testing::TestWithParam<const char*> {};
+/// A corpus pair and how many of its first frames are scored (as many as
+/// tests/cuda/capi_gpu_clips.sh copies for a GPU machine).
+struct ClipCase {
+    const char* id;
+    unsigned frames;
+};
+
+class CudaCApi : public testing::TestWithParam<ClipCase> {};
 
 /// (a) FFmpeg's way: the caller's own context (not the primary one), DEVICE
 /// pictures filled device to device; one and several engine threads.
 TEST_P(CudaCApi, CallerContextDevicePictures) {
     REQUIRE_GPU();
     const Driver& cu = driver();
-    const Clip clip = load_clip(GetParam(), 12);
+    const Clip clip = load_clip(GetParam().id, GetParam().frames);
     const Scores cpu = score_cpu(clip);
     unsigned flags = 0;
     int primary_before = 0;
@@ -414,7 +419,7 @@ TEST_P(CudaCApi, CallerContextDevicePictures) {
 TEST_P(CudaCApi, PrimaryContextAndPinnedPictures) {
     REQUIRE_GPU();
     const Driver& cu = driver();
-    const Clip clip = load_clip(GetParam(), 12);
+    const Clip clip = load_clip(GetParam().id, GetParam().frames);
     const Scores cpu = score_cpu(clip);
     CUcontext primary = nullptr;
     CU(cu.primary_retain(&primary, cu.device));
@@ -437,8 +442,11 @@ TEST_P(CudaCApi, PrimaryContextAndPinnedPictures) {
     CU(cu.primary_release(cu.device));
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, CudaCApi, testing::Values("p01_crf35", "p03_crf28"),
-                         [](const testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
+// 8-bit 4:2:0; odd width and height (chroma rounded up); 10-bit.
+INSTANTIATE_TEST_SUITE_P(Corpus, CudaCApi,
+                         testing::Values(ClipCase{"p01_crf35", 12}, ClipCase{"p05_crf30", 8},
+                                         ClipCase{"p03_crf28", 3}),
+                         [](const testing::TestParamInfo<ClipCase>& i) { return std::string(i.param.id); });
 
 VmafContext* imported(VmafCudaState* st, VmafCudaPictureConfiguration* pc = nullptr) {
     VmafConfiguration cfg{};
