@@ -44,6 +44,7 @@ struct VmafContext {
     std::optional<vmaf::VideoGeometry> geometry;
     std::unique_ptr<vmaf::PicturePool> pool;       ///< vmaf_preallocate_pictures
     std::function<vmaf::Picture()> cuda_pictures;  ///< vmaf_cuda_preallocate_pictures (DEVICE, HOST, HOST_PINNED)
+    bool engine_used = false;  ///< a feature or an imported score was added (models: model_keys)
     bool flushed = false;
     bool cuda_imported = false;
 };

@@ -35,7 +35,9 @@ extern "C" int vmaf_cuda_state_init(VmafCudaState** cu_state, VmafCudaConfigurat
 
 extern "C" int vmaf_cuda_import_state(VmafContext* vmaf, VmafCudaState* cu_state) {
     VMAF_REQUIRE(vmaf && cu_state, "vmaf_cuda_import_state", "NULL argument");
-    VMAF_REQUIRE(!vmaf->geometry && vmaf->model_keys.empty() && vmaf->collection_keys.empty() && !vmaf->cuda_imported,
+    // The import replaces the context's engine: nothing added to the old one may be lost.
+    VMAF_REQUIRE(!vmaf->geometry && !vmaf->engine_used && vmaf->model_keys.empty() &&
+                     vmaf->collection_keys.empty() && !vmaf->cuda_imported,
                  "vmaf_cuda_import_state", "import the CUDA state right after vmaf_init, before features and models");
     return guarded("vmaf_cuda_import_state", [&] {
         vmaf::EngineConfig ec = vmaf->engine_cfg;

@@ -107,6 +107,7 @@ extern "C" int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, Vma
         r.name = feature_name;
         if (owned) r.options = owned->entries;
         vmaf->engine->add_feature(r);
+        vmaf->engine_used = true;
         return 0;
     });
 }
@@ -119,6 +120,7 @@ extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_
             return -EINVAL;
         }
         vmaf->engine->import_score(feature_name, index, value);
+        vmaf->engine_used = true;
         return 0;
     });
 }

@@ -505,14 +505,26 @@ TEST(CudaCApiMisuse, CallsOutOfOrderAndBadArguments) {
     ASSERT_EQ(vmaf_cuda_fetch_preallocated_picture(v, &held), 0);
     EXPECT_EQ(vmaf_close(v), 0);
 
-    // Import only right after vmaf_init.
+    // Import only right after vmaf_init: after a feature, a model or an
+    // imported score it would lose them.
     VmafConfiguration cfg{};
     cfg.log_level = VMAF_LOG_LEVEL_ERROR;
-    ASSERT_EQ(vmaf_init(&v, cfg), 0);
-    ASSERT_EQ(vmaf_use_feature(v, "psnr", nullptr), 0);
-    EXPECT_EQ(vmaf_cuda_import_state(v, st), -EINVAL);
-    EXPECT_EQ(vmaf_cuda_preallocate_pictures(v, pc), -EINVAL);  // not imported
-    EXPECT_EQ(vmaf_close(v), 0);
+    for (int what = 0; what < 3; ++what) {
+        ASSERT_EQ(vmaf_init(&v, cfg), 0);
+        VmafModel* m = nullptr;
+        if (what == 0) {
+            ASSERT_EQ(vmaf_use_feature(v, "psnr", nullptr), 0);
+        } else if (what == 1) {
+            m = load_model();
+            ASSERT_EQ(vmaf_use_features_from_model(v, m), 0);
+        } else {
+            ASSERT_EQ(vmaf_import_feature_score(v, "external", 1.0, 0), 0);
+        }
+        EXPECT_EQ(vmaf_cuda_import_state(v, st), -EINVAL) << what;
+        EXPECT_EQ(vmaf_cuda_preallocate_pictures(v, pc), -EINVAL);  // not imported
+        EXPECT_EQ(vmaf_close(v), 0);
+        vmaf_model_destroy(m);
+    }
     EXPECT_EQ(vmaf_cuda_state_free(st), 0);
     EXPECT_EQ(vmaf_picture_unref(&held), 0);
 }
