@@ -63,6 +63,25 @@ private:
 /// -EINVAL for a native context that is not valid.
 std::shared_ptr<void> create_backend_state(const std::string& backend, int device, void* native_context = nullptr);
 
+/// While alive, keeps what GPU backends change on the calling thread (CUDA:
+/// its current context, which the backend sets before its calls on every
+/// thread it runs on) as it was at construction. An API layer wraps each call
+/// in one so that its caller's thread is left as found. Does nothing, and
+/// starts no GPU runtime, while no backend has run in the process, unless
+/// `starting` (a call that is about to start one).
+class BackendThreadGuard {
+public:
+    explicit BackendThreadGuard(bool starting = false);
+    ~BackendThreadGuard();
+    BackendThreadGuard(const BackendThreadGuard&) = delete;
+    BackendThreadGuard& operator=(const BackendThreadGuard&) = delete;
+
+private:
+    static constexpr unsigned kMax = 4;  ///< compiled backends
+    void* saved_[kMax] = {};
+    bool have_[kMax] = {};
+};
+
 /// Outcome of backend selection.
 struct BackendSelection {
     std::string used = "cpu";  ///< what runs the features that have a twin on it

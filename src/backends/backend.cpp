@@ -24,4 +24,16 @@ std::shared_ptr<void> create_backend_state(const std::string& backend, int devic
     return b->create_state(device, native_context);
 }
 
+BackendThreadGuard::BackendThreadGuard(bool starting) {
+    const auto backends = backend_registry();
+    for (unsigned i = 0; i < backends.size() && i < kMax; ++i)
+        if (backends[i]->save_thread) have_[i] = backends[i]->save_thread(&saved_[i], starting);
+}
+
+BackendThreadGuard::~BackendThreadGuard() {
+    const auto backends = backend_registry();
+    for (unsigned i = 0; i < backends.size() && i < kMax; ++i)
+        if (have_[i]) backends[i]->restore_thread(saved_[i]);
+}
+
 }  // namespace vmaf

@@ -74,6 +74,11 @@ struct BackendDescriptor {
     /// them (it throws if the runtime cannot start). Null when no device is
     /// likely present (a cheap check, not a start).
     std::shared_ptr<PictureAllocator> (*upload_allocator)(const BackendStartOptions& opts) = nullptr;
+    /// Saves what the backend changes on the calling thread into `*saved`
+    /// (false: nothing to save: it never ran and `starting` is false, or it
+    /// cannot run here), and restores it.
+    bool (*save_thread)(void** saved, bool starting) = nullptr;
+    void (*restore_thread)(void* saved) = nullptr;
 };
 
 /// Backends compiled into this build, in auto-selection priority order.

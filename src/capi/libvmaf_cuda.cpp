@@ -23,6 +23,7 @@ constexpr unsigned kPreallocated = 4;
 
 extern "C" int vmaf_cuda_state_init(VmafCudaState** cu_state, VmafCudaConfiguration cfg) {
     VMAF_REQUIRE(cu_state, "vmaf_cuda_state_init", "NULL state pointer");
+    const vmaf::BackendThreadGuard keep(true);  // the caller's current context survives
     return guarded("vmaf_cuda_state_init", [&] {
         auto st = std::make_unique<VmafCudaState>();
         // cu_ctx: the caller's CUcontext, used as is (not owned); NULL: the
@@ -39,6 +40,7 @@ extern "C" int vmaf_cuda_import_state(VmafContext* vmaf, VmafCudaState* cu_state
     VMAF_REQUIRE(!vmaf->geometry && !vmaf->engine_used && vmaf->model_keys.empty() &&
                      vmaf->collection_keys.empty() && !vmaf->cuda_imported,
                  "vmaf_cuda_import_state", "import the CUDA state right after vmaf_init, before features and models");
+    const vmaf::BackendThreadGuard keep;
     return guarded("vmaf_cuda_import_state", [&] {
         vmaf::EngineConfig ec = vmaf->engine_cfg;
         ec.backend = "cuda";
@@ -69,6 +71,7 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
         return e;
     const vmaf::VideoGeometry g{probe.ref->pic.format(), probe.bpc, probe.w[0], probe.h[0]};
     vmaf_picture_unref(&probe);
+    const vmaf::BackendThreadGuard keep;
     return guarded("vmaf_cuda_preallocate_pictures", [&] {
         if (method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST) {
             // Pageable host pictures: the backend stages them per frame.
@@ -88,6 +91,7 @@ extern "C" int vmaf_cuda_fetch_preallocated_picture(VmafContext* vmaf, VmafPictu
     VMAF_REQUIRE(vmaf && pic, "vmaf_cuda_fetch_preallocated_picture", "NULL argument");
     VMAF_REQUIRE(vmaf->cuda_pictures, "vmaf_cuda_fetch_preallocated_picture",
                  "no preallocated pictures (vmaf_cuda_preallocate_pictures with DEVICE, HOST or HOST_PINNED)");
+    const vmaf::BackendThreadGuard keep;
     return guarded("vmaf_cuda_fetch_preallocated_picture",
                    [&] { return vmaf::capi::export_picture(vmaf->cuda_pictures(), pic); });
 }

@@ -130,6 +130,8 @@ extern "C" int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPictu
         log_error("vmaf_read_pictures: NULL context");
         return -EINVAL;
     }
+    // The backend binds its context on this thread; the caller's is restored.
+    const vmaf::BackendThreadGuard keep;
     if (!ref != !dist) {
         log_error("vmaf_read_pictures: only one of reference and distorted given");
         return -EINVAL;

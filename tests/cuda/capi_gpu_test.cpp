@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct Driver {
     CUresult (*ctx_destroy)(CUcontext) = nullptr;
     CUresult (*ctx_push)(CUcontext) = nullptr;
     CUresult (*ctx_pop)(CUcontext*) = nullptr;
+    CUresult (*ctx_current)(CUcontext*) = nullptr;
     CUresult (*mem_alloc_pitch)(CUdeviceptr*, std::size_t*, std::size_t, std::size_t, unsigned) = nullptr;
     CUresult (*mem_free)(CUdeviceptr) = nullptr;
     CUresult (*memcpy_2d)(const CUDA_MEMCPY2D*) = nullptr;
@@ -65,6 +67,7 @@ const Driver& driver() {
         load(lib, "cuCtxDestroy_v2", r.ctx_destroy, r.missing);
         load(lib, "cuCtxPushCurrent_v2", r.ctx_push, r.missing);
         load(lib, "cuCtxPopCurrent_v2", r.ctx_pop, r.missing);
+        load(lib, "cuCtxGetCurrent", r.ctx_current, r.missing);
         load(lib, "cuMemAllocPitch_v2", r.mem_alloc_pitch, r.missing);
         load(lib, "cuMemFree_v2", r.mem_free, r.missing);
         load(lib, "cuMemcpy2D_v2", r.memcpy_2d, r.missing);
@@ -288,6 +291,13 @@ CUcontext owner_of(const void* p) {
     return c;
 }
 
+/// The calling thread's current context.
+CUcontext current() {
+    CUcontext c = nullptr;
+    EXPECT_EQ(driver().ctx_current(&c), CUDA_SUCCESS);
+    return c;
+}
+
 /// Runs the clip through the CUDA C API as `run` says; `work` is the context
 /// the caller's own copies run in (the imported one, or the primary one).
 Scores score_gpu(const Clip& c, const GpuRun& run, CUcontext work) {
@@ -300,8 +310,12 @@ Scores score_gpu(const Clip& c, const GpuRun& run, CUcontext work) {
     VmafCudaState* st = nullptr;
     VmafCudaConfiguration cc{};
     cc.cu_ctx = run.ctx;
+    // Like FFmpeg, the test keeps no context current between its own calls,
+    // and the library leaves the thread so.
+    EXPECT_EQ(current(), nullptr);
     EXPECT_EQ(vmaf_cuda_state_init(&st, cc), 0);
     EXPECT_EQ(vmaf_cuda_import_state(v, st), 0);
+    EXPECT_EQ(current(), nullptr);
     const vmaf::VideoGeometry& g = c.pair.geom;
     const bool device = run.ref == Source::Device || run.dist == Source::Device;
     const bool pinned = run.ref == Source::Pinned || run.dist == Source::Pinned;
@@ -347,10 +361,12 @@ Scores score_gpu(const Clip& c, const GpuRun& run, CUcontext work) {
         take(run.ref, c.ref[i], decoded_ref, r);
         take(run.dist, c.dist[i], decoded_dist, d);
         EXPECT_EQ(vmaf_read_pictures(v, &r, &d, i), 0) << "frame " << i;
+        EXPECT_EQ(current(), nullptr) << "frame " << i;
     }
     EXPECT_EQ(vmaf_read_pictures(v, nullptr, nullptr, 0), 0);
     s = collect(v, m, c.pair.frames);
     EXPECT_EQ(vmaf_close(v), 0);
+    EXPECT_EQ(current(), nullptr);
     EXPECT_EQ(vmaf_cuda_state_free(st), 0);
     vmaf_model_destroy(m);
     return s;
@@ -380,6 +396,8 @@ struct ClipCase {
     const char* id;
     unsigned frames;
 };
+
+void PrintTo(const ClipCase& c, std::ostream* os) { *os << c.id << ", " << c.frames << " frames"; }
 
 class CudaCApi : public testing::TestWithParam<ClipCase> {};
 

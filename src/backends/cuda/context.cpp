@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 
 #include "vmaf/engine.hpp"
@@ -18,6 +19,7 @@ struct Driver {
     CUresult (*push_current)(CUcontext) = nullptr;
     CUresult (*pop_current)(CUcontext*) = nullptr;
     CUresult (*get_device)(CUdevice*) = nullptr;
+    CUresult (*get_current)(CUcontext*) = nullptr;
     cudaError_t error = cudaSuccess;  ///< why the functions could not be obtained
 };
 
@@ -43,7 +45,8 @@ const Driver& driver() {
         for (cudaError_t e : {entry_point("cuCtxSetCurrent", r.set_current),
                               entry_point("cuCtxPushCurrent", r.push_current),
                               entry_point("cuCtxPopCurrent", r.pop_current),
-                              entry_point("cuCtxGetDevice", r.get_device)})
+                              entry_point("cuCtxGetDevice", r.get_device),
+                              entry_point("cuCtxGetCurrent", r.get_current)})
             if (e != cudaSuccess && r.error == cudaSuccess) r.error = e;
         return r;
     }();
@@ -58,7 +61,21 @@ const Driver& require_driver() {
     return d;
 }
 
+/// Set once a context has been bound on some thread (CUDA is running).
+std::atomic<bool> g_bound{false};
+
 }  // namespace
+
+bool save_current(void** saved, bool starting) {
+    if (!starting && !g_bound.load(std::memory_order_acquire)) return false;
+    const Driver& d = driver();
+    CUcontext c = nullptr;
+    if (d.error != cudaSuccess || d.get_current(&c) != CUDA_SUCCESS) return false;
+    *saved = c;
+    return true;
+}
+
+void restore_current(void* saved) { driver().set_current(static_cast<CUcontext>(saved)); }
 
 std::string no_device_reason(cudaError_t e) {
     if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
@@ -115,6 +132,7 @@ Context Context::external(CUcontext ctx) {
 }
 
 void Context::bind() const {
+    g_bound.store(true, std::memory_order_release);
     if (!ctx_) {
         if (const cudaError_t e = cudaSetDevice(device_); e != cudaSuccess) {
             cudaGetLastError();

@@ -18,6 +18,13 @@ void require_device();
 /// Why the runtime reported `e` at start-up, in the user's terms.
 std::string no_device_reason(cudaError_t e);
 
+/// The calling thread's current context into `*saved`; false (nothing
+/// saved, CUDA untouched) while no Context has been bound in the process
+/// unless `starting`, or when there is no usable driver.
+bool save_current(void** saved, bool starting);
+/// Makes `saved` (from save_current) the calling thread's current context again.
+void restore_current(void* saved);
+
 /// Where every CUDA call of a backend session runs. Copyable value; an
 /// external context is not owned and must outlive every use of the copies.
 class Context {

@@ -378,5 +378,7 @@ extern const BackendDescriptor kCudaBackend;
 const BackendDescriptor kCudaBackend{.name = "cuda",
                                      .start = &cuda::start,
                                      .create_state = &cuda::create_state,
-                                     .upload_allocator = &cuda::upload_allocator};
+                                     .upload_allocator = &cuda::upload_allocator,
+                                     .save_thread = &cuda::save_current,
+                                     .restore_thread = &cuda::restore_current};
 }  // namespace vmaf
