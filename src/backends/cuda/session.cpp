@@ -214,6 +214,7 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
 }
 
 void Session::run_end() {
+    bind();  // staging still active is freed in the session's context
     std::lock_guard lk(m_);
     active_.clear();
 }
