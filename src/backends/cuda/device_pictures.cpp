@@ -86,6 +86,8 @@ private:
                 check(cudaMallocPitch(&p.data[i], &p.pitch[i], width_[i] * bps, height_[i]), "cudaMallocPitch");
                 check(cudaMemset2D(p.data[i], p.pitch[i], 0, width_[i] * bps, height_[i]), "cudaMemset2D");
             }
+            // The zeroing is done before the caller can write the picture on a stream of its own.
+            check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
         } catch (...) {
             release(p);
             throw;
