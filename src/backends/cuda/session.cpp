@@ -64,6 +64,7 @@ struct Session::Slot {
     Event caller;  ///< the caller's legacy-stream work on direct pictures
     DeviceFrame frame;
     bool direct = false;  ///< the last upload read the pictures themselves
+    bool waited = false;  ///< this frame's copies wait for the caller's legacy-stream work
     std::shared_ptr<FrameResults> results;
     bool batched = false;  ///< a twin waits for the frame's one readback
 };
@@ -245,17 +246,19 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
                   "upload");
     };
     s->direct = false;
+    s->waited = false;
     for (int side = 0; side < 2; ++side) {
         const Picture& pic = side ? dist : ref;
         if (pic.planes() < s->frame.planes) throw Error(ErrorKind::Internal, "cuda: a luma-only picture where chroma is needed");
         if (pic.memory() != MemoryKind::Host) {
             upload_run();
-            if (!s->direct) {
+            if (pic.memory() == MemoryKind::Device && !s->waited) {
                 // The caller may have filled the picture with work still
                 // queued on the context's legacy default stream (FFmpeg's
                 // cuMemcpy2D): the copies below follow it.
                 check(cudaEventRecord(s->caller.get(), cudaStreamLegacy), "cudaEventRecord");
                 check(cudaStreamWaitEvent(st, s->caller.get(), 0), "cudaStreamWaitEvent");
+                s->waited = true;
             }
             s->direct = true;
         }
