@@ -37,8 +37,8 @@ extern "C" int vmaf_cuda_state_init(VmafCudaState** cu_state, VmafCudaConfigurat
 extern "C" int vmaf_cuda_import_state(VmafContext* vmaf, VmafCudaState* cu_state) {
     VMAF_REQUIRE(vmaf && cu_state, "vmaf_cuda_import_state", "NULL argument");
     // The import replaces the context's engine: nothing added to the old one may be lost.
-    VMAF_REQUIRE(!vmaf->geometry && !vmaf->engine_used && vmaf->model_keys.empty() &&
-                     vmaf->collection_keys.empty() && !vmaf->cuda_imported,
+    VMAF_REQUIRE(!vmaf->geometry && !vmaf->engine_used && vmaf->model_keys.empty() && vmaf->collection_keys.empty() &&
+                     !vmaf->cuda_imported,
                  "vmaf_cuda_import_state", "import the CUDA state right after vmaf_init, before features and models");
     const vmaf::BackendThreadGuard keep;
     return guarded("vmaf_cuda_import_state", [&] {
@@ -56,9 +56,11 @@ extern "C" int vmaf_cuda_import_state(VmafContext* vmaf, VmafCudaState* cu_state
 
 extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPictureConfiguration cfg) {
     VMAF_REQUIRE(vmaf, "vmaf_cuda_preallocate_pictures", "NULL context");
-    VMAF_REQUIRE(vmaf->cuda_imported, "vmaf_cuda_preallocate_pictures", "no CUDA state imported (vmaf_cuda_import_state)");
+    VMAF_REQUIRE(vmaf->cuda_imported, "vmaf_cuda_preallocate_pictures",
+                 "no CUDA state imported (vmaf_cuda_import_state)");
     const int method = vmaf::capi::enum_value(cfg.pic_prealloc_method);
-    if (method < VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE || method > VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED) {
+    if (method < VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE ||
+        method > VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED) {
         log_error("vmaf_cuda_preallocate_pictures: unknown method %d", method);
         return -EINVAL;
     }
@@ -80,7 +82,7 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
             vmaf->cuda_pictures = [pool] { return pool->acquire(); };
         } else {
             const auto kind = method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? vmaf::MemoryKind::Device
-                                                                                       : vmaf::MemoryKind::PinnedHost;
+                                                                                      : vmaf::MemoryKind::PinnedHost;
             vmaf->cuda_pictures = vmaf->engine->backend_pictures(g, kind, kPreallocated);
         }
         return 0;

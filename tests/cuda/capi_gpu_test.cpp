@@ -12,9 +12,9 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <map>
 #include <ostream>
@@ -76,7 +76,8 @@ const Driver& driver() {
         load(lib, "cuDevicePrimaryCtxRelease_v2", r.primary_release, r.missing);
         load(lib, "cuDevicePrimaryCtxGetState", r.primary_state, r.missing);
         if (!r.missing.empty()) return r;
-        if (CUresult e = r.init(0); e != CUDA_SUCCESS) r.missing = "cuInit failed (" + std::to_string(e) + ")";
+        if (CUresult e = r.init(0); e != CUDA_SUCCESS)
+            r.missing = "cuInit failed (" + std::to_string(e) + ")";
         else if (CUresult e2 = r.device_get(&r.device, 0); e2 != CUDA_SUCCESS)
             r.missing = "no CUDA device (" + std::to_string(e2) + ")";
         return r;
@@ -84,19 +85,23 @@ const Driver& driver() {
     return d;
 }
 
-#define REQUIRE_GPU()                                                             \
-    do {                                                                          \
-        if (!driver().missing.empty()) GTEST_SKIP() << driver().missing;         \
+#define REQUIRE_GPU()                                                    \
+    do {                                                                 \
+        if (!driver().missing.empty()) GTEST_SKIP() << driver().missing; \
     } while (0)
 
 #define CU(call) EXPECT_EQ((call), CUDA_SUCCESS) << #call
 
 VmafPixelFormat c_format(vmaf::PixelFormat f) {
     switch (f) {
-        case vmaf::PixelFormat::Yuv420: return VMAF_PIX_FMT_YUV420P;
-        case vmaf::PixelFormat::Yuv422: return VMAF_PIX_FMT_YUV422P;
-        case vmaf::PixelFormat::Yuv444: return VMAF_PIX_FMT_YUV444P;
-        case vmaf::PixelFormat::Yuv400: return VMAF_PIX_FMT_YUV400P;
+        case vmaf::PixelFormat::Yuv420:
+            return VMAF_PIX_FMT_YUV420P;
+        case vmaf::PixelFormat::Yuv422:
+            return VMAF_PIX_FMT_YUV422P;
+        case vmaf::PixelFormat::Yuv444:
+            return VMAF_PIX_FMT_YUV444P;
+        case vmaf::PixelFormat::Yuv400:
+            return VMAF_PIX_FMT_YUV400P;
     }
     return VMAF_PIX_FMT_UNKNOWN;
 }
@@ -170,8 +175,8 @@ Scores collect(VmafContext* v, VmafModel* m, unsigned frames) {
             EXPECT_EQ(vmaf_feature_score_at_index(v, k, &x, i), 0) << k << " frame " << i;
             s.frames[k].push_back(x);
         }
-    for (VmafPoolingMethod p : {VMAF_POOL_METHOD_MEAN, VMAF_POOL_METHOD_MIN, VMAF_POOL_METHOD_MAX,
-                                VMAF_POOL_METHOD_HARMONIC_MEAN}) {
+    for (VmafPoolingMethod p :
+         {VMAF_POOL_METHOD_MEAN, VMAF_POOL_METHOD_MIN, VMAF_POOL_METHOD_MAX, VMAF_POOL_METHOD_HARMONIC_MEAN}) {
         double x = 0;
         EXPECT_EQ(vmaf_score_pooled(v, m, p, &x, 0, frames - 1), 0);
         s.pooled.push_back(x);
@@ -380,8 +385,8 @@ void expect_identical(const Scores& cpu, const Scores& gpu, const std::string& w
         ASSERT_EQ(it->second.size(), values.size());
         for (std::size_t i = 0; i < values.size(); ++i)
             EXPECT_EQ(std::memcmp(&values[i], &it->second[i], sizeof(double)), 0)
-                << what << ": " << key << " frame " << i << ": cpu " << testing::PrintToString(values[i])
-                << " gpu " << testing::PrintToString(it->second[i]);
+                << what << ": " << key << " frame " << i << ": cpu " << testing::PrintToString(values[i]) << " gpu "
+                << testing::PrintToString(it->second[i]);
     }
     ASSERT_EQ(cpu.pooled.size(), gpu.pooled.size());
     for (std::size_t i = 0; i < cpu.pooled.size(); ++i)
@@ -397,7 +402,9 @@ struct ClipCase {
     unsigned frames;
 };
 
-void PrintTo(const ClipCase& c, std::ostream* os) { *os << c.id << ", " << c.frames << " frames"; }
+void PrintTo(const ClipCase& c, std::ostream* os) {
+    *os << c.id << ", " << c.frames << " frames";
+}
 
 class CudaCApi : public testing::TestWithParam<ClipCase> {};
 
@@ -422,7 +429,8 @@ TEST_P(CudaCApi, CallerContextDevicePictures) {
         expect_identical(cpu, score_gpu(clip, run, ctx), "caller context, threads " + std::to_string(threads));
         // Host pictures from vmaf_picture_alloc alongside the device ones.
         run.ref = Source::Alloc;
-        expect_identical(cpu, score_gpu(clip, run, ctx), "caller context, host ref, threads " + std::to_string(threads));
+        expect_identical(cpu, score_gpu(clip, run, ctx),
+                         "caller context, host ref, threads " + std::to_string(threads));
     }
     int primary_after = 0;
     CU(cu.primary_state(cu.device, &flags, &primary_after));
@@ -462,8 +470,7 @@ TEST_P(CudaCApi, PrimaryContextAndPinnedPictures) {
 
 // 8-bit 4:2:0; odd width and height (chroma rounded up); 10-bit.
 INSTANTIATE_TEST_SUITE_P(Corpus, CudaCApi,
-                         testing::Values(ClipCase{"p01_crf35", 12}, ClipCase{"p05_crf30", 8},
-                                         ClipCase{"p03_crf28", 3}),
+                         testing::Values(ClipCase{"p01_crf35", 12}, ClipCase{"p05_crf30", 8}, ClipCase{"p03_crf28", 3}),
                          [](const testing::TestParamInfo<ClipCase>& i) { return std::string(i.param.id); });
 
 VmafContext* imported(VmafCudaState* st, VmafCudaPictureConfiguration* pc = nullptr) {
@@ -493,7 +500,7 @@ TEST(CudaCApiMisuse, CallsOutOfOrderAndBadArguments) {
     VmafContext* v = imported(st);
     VmafPicture p{};
     EXPECT_EQ(vmaf_cuda_fetch_preallocated_picture(v, &p), -EINVAL);  // nothing preallocated
-    EXPECT_EQ(vmaf_cuda_import_state(v, st), -EINVAL);                 // twice
+    EXPECT_EQ(vmaf_cuda_import_state(v, st), -EINVAL);                // twice
     VmafCudaPictureConfiguration bad = pc;
     bad.pic_params.bpc = 7;
     EXPECT_EQ(vmaf_cuda_preallocate_pictures(v, bad), -EINVAL);

@@ -42,11 +42,10 @@ cudaError_t entry_point(const char* name, F*& out) {
 const Driver& driver() {
     static const Driver d = [] {
         Driver r;
-        for (cudaError_t e : {entry_point("cuCtxSetCurrent", r.set_current),
-                              entry_point("cuCtxPushCurrent", r.push_current),
-                              entry_point("cuCtxPopCurrent", r.pop_current),
-                              entry_point("cuCtxGetDevice", r.get_device),
-                              entry_point("cuCtxGetCurrent", r.get_current)})
+        for (cudaError_t e :
+             {entry_point("cuCtxSetCurrent", r.set_current), entry_point("cuCtxPushCurrent", r.push_current),
+              entry_point("cuCtxPopCurrent", r.pop_current), entry_point("cuCtxGetDevice", r.get_device),
+              entry_point("cuCtxGetCurrent", r.get_current)})
             if (e != cudaSuccess && r.error == cudaSuccess) r.error = e;
         return r;
     }();
@@ -75,7 +74,9 @@ bool save_current(void** saved, bool starting) {
     return true;
 }
 
-void restore_current(void* saved) { driver().set_current(static_cast<CUcontext>(saved)); }
+void restore_current(void* saved) {
+    driver().set_current(static_cast<CUcontext>(saved));
+}
 
 std::string no_device_reason(cudaError_t e) {
     if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
@@ -106,8 +107,9 @@ Context Context::primary(int device) {
     int n = 0;
     cudaGetDeviceCount(&n);
     if (device < 0 || device >= n)
-        throw BackendError("cuda", -ENODEV,
-                           "CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(n) + " found)");
+        throw BackendError(
+            "cuda", -ENODEV,
+            "CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(n) + " found)");
     return Context(device);
 }
 
@@ -117,7 +119,8 @@ Context Context::external(CUcontext ctx) {
     if (!ctx) throw BackendError("cuda", -EINVAL, "no CUDA context given");
     // Pushed and popped: the calling thread's current context is left as it was.
     if (const CUresult r = d.push_current(ctx); r != CUDA_SUCCESS)
-        throw BackendError("cuda", -EINVAL, "the CUDA context given is not valid (driver error " + std::to_string(r) + ")");
+        throw BackendError("cuda", -EINVAL,
+                           "the CUDA context given is not valid (driver error " + std::to_string(r) + ")");
     CUdevice dev = 0;
     const CUresult r = d.get_device(&dev);
     CUcontext popped = nullptr;
