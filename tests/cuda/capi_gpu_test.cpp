@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <ostream>
@@ -432,6 +433,14 @@ TEST_P(CudaCApi, CallerContextDevicePictures) {
         expect_identical(cpu, score_gpu(clip, run, ctx),
                          "caller context, host ref, threads " + std::to_string(threads));
     }
+    // Batched dispatch (the default above 720p only): the frames' results are
+    // read back and finished on the ordered stage, motion's SADs in batches.
+    ::setenv("VMAF_CUDA_DISPATCH", "batched", 1);
+    GpuRun batched;
+    batched.ctx = ctx;
+    batched.threads = 3;
+    expect_identical(cpu, score_gpu(clip, batched, ctx), "caller context, batched dispatch");
+    ::unsetenv("VMAF_CUDA_DISPATCH");
     int primary_after = 0;
     CU(cu.primary_state(cu.device, &flags, &primary_after));
     if (!primary_before) {
