@@ -7,7 +7,9 @@
 //
 // The driver API is opened with dlopen (as FFmpeg does): the binary needs no
 // libcuda to start, and every case skips when there is no driver or device.
-// Run: ctest -L gpu, or this binary directly (clips from the build's corpus).
+// Run: ctest -L gpu, or this binary directly; it reads the first frames of
+// three corpus pairs from the build's clips/ or from VMAF_TEST_CLIP_CACHE
+// (tests/cuda/capi_gpu_clips.sh copies just those frames).
 #include <cuda.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
