@@ -5,8 +5,13 @@
 #      pair in CLIPS, with --threads 0 and 4, and 4 with batched dispatch
 #      (tests/cuda/cuda_test.py parity)
 #   3. compute-sanitizer memcheck (leak check) of a CUDA run per dispatch mode, if installed
+#   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
+#      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
+#      to the CPU C API's), if its binary is built; under memcheck too
 # Usage: scripts/gpu-tests.sh [VMAF binary] [clip dir] [extra vmaf args for parity...]
-# Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips.
+# Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips;
+# the C API test: $CAPI_GPU_TEST, else build/release/tests/cuda/cuda_capi_gpu_test (it reads the
+# first frames of p01, p03 and p05 from the clip dir: tests/cuda/capi_gpu_clips.sh copies just those).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 VMAF=${1:-build/cuda/tools/vmaf/vmaf}
@@ -35,5 +40,24 @@ if command -v compute-sanitizer >/dev/null; then
   done
 else
   echo "compute-sanitizer not installed: memcheck skipped"
+fi
+CAPI=${CAPI_GPU_TEST:-build/release/tests/cuda/cuda_capi_gpu_test}
+if [ -x "$CAPI" ]; then
+  export VMAF_TESTDATA_DIR=$PWD/testdata VMAF_TEST_CLIP_CACHE
+  VMAF_TEST_CLIP_CACHE=$(cd "$CLIPS" && pwd)
+  out=$("$CAPI" 2>&1); crc=$?
+  if [ $crc -ne 0 ]; then echo "$out" | tail -40; echo "FAIL C API on the GPU"; rc=1
+  elif [[ $out == *"[  PASSED  ] 0 tests"* ]]; then echo "C API on the GPU skipped: no usable CUDA device"
+  else echo "PASS C API on the GPU: $(grep -o 'PASSED  \] [0-9]* tests' <<< "$out")"; fi
+  if command -v compute-sanitizer >/dev/null; then
+    if compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$CAPI" \
+         --gtest_filter='*p01_crf35*:*Misuse*' > /tmp/cs_capi.log 2>&1; then
+      echo "PASS compute-sanitizer memcheck (C API): $(tail -1 /tmp/cs_capi.log)"
+    else
+      echo "FAIL compute-sanitizer memcheck (C API)"; tail -30 /tmp/cs_capi.log; rc=1
+    fi
+  fi
+else
+  echo "$CAPI not built: C API GPU test skipped"
 fi
 exit $rc

@@ -2,6 +2,7 @@
 // reference/distorted pair of sources, write or query the scores.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,9 +57,33 @@ private:
 
 /// Creates backend state the caller owns and hands to EngineConfig::backend_state
 /// (several engines can share it), e.g. create_backend_state("cuda", 1) for GPU 1.
+/// `native_context`, when not null, is the backend's own context handle the
+/// work must run in instead of the device's default (CUDA: a CUcontext made
+/// with the driver API; `device` is then ignored). It is not owned: it must
+/// outlive the state, every engine using it and every picture from it.
 /// Checks that the device works; throws BackendError when it does not or the
-/// backend is not compiled in.
-std::shared_ptr<void> create_backend_state(const std::string& backend, int device);
+/// backend is not compiled in (-ENOSYS), -ENODEV without a usable device,
+/// -EINVAL for a native context that is not valid.
+std::shared_ptr<void> create_backend_state(const std::string& backend, int device, void* native_context = nullptr);
+
+/// While alive, keeps what GPU backends change on the calling thread (CUDA:
+/// its current context, which the backend sets before its calls on every
+/// thread it runs on) as it was at construction. An API layer wraps each call
+/// in one so that its caller's thread is left as found. Does nothing, and
+/// starts no GPU runtime, while no backend has run in the process, unless
+/// `starting` (a call that is about to start one).
+class BackendThreadGuard {
+public:
+    explicit BackendThreadGuard(bool starting = false);
+    ~BackendThreadGuard();
+    BackendThreadGuard(const BackendThreadGuard&) = delete;
+    BackendThreadGuard& operator=(const BackendThreadGuard&) = delete;
+
+private:
+    static constexpr unsigned kMax = 4;  ///< compiled backends
+    void* saved_[kMax] = {};
+    bool have_[kMax] = {};
+};
 
 /// Outcome of backend selection.
 struct BackendSelection {
@@ -172,6 +197,17 @@ public:
     double fps() const;
     /// Name of the backend that computed the scores ("cpu", "cuda", ...).
     std::string backend_used() const;
+
+    /// Pictures of `geom` in the started GPU backend's memory `kind`
+    /// (MemoryKind::Device: device pointers in the backend's context;
+    /// MemoryKind::PinnedHost: page-locked host memory), for a caller that
+    /// fills them itself and hands them to push(). Each call of the returned
+    /// function gives one picture (samples zeroed when first allocated); its
+    /// storage is reused once every copy is released; `keep` are allocated now
+    /// and kept for reuse. Starts the backend (select_backend()). Throws
+    /// BackendError(-ENODEV) when no GPU backend runs, (-ENOSYS) when it has
+    /// no memory of that kind.
+    std::function<Picture()> backend_pictures(const VideoGeometry& geom, MemoryKind kind, unsigned keep);
 
     struct Impl;
     struct PushState;

@@ -6,6 +6,7 @@
 // backend without a twin for some kind leaves that kind on the CPU.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -52,20 +53,36 @@ public:
     /// The device whose memory frame_begin reads pictures from directly
     /// (a GPU decoder's frames); nullopt when pictures must be in host memory.
     virtual std::optional<DeviceTarget> device_target() const { return std::nullopt; }
+    /// A supply of pictures of `geom` in this backend's memory `kind`
+    /// (MemoryKind::Device or PinnedHost) for callers that fill them
+    /// themselves: each call gives one picture (unspecified samples); its
+    /// storage goes back for reuse when the last copy is released (up to
+    /// `keep` kept, the rest freed), and stays valid after the session ends.
+    /// `keep` are allocated at once. Empty when the backend has no such memory.
+    virtual std::function<Picture()> picture_supply(const VideoGeometry& /*geom*/, MemoryKind /*kind*/,
+                                                    unsigned /*keep*/) {
+        return {};
+    }
 };
 
 struct BackendDescriptor {
     std::string_view name;  ///< "cuda", ...
     /// Starts the backend; throws BackendError when it cannot.
     std::unique_ptr<BackendSession> (*start)(const BackendStartOptions& opts) = nullptr;
-    /// Creates caller-owned state for `device` (see vmaf::create_backend_state); throws BackendError.
-    std::shared_ptr<void> (*create_state)(int device) = nullptr;
+    /// Creates caller-owned state for `device`, or for the backend's native
+    /// context `native` when not null (see vmaf::create_backend_state); throws BackendError.
+    std::shared_ptr<void> (*create_state)(int device, void* native) = nullptr;
     /// The storage a session started with `opts` uploads from directly,
     /// usable while the backend is still starting: an allocation touches its
     /// pages at once and waits for the backend's runtime only to register
     /// them (it throws if the runtime cannot start). Null when no device is
     /// likely present (a cheap check, not a start).
     std::shared_ptr<PictureAllocator> (*upload_allocator)(const BackendStartOptions& opts) = nullptr;
+    /// Saves what the backend changes on the calling thread into `*saved`
+    /// (false: nothing to save: it never ran and `starting` is false, or it
+    /// cannot run here), and restores it.
+    bool (*save_thread)(void** saved, bool starting) = nullptr;
+    void (*restore_thread)(void* saved) = nullptr;
 };
 
 /// Backends compiled into this build, in auto-selection priority order.

@@ -2,8 +2,11 @@
 // a line), never crashes or leaks. Run under ASan/UBSan with the debug preset.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <string>
 
+#include "backends/backend.hpp"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
 
@@ -187,15 +190,76 @@ TEST(CApiBadInput, CallsOutOfOrder) {
     EXPECT_EQ(vmaf_picture_unref(&held), 0);  // outlives the context
 }
 
+/// The errno a CUDA request gets on a machine without a usable device.
+int no_device_errno() { return vmaf::find_backend("cuda") ? -ENODEV : -ENOSYS; }
+
+/// One "libvmaf ERROR <fn>: ..." line is what `call` printed.
+template <typename F>
+int one_error_line(const char* fn, F&& call) {
+    testing::internal::CaptureStderr();
+    const int r = call();
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.rfind(std::string("libvmaf ERROR ") + fn + ": ", 0), 0u) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    return r;
+}
+
 TEST(CApiBadInput, CudaRequestFailsLoudly) {
+    VmafContext* v = make();  // log level ERROR
     VmafCudaState* st = nullptr;
-    VmafCudaConfiguration cc{};
-    const int err = vmaf_cuda_state_init(&st, cc);
-    if (err == 0) GTEST_SKIP() << "a CUDA device is present";
-    EXPECT_TRUE(err == -ENOSYS || err == -ENODEV || err == -EIO) << err;
+    const int err = vmaf_cuda_state_init(&st, VmafCudaConfiguration{});
+    if (err == 0) {
+        vmaf_cuda_state_free(st);
+        vmaf_close(v);
+        GTEST_SKIP() << "a CUDA device is present (tests/cuda/capi_gpu_test.cpp runs there)";
+    }
+    ASSERT_EQ(err, no_device_errno());
     EXPECT_EQ(st, nullptr);
-    VmafContext* v = make();
-    EXPECT_EQ(vmaf_cuda_preallocate_pictures(v, VmafCudaPictureConfiguration{}), -EINVAL);  // no state
+    // A caller's context (FFmpeg's CUcontext) meets the same check before it
+    // is used: this one is never dereferenced.
+    int not_a_context = 0;
+    for (void* ctx : {static_cast<void*>(nullptr), static_cast<void*>(&not_a_context)}) {
+        VmafCudaConfiguration cc{};
+        cc.cu_ctx = ctx;
+        EXPECT_EQ(one_error_line("vmaf_cuda_state_init", [&] { return vmaf_cuda_state_init(&st, cc); }),
+                  no_device_errno());
+        EXPECT_EQ(st, nullptr);
+    }
+    // Without an imported state every CUDA picture request is refused (no
+    // host pictures handed out instead).
+    VmafCudaPictureConfiguration pc{};
+    pc.pic_params.w = 64;
+    pc.pic_params.h = 48;
+    pc.pic_params.bpc = 8;
+    pc.pic_params.pix_fmt = VMAF_PIX_FMT_YUV420P;
+    for (auto m : {VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+                   VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED}) {
+        pc.pic_prealloc_method = m;
+        EXPECT_EQ(one_error_line("vmaf_cuda_preallocate_pictures", [&] { return vmaf_cuda_preallocate_pictures(v, pc); }),
+                  -EINVAL);
+    }
+    EXPECT_EQ(vmaf_cuda_preallocate_pictures(nullptr, pc), -EINVAL);
+    VmafPicture p{};
+    EXPECT_EQ(one_error_line("vmaf_cuda_fetch_preallocated_picture",
+                             [&] { return vmaf_cuda_fetch_preallocated_picture(v, &p); }),
+              -EINVAL);
+    EXPECT_EQ(vmaf_cuda_fetch_preallocated_picture(nullptr, &p), -EINVAL);
+    EXPECT_EQ(vmaf_cuda_fetch_preallocated_picture(v, nullptr), -EINVAL);
+    EXPECT_EQ(p.ref, nullptr);
+    // Host pictures from vmaf_preallocate_pictures are not CUDA pictures.
+    VmafPictureConfiguration hc{};
+    hc.pic_params = {64, 48, 8, VMAF_PIX_FMT_YUV420P};
+    hc.pic_cnt = 2;
+    ASSERT_EQ(vmaf_preallocate_pictures(v, hc), 0);
+    EXPECT_EQ(vmaf_cuda_fetch_preallocated_picture(v, &p), -EINVAL);
+    EXPECT_EQ(vmaf_cuda_import_state(v, nullptr), -EINVAL);
+    // The context still scores on the CPU when asked to.
+    ASSERT_EQ(vmaf_use_feature(v, "psnr", nullptr), 0);
+    VmafPicture a = pic(), b = pic();
+    EXPECT_EQ(vmaf_read_pictures(v, &a, &b, 0), 0);
+    EXPECT_EQ(vmaf_read_pictures(v, nullptr, nullptr, 0), 0);
+    double s = 0;
+    EXPECT_EQ(vmaf_feature_score_at_index(v, "psnr_y", &s, 0), 0);
     vmaf_close(v);
 }
 

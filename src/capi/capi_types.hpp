@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <new>
 #include <optional>
@@ -41,7 +42,9 @@ struct VmafContext {
     std::vector<std::string> model_keys;       ///< report keys of models in use
     std::vector<std::string> collection_keys;  ///< report keys of collections in use
     std::optional<vmaf::VideoGeometry> geometry;
-    std::unique_ptr<vmaf::PicturePool> pool;  ///< vmaf_preallocate_pictures
+    std::unique_ptr<vmaf::PicturePool> pool;       ///< vmaf_preallocate_pictures
+    std::function<vmaf::Picture()> cuda_pictures;  ///< vmaf_cuda_preallocate_pictures (DEVICE, HOST, HOST_PINNED)
+    bool engine_used = false;  ///< a feature or an imported score was added (models: model_keys)
     bool flushed = false;
     bool cuda_imported = false;
 };

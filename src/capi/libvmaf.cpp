@@ -132,6 +132,7 @@ int vmaf::capi::alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsig
 extern "C" int vmaf_picture_unref(VmafPicture* pic) {
     VMAF_REQUIRE(pic, "vmaf_picture_unref", "NULL picture");
     VMAF_REQUIRE(pic->ref, "vmaf_picture_unref", "picture holds no reference");
+    const vmaf::BackendThreadGuard keep;  // the last reference to a device picture frees it
     delete pic->ref;
     *pic = VmafPicture{};
     return 0;
@@ -295,6 +296,7 @@ extern "C" int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
 
 extern "C" int vmaf_close(VmafContext* vmaf) {
     VMAF_REQUIRE(vmaf, "vmaf_close", "NULL context");
+    const vmaf::BackendThreadGuard keep;
     return guarded("vmaf_close", [&] {
         delete vmaf;
         return 0;

@@ -107,6 +107,7 @@ extern "C" int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, Vma
         r.name = feature_name;
         if (owned) r.options = owned->entries;
         vmaf->engine->add_feature(r);
+        vmaf->engine_used = true;
         return 0;
     });
 }
@@ -119,6 +120,7 @@ extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_
             return -EINVAL;
         }
         vmaf->engine->import_score(feature_name, index, value);
+        vmaf->engine_used = true;
         return 0;
     });
 }
@@ -128,6 +130,8 @@ extern "C" int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPictu
         log_error("vmaf_read_pictures: NULL context");
         return -EINVAL;
     }
+    // The backend binds its context on this thread; the caller's is restored.
+    const vmaf::BackendThreadGuard keep;
     if (!ref != !dist) {
         log_error("vmaf_read_pictures: only one of reference and distorted given");
         return -EINVAL;

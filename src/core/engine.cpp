@@ -317,4 +317,15 @@ double Engine::fps() const { return impl_->fps; }
 
 std::string Engine::backend_used() const { return impl_->session ? std::string(impl_->session->name()) : "cpu"; }
 
+std::function<Picture()> Engine::backend_pictures(const VideoGeometry& geom, MemoryKind kind, unsigned keep) {
+    select_backend();
+    Impl& d = *impl_;
+    if (!d.session) throw BackendError("cpu", -ENODEV, "no GPU backend is running: pictures in GPU memory need one");
+    std::function<Picture()> supply = d.session->picture_supply(geom, kind, keep);
+    if (!supply)
+        throw BackendError(std::string(d.session->name()), -ENOSYS,
+                           "the " + std::string(d.session->name()) + " backend has no memory of the kind asked for");
+    return supply;
+}
+
 }  // namespace vmaf

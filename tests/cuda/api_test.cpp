@@ -18,6 +18,43 @@ TEST(BackendApi, UnknownOrAbsentBackendState) {
     }
 }
 
+TEST(BackendApi, NativeContextWithoutDevice) {
+    int not_a_context = 0;  // never dereferenced: the device check comes first
+    try {
+        (void)vmaf::create_backend_state("sycl", 0, &not_a_context);
+        FAIL() << "sycl state created";
+    } catch (const vmaf::BackendError& e) {
+        EXPECT_EQ(e.error_number(), -ENOSYS);
+    }
+    try {
+        (void)vmaf::create_backend_state("cuda", 0);
+    } catch (const vmaf::BackendError& e) {
+        if (e.error_number() != -ENODEV && e.error_number() != -ENOSYS) GTEST_SKIP() << e.what();
+        try {
+            (void)vmaf::create_backend_state("cuda", 0, &not_a_context);
+            FAIL() << "cuda state created for a fake context";
+        } catch (const vmaf::BackendError& e2) {
+            EXPECT_EQ(e2.error_number(), e.error_number()) << e2.what();
+        }
+        return;
+    }
+    GTEST_SKIP() << "a CUDA device is present";
+}
+
+TEST(BackendApi, BackendPicturesNeedAGpuBackend) {
+    vmaf::Engine e;
+    e.add_feature({"psnr", {}});
+    const vmaf::VideoGeometry g{vmaf::PixelFormat::Yuv420, 8, 64, 48};
+    for (auto kind : {vmaf::MemoryKind::Device, vmaf::MemoryKind::PinnedHost}) {
+        try {
+            (void)e.backend_pictures(g, kind, 2);
+            FAIL() << "CPU engine gave GPU pictures";
+        } catch (const vmaf::BackendError& err) {
+            EXPECT_EQ(err.error_number(), -ENODEV);
+        }
+    }
+}
+
 TEST(BackendApi, PinnedFeatureNeedsItsBackend) {
     vmaf::EngineConfig cfg;
     cfg.backend = "cpu";
@@ -48,6 +85,21 @@ TEST(BackendApiGpu, CallerCreatedCudaState) {
     EXPECT_EQ(e.select_backend().used, "cuda");
     EXPECT_EQ(e.backend_used(), "cuda");
     EXPECT_THROW((void)vmaf::create_backend_state("cuda", 1 << 20), vmaf::BackendError);
+    // Pictures in device and page-locked memory; plain host memory is not the backend's.
+    const vmaf::VideoGeometry g{vmaf::PixelFormat::Yuv420, 10, 66, 38};
+    auto device = e.backend_pictures(g, vmaf::MemoryKind::Device, 2);
+    const vmaf::Picture p = device();
+    EXPECT_EQ(p.memory(), vmaf::MemoryKind::Device);
+    EXPECT_EQ(p.plane(1).width, 33u);
+    EXPECT_EQ(p.plane(1).height, 19u);
+    EXPECT_GE(p.plane(1).stride, 66);
+    EXPECT_EQ(e.backend_pictures(g, vmaf::MemoryKind::PinnedHost, 1)().memory(), vmaf::MemoryKind::PinnedHost);
+    try {
+        (void)e.backend_pictures(g, vmaf::MemoryKind::Host, 1);
+        FAIL() << "host pictures from the backend";
+    } catch (const vmaf::BackendError& err) {
+        EXPECT_EQ(err.error_number(), -ENOSYS);
+    }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 /* libFuzzer target: random sequences of libvmaf C API calls on one context
  * (features, models, pictures of random geometry, flushes, queries, output,
- * CUDA calls). Every call must return 0 or a negative errno; crashes, leaks
+ * CUDA calls and CUDA picture preallocation). Every call must return 0 or a negative errno; crashes, leaks
  * (with -fsanitize=address) and hangs are the findings.
  *   clang -g -fsanitize=fuzzer,address,undefined tests/fuzz/capi_fuzz.c \
  *         $(pkg-config --cflags --libs libvmaf) -o capi_fuzz
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned n_models = 0, n_colls = 0, index = 0;
     VmafPicture held = {0};
     while (in.n) {
-        switch (take(&in, 12)) {
+        switch (take(&in, 13)) {
         case 0: {
             VmafFeatureDictionary *d = NULL;
             unsigned k = take(&in, 3);
@@ -153,6 +153,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check(vmaf_cuda_import_state(vmaf, cu));
                 check(vmaf_cuda_state_free(cu));
             }
+            break;
+        }
+        case 12: {
+            /* CUDA pictures (refused without an imported state): any method, geometry. */
+            VmafCudaPictureConfiguration pc = {{16 + take(&in, 3), 16, take(&in, 2) ? 8 : 10, take(&in, 6)},
+                                               (enum VmafCudaPicturePreallocationMethod)take(&in, 5)};
+            check(vmaf_cuda_preallocate_pictures(vmaf, pc));
+            VmafPicture r = {0}, d = {0};
+            if (!vmaf_cuda_fetch_preallocated_picture(vmaf, &r) && !vmaf_cuda_fetch_preallocated_picture(vmaf, &d)) {
+                if (take(&in, 2)) {
+                    const int err = vmaf_read_pictures(vmaf, &r, &d, index);
+                    check(err);
+                    if (!err) index++;
+                } else {
+                    check(vmaf_picture_unref(&r));
+                    check(vmaf_picture_unref(&d));
+                }
+            }
+            if (r.ref) check(vmaf_picture_unref(&r));
             break;
         }
         }

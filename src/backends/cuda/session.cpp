@@ -1,7 +1,8 @@
 #include "backends/cuda/session.hpp"
 #include "backends/cuda/gather.hpp"
 
-#include <dlfcn.h>
+#include "backends/cuda/device_pictures.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,53 +26,33 @@ const TwinDescriptor* find_twin(std::string_view kind) {
     return nullptr;
 }
 
-std::unique_ptr<BackendSession> start(const BackendStartOptions& o);
-
-/// Why the CUDA runtime found no device, in the user's terms: the runtime
-/// reports a missing driver as "driver version is insufficient".
-std::string no_device_reason(cudaError_t e) {
-    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
-        void* lib = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-        if (!lib) return "no NVIDIA driver is installed on this machine (libcuda.so.1 not found)";
-        ::dlclose(lib);
-        if (::access("/dev/nvidiactl", F_OK) != 0)
-            return "the NVIDIA driver is installed but not loaded (no /dev/nvidiactl)";
-        if (e == cudaErrorInsufficientDriver)
-            return "the installed NVIDIA driver is too old for this build's CUDA runtime " +
-                   std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
-    }
-    return std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
-}
-
-std::shared_ptr<void> create_state(int device) {
-    BackendStartOptions o;
-    o.device = device;
-    start(o);  // validates the device
-    auto st = std::make_shared<State>();
-    st->device = device;
-    return st;
+/// The context a session started with `o` runs in (not checked).
+Context context_of(const BackendStartOptions& o) {
+    return o.external ? static_cast<const State*>(o.external.get())->context : Context(o.device);
 }
 
 std::unique_ptr<BackendSession> start(const BackendStartOptions& o) {
-    int device = o.device;
-    if (o.external) device = static_cast<const State*>(o.external.get())->device;
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        throw BackendError("cuda", -ENODEV, no_device_reason(e));
-    }
-    if (n <= 0) throw BackendError("cuda", -ENODEV, "no CUDA device found");
-    if (device < 0 || device >= n)
-        throw BackendError("cuda", -ENODEV,
-                           "CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(n) + " found)");
-    if (const cudaError_t s = cudaSetDevice(device); s != cudaSuccess) {
-        cudaGetLastError();
-        throw BackendError("cuda", -EIO, std::string("cudaSetDevice failed (") + cudaGetErrorString(s) + ")");
+    // A caller's state was checked when it was made; primary() checks the device.
+    const Context ctx = o.external ? context_of(o) : Context::primary(o.device);
+    try {
+        ctx.bind();
+    } catch (const Error& e) {
+        throw BackendError("cuda", -EIO, std::string("cannot use the CUDA context (") + e.what() + ")");
     }
     std::string err;
-    if (!probe_device(err)) throw BackendError("cuda", -EIO, "CUDA device " + std::to_string(device) + " cannot run kernels (" + err + ")");
-    return std::make_unique<Session>(device);
+    if (!probe_device(err))
+        throw BackendError("cuda", -EIO,
+                           "CUDA device " + std::to_string(ctx.device()) + " cannot run kernels (" + err + ")");
+    return std::make_unique<Session>(ctx);
+}
+
+std::shared_ptr<void> create_state(int device, void* native) {
+    auto st = std::make_shared<State>();
+    st->context = native ? Context::external(static_cast<CUcontext>(native)) : Context::primary(device);
+    BackendStartOptions o;
+    o.external = st;
+    start(o);  // checks that the context runs kernels
+    return st;
 }
 
 }  // namespace
@@ -81,8 +62,10 @@ struct Session::Slot {
     DeviceBuffer dev;
     Stream stream;
     Event ready;
+    Event caller;  ///< the caller's legacy-stream work on direct pictures
     DeviceFrame frame;
     bool direct = false;  ///< the last upload read the pictures themselves
+    bool waited = false;  ///< this frame's copies wait for the caller's legacy-stream work
     std::shared_ptr<FrameResults> results;
     bool batched = false;  ///< a twin waits for the frame's one readback
 };
@@ -95,7 +78,7 @@ namespace {
 /// registration) several times cheaper than 4 KiB pages.
 class PinnedAllocator final : public PictureAllocator {
 public:
-    explicit PinnedAllocator(int device) : device_(device) {}
+    explicit PinnedAllocator(const Context& ctx) : ctx_(ctx) {}
     std::uint8_t* allocate(std::size_t bytes) override {
         constexpr std::size_t kHuge = std::size_t{2} << 20;
         const std::size_t align = bytes >= kHuge ? kHuge : 64;
@@ -106,8 +89,13 @@ public:
         // First touch here, in the caller's thread, not under the driver's
         // lock (and, while the runtime is still starting, meanwhile).
         std::memset(p, 0, size);
-        cudaError_t e = cudaSetDevice(device_);
-        if (e == cudaSuccess) e = cudaHostRegister(p, size, cudaHostRegisterPortable);
+        try {
+            ctx_.bind();
+        } catch (...) {
+            std::free(p);
+            throw;
+        }
+        const cudaError_t e = cudaHostRegister(p, size, cudaHostRegisterPortable);
         if (e != cudaSuccess) {
             std::free(p);
             cudaGetLastError();
@@ -116,13 +104,18 @@ public:
         return static_cast<std::uint8_t*>(p);
     }
     void deallocate(std::uint8_t* p, std::size_t) noexcept override {
-        cudaHostUnregister(p);
+        try {
+            ctx_.bind();
+            cudaHostUnregister(p);
+            cudaGetLastError();
+        } catch (...) {
+        }
         std::free(p);
     }
     MemoryKind memory() const override { return MemoryKind::PinnedHost; }
 
 private:
-    int device_;
+    Context ctx_;
 };
 
 cudaMemcpyKind copy_kind(MemoryKind m) {
@@ -133,28 +126,41 @@ cudaMemcpyKind copy_kind(MemoryKind m) {
 
 std::shared_ptr<PictureAllocator> upload_allocator(const BackendStartOptions& o) {
     if (::access("/dev/nvidiactl", F_OK) != 0) return nullptr;  // no NVIDIA driver loaded here
-    const int device = o.external ? static_cast<const State*>(o.external.get())->device : o.device;
-    return std::make_shared<PinnedAllocator>(device);
+    return std::make_shared<PinnedAllocator>(context_of(o));
 }
 
 std::optional<DeviceTarget> Session::device_target() const {
-    return DeviceTarget{"cuda", device_};
+    // A decoder's frames live in the device's primary context: a caller's own context cannot read them.
+    if (context_.external_handle()) return std::nullopt;
+    return DeviceTarget{"cuda", context_.device()};
 }
 
 std::shared_ptr<PictureAllocator> Session::picture_allocator() {
-    if (!pinned_) pinned_ = std::make_shared<PinnedAllocator>(device_);
+    if (!pinned_) pinned_ = std::make_shared<PinnedAllocator>(context_);
     return pinned_;
 }
 
-Session::Session(int device) : device_(device) {}
+std::function<Picture()> Session::picture_supply(const VideoGeometry& geom, MemoryKind kind, unsigned keep) {
+    if (kind == MemoryKind::Device) return device_picture_supply(context_, geom, keep);
+    if (kind != MemoryKind::PinnedHost) return {};
+    auto pool = std::make_shared<PicturePool>(geom, keep, std::make_shared<PinnedAllocator>(context_));
+    pool->reserve(keep);
+    return [pool] { return pool->acquire(); };
+}
+
+Session::Session(Context context) : context_(context) {}
 
 Session::~Session() {
+    // The staging is freed in the session's context. It stays current on
+    // this thread for the twins, which the engine destroys after the session.
+    try {
+        bind();
+    } catch (...) {
+    }
     active_.clear();
     slots_.reset();
     results_.reset();
 }
-
-void Session::bind() const { check(cudaSetDevice(device_), "cudaSetDevice"); }
 
 bool Session::has_twin(std::string_view kind_name) const { return find_twin(kind_name) != nullptr; }
 
@@ -216,6 +222,7 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
 }
 
 void Session::run_end() {
+    bind();  // staging still active is freed in the session's context
     std::lock_guard lk(m_);
     active_.clear();
 }
@@ -235,43 +242,59 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
         s->results = acquire_results();
         check(cudaMemsetAsync(s->results->dev.get(), 0, results_bytes_, st), "cudaMemsetAsync");
     }
-    std::uint8_t* host = nullptr;
-    std::size_t off = 0;     // of the plane in the staging layout
-    std::size_t packed = 0;  // staging bytes to upload in one copy (host pictures)
+    std::size_t off = 0;       // of the plane in the staging layout
+    std::size_t run_from = 0;  // start of the pageable planes packed and not yet uploaded
+    // Pageable planes are packed into the pinned staging and uploaded in one
+    // copy per run of consecutive ones (one copy when both pictures are pageable).
+    auto upload_run = [&] {
+        if (off > run_from)
+            check(cudaMemcpyAsync(s->dev.get<std::uint8_t>() + run_from, s->host.get<std::uint8_t>() + run_from,
+                                  off - run_from, cudaMemcpyHostToDevice, st),
+                  "upload");
+    };
     s->direct = false;
+    s->waited = false;
     for (int side = 0; side < 2; ++side) {
         const Picture& pic = side ? dist : ref;
         if (pic.planes() < s->frame.planes) throw Error(ErrorKind::Internal, "cuda: a luma-only picture where chroma is needed");
+        if (pic.memory() != MemoryKind::Host) {
+            upload_run();
+            if (pic.memory() == MemoryKind::Device && !s->waited) {
+                // The caller may have filled the picture with work still
+                // queued on the context's legacy default stream (FFmpeg's
+                // cuMemcpy2D): the copies below follow it.
+                check(cudaEventRecord(s->caller.get(), cudaStreamLegacy), "cudaEventRecord");
+                check(cudaStreamWaitEvent(st, s->caller.get(), 0), "cudaStreamWaitEvent");
+                s->waited = true;
+            }
+            s->direct = true;
+        }
         for (unsigned p = 0; p < s->frame.planes; ++p) {
             const DevicePlane& dp = side ? s->frame.dist[p] : s->frame.ref[p];
             const Plane& src = pic.plane(p);
             if (src.width != dp.width || src.height != dp.height)
                 throw Error(ErrorKind::Input, "cuda: picture geometry differs from the run's");
             if (pic.memory() == MemoryKind::Host) {
-                // Pageable: pack into the pinned staging, uploaded below.
-                if (packed != off) throw Error(ErrorKind::Internal, "cuda: pageable planes after direct ones");
                 if (!s->host.size()) s->host = PinnedBuffer(s->dev.size());
-                host = s->host.get<std::uint8_t>();
+                std::uint8_t* host = s->host.get<std::uint8_t>();
                 for (unsigned y = 0; y < dp.height; ++y)
                     std::memcpy(host + off + y * dp.pitch, src.row<const std::uint8_t>(y), dp.pitch);
-                packed += dp.pitch * dp.height;
             } else if (src.step != 1 || src.shift != 0) {
                 // A GPU decoder's interleaved or shifted plane: made planar on the device.
                 check(gather_plane(const_cast<void*>(dp.data), dp.pitch, src.data, static_cast<std::size_t>(src.stride),
                                    dp.width, dp.height, src.step, src.shift, pic.bytes_per_sample(), st),
                       "gather_plane");
-                s->direct = true;
             } else {
                 // Page-locked host or device memory: copied straight in.
                 check(cudaMemcpy2DAsync(const_cast<void*>(dp.data), dp.pitch, src.data, static_cast<std::size_t>(src.stride),
                                         dp.pitch, dp.height, copy_kind(pic.memory()), st),
                       "upload");
-                s->direct = true;
             }
             off += dp.pitch * dp.height;
         }
+        if (pic.memory() != MemoryKind::Host) run_from = off;
     }
-    if (packed) check(cudaMemcpyAsync(s->dev.get(), host, packed, cudaMemcpyHostToDevice, st), "upload");
+    upload_run();
     check(cudaEventRecord(s->ready.get(), st), "cudaEventRecord");
     std::lock_guard lk(m_);
     active_[index] = std::move(s);
@@ -371,5 +394,7 @@ extern const BackendDescriptor kCudaBackend;
 const BackendDescriptor kCudaBackend{.name = "cuda",
                                      .start = &cuda::start,
                                      .create_state = &cuda::create_state,
-                                     .upload_allocator = &cuda::upload_allocator};
+                                     .upload_allocator = &cuda::upload_allocator,
+                                     .save_thread = &cuda::save_current,
+                                     .restore_thread = &cuda::restore_current};
 }  // namespace vmaf

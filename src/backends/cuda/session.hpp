@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "backends/backend.hpp"
+#include "backends/cuda/context.hpp"
 #include "backends/cuda/cuda_util.hpp"
 #include "backends/cuda/dispatch.hpp"
 
@@ -79,12 +80,12 @@ struct TwinDescriptor {
 
 /// Caller-created CUDA state (library API): hand it to EngineConfig::backend_state.
 struct State {
-    int device = 0;
+    Context context;
 };
 
 class Session final : public BackendSession {
 public:
-    explicit Session(int device);
+    explicit Session(Context context);
     ~Session() override;
 
     std::string_view name() const override { return "cuda"; }
@@ -97,6 +98,7 @@ public:
     void frame_end(unsigned index) override;
     std::shared_ptr<PictureAllocator> picture_allocator() override;
     std::optional<DeviceTarget> device_target() const override;
+    std::function<Picture()> picture_supply(const VideoGeometry& geom, MemoryKind kind, unsigned keep) override;
 
     /// The staged frame `index` (between frame_begin and frame_end).
     const DeviceFrame& frame(unsigned index);
@@ -116,15 +118,16 @@ public:
     /// readback, made in frame_end, wait for it) and returns at once; get()
     /// waits for that readback.
     Results submit(unsigned index, ResultArea a, cudaStream_t s, cudaEvent_t done, Dispatch mode);
-    /// Makes this session's device current on the calling thread.
-    void bind() const;
-    int device() const { return device_; }
+    /// Makes this session's context current on the calling thread (every
+    /// thread binds before its CUDA calls; nothing restores the previous one).
+    void bind() const { context_.bind(); }
+    int device() const { return context_.device(); }
 
 private:
     struct Slot;
     Slot& active(unsigned index);  // requires m_ held
     std::shared_ptr<FrameResults> acquire_results();
-    int device_;
+    Context context_;
     VideoGeometry geom_;
     bool chroma_ = false;
     std::unique_ptr<Pool<Slot>> slots_;

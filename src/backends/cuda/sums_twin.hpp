@@ -38,7 +38,10 @@ public:
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) final {
         auto& st = static_cast<Pending&>(state);
-        if (st.sums) collect(st);
+        if (st.sums) {
+            session_.bind();  // waits on the frame's readback, on whichever thread finishes it
+            collect(st);
+        }
         write(index, st, out);
     }
 

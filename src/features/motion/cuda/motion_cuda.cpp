@@ -136,6 +136,7 @@ public:
     }
 
     void flush(ScoreWriter& out) override {
+        session_.bind();  // a call of its own: the thread may have another context current
         drain(out);
         emit(true, out);
         for (auto& b : history_) buffers_.release(std::move(b));
