@@ -2,6 +2,10 @@
 """FFmpeg's libvmaf filter, built against this library, on corpus pairs: its
 report (written by vmaf_write_output) must equal the `vmaf` CLI's report for
 the same options, every per-frame and pooled value as printed (fps aside).
+The FFmpeg is patched with ffmpeg-patches/5.1 (the filter's cuda option):
+cuda=0 must leave the scores as they were; cuda=1 must either fail cleanly at
+init (no CUDA in libvmaf, or no GPU: a clear error, a non-zero exit, no
+report) or, where CUDA runs, give the CLI's report too.
 
   ffmpeg_test.py FFMPEG VMAF_CLI TESTDATA CLIPS MODELS WORKDIR
 FFmpeg 5.1's filter copies `w` bytes per row of >8-bit frames (half of each
@@ -24,6 +28,28 @@ def report_lines(path):
     return [l for l in lines if not l.startswith('  "fps": ')]
 
 
+CUDA_INIT_ERRORS = ("cuda=1, but libvmaf was built without CUDA support",
+                    "cuda=1, but libvmaf could not initialize CUDA",
+                    "cuda=1, but FFmpeg was built without libvmaf CUDA support")
+
+
+def cuda1_error_line(stderr):
+    return next((l for l in stderr.splitlines() if any(e in l for e in CUDA_INIT_ERRORS)), "")
+
+
+def cuda1_failure_problem(r, report):
+    """Why a failed cuda=1 run is not a clean refusal (None when it is)."""
+    if r.returncode < 0 or r.returncode >= 128:
+        return f"ffmpeg died (exit {r.returncode}): {r.stderr.strip()[-300:]}"
+    if not cuda1_error_line(r.stderr):
+        return f"exit {r.returncode} without the filter's CUDA error line: {r.stderr.strip()[-300:]}"
+    if "Error initializing filter 'libvmaf'" not in r.stderr:
+        return f"the failure did not come from the filter's init: {r.stderr.strip()[-300:]}"
+    if os.path.exists(report):
+        return f"a report was written ({report})"
+    return None
+
+
 def main():
     ffmpeg, cli, testdata, clips, models, work = sys.argv[1:7]
     os.makedirs(work, exist_ok=True)
@@ -32,7 +58,7 @@ def main():
     # (name, pair, libvmaf filter options, equivalent CLI arguments)
     v061 = os.path.join(models, "vmaf_v0.6.1.json")
     cases = [
-        ("version", "p01_crf35", "model=version=vmaf_v0.6.1", ["-m", "version=vmaf_v0.6.1"]),
+        ("version_cuda0", "p01_crf35", "model=version=vmaf_v0.6.1:cuda=0", ["-m", "version=vmaf_v0.6.1"]),
         ("path_threads", "p01_crf23", f"model=path={v061}:n_threads=2",
          ["-m", f"path={v061}", "--threads", "2"]),
         ("psnr_subsample_422", "p04b_crf30", "model=version=vmaf_v0.6.1:feature=name=psnr:n_subsample=3",
@@ -40,6 +66,8 @@ def main():
         ("444_threads_psnr", "p04a_crf30", "model=version=vmaf_v0.6.1:feature=name=psnr:n_threads=3",
          ["-m", "version=vmaf_v0.6.1", "--feature", "psnr", "--threads", "3"]),
     ]
+    # cuda=1 on software frames: where no CUDA runs, cuda1_outcome checks the failure.
+    cases.append(("cuda1", "p01_crf35", "model=version=vmaf_v0.6.1:cuda=1", ["-m", "version=vmaf_v0.6.1"]))
     golden_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
     # (name, pair, options, golden report of upstream's libvmaf through this FFmpeg)
     cases.append(("10bit_upstream_golden", "p03_crf28", "model=version=vmaf_v0.6.1",
@@ -51,12 +79,23 @@ def main():
         size = f'{p["width"]}x{p["height"]}'
         ff_out = os.path.join(work, f"{name}.ffmpeg.json")
         cli_out = os.path.join(work, f"{name}.cli.json")
+        for stale in (ff_out, cli_out):
+            if os.path.exists(stale):
+                os.remove(stale)
         raw = ["-f", "rawvideo", "-pix_fmt", p["pix_fmt"], "-s", size]
         if p["bitdepth"] > 8 and not isinstance(cli_args, str):
             raise SystemExit(f"{name}: >8-bit cases need an upstream golden (FFmpeg 5.1 bug)")
         cmd = [ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-y", *raw, "-i", dist, *raw, "-i", ref,
                "-lavfi", f"libvmaf=log_fmt=json:log_path={ff_out}:{opts}", "-f", "null", "-"]
         r = subprocess.run(cmd, capture_output=True, text=True)
+        if name == "cuda1" and r.returncode != 0:
+            problem = cuda1_failure_problem(r, ff_out)
+            if problem:
+                print(f"FAIL {name}: {problem}\n  {' '.join(cmd)}")
+                failures += 1
+            else:
+                print(f"ok   {name}: no CUDA here, init refused cleanly: {cuda1_error_line(r.stderr)!r}")
+            continue
         if r.returncode != 0:
             print(f"FAIL {name}: ffmpeg exited {r.returncode}: {r.stderr.strip()}\n  {' '.join(cmd)}")
             failures += 1
