@@ -19,4 +19,4 @@ config_h=$(<"$build/ffmpeg-5.1/config.h")
 [[ "$config_h" == *"#define CONFIG_LIBVMAF_CUDA 1"* ]] || {
   echo "FAIL configure: --enable-libvmaf-cuda did not find libvmaf's CUDA API" >&2; exit 1; }
 LD_LIBRARY_PATH="$(pkg-config --variable=libdir libvmaf)" \
-  python3 "$here/ffmpeg_test.py" "$build/ffmpeg-5.1/ffmpeg" "$cli" "$testdata" "$clips" "$models" "$build/ffmpeg-test"
+  python3 "$here/ffmpeg_test.py" --series "$build/ffmpeg-5.1/ffmpeg" "$cli" "$testdata" "$clips" "$models" "$build/ffmpeg-test"
