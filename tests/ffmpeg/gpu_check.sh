@@ -82,7 +82,14 @@ for pair in p01 p02 p03; do
   if ! run "${pair}_cpu" ffmpeg-9.0-selector -i "$dist" -i "$ref" -lavfi "libvmaf=$lv=$cpu"; then
     echo "FAIL ${pair}_cpu: $(tail -n 3 "$work/${pair}_cpu.log")"; rc=1; continue
   fi
-  echo "ok   ${pair}_cpu: $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(len(d['frames']), 'frames, VMAF %.6f,' % d['pooled_metrics']['vmaf']['mean'], 'backend', d.get('backend_used'))" "$cpu")"
+  python3 - "$cpu" "${pair}_cpu" <<'EOF' || { rc=1; continue; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+if d.get("backend_used") != "cpu":
+    print(f"FAIL {sys.argv[2]}: backend_used {d.get('backend_used')!r}, not 'cpu'")
+    sys.exit(1)
+print(f"ok   {sys.argv[2]}: {len(d['frames'])} frames, VMAF {d['pooled_metrics']['vmaf']['mean']:.6f}, backend cpu")
+EOF
   cases=(b90)
   [ $eight_bit = 1 ] && cases=(a a_up b51 b90)
   for c in "${cases[@]}"; do
