@@ -20,7 +20,7 @@ if [[ -f "$src/.vmaf-patches" ]]; then
   dsc=$(find "$(dirname "$src")" -maxdepth 1 -name 'ffmpeg_*.dsc' | head -n1)
   [[ -n "$dsc" ]] || { echo "$src holds another patch series and no .dsc is beside it to unpack again" >&2; exit 1; }
   rm -rf "$src"
-  dpkg-source -x "$dsc" "$src" >/dev/null
+  dpkg-source -x "$dsc" "$src" >/dev/null 2>&1 || { echo "could not unpack $dsc again" >&2; exit 1; }
 fi
 for p in "${patches[@]}"; do
   patch -d "$src" -p1 --forward --quiet < "$series_dir/$p" >&2 || { echo "patch $p does not apply to $src" >&2; exit 1; }
