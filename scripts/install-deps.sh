@@ -8,7 +8,7 @@ pkgs=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   ffmpeg chromium
-  nasm make  # tests/ffmpeg: FFmpeg 5.1 built from Debian's source package
+  nasm make patch  # tests/ffmpeg: FFmpeg 5.1 built from Debian's source package (+ ffmpeg-patches/5.1)
 )
 missing=()
 for p in "${pkgs[@]}"; do
