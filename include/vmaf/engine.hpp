@@ -193,6 +193,9 @@ public:
     std::vector<std::pair<std::string, bool>> model_keys() const;
     /// Non-fatal conditions of the last run (e.g. one input ended first), one line each.
     const std::vector<std::string>& warnings() const;
+    /// Informational lines of the last run that change no score (e.g. an
+    /// input decoded in software where the GPU's decoder could not take it).
+    const std::vector<std::string>& notices() const;
     /// Frames per second of the last run (wall clock).
     double fps() const;
     /// Name of the backend that computed the scores ("cpu", "cuda", ...).

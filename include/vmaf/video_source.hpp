@@ -28,7 +28,10 @@ struct StreamInfo {
 /// VideoSource::decode_on_device().
 struct DeviceTarget {
     std::string api;  ///< "cuda"
-    int device = 0;   ///< device ordinal; pictures are in its primary context
+    int device = 0;   ///< device ordinal
+    /// The context the pictures must belong to (cuda: the backend's CUcontext,
+    /// the device's primary one); null: the device's primary context.
+    void* native_context = nullptr;
 };
 
 /// How a consumer wants pictures delivered; see VideoSource::plan().

@@ -108,6 +108,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     if (d.instances.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
     d.geom = ref.geometry();
     d.warnings.clear();
+    d.notices.clear();
     bool luma_only = true;  // read only what some extractor needs
     for (const Instance& inst : d.instances) luma_only &= !inst.info->needs_chroma;
 
@@ -146,7 +147,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         if (const std::optional<DeviceTarget> target = d.session->device_target())
             for (VideoSource* s : {&ref, &dist}) {
                 std::string why;
-                if (!s->decode_on_device(*target, why) && !why.empty()) d.warnings.push_back(s->name() + ": " + why);
+                if (!s->decode_on_device(*target, why) && !why.empty()) d.notices.push_back(s->name() + ": " + why);
             }
     struct RunEnd {
         BackendSession* s;
@@ -312,6 +313,7 @@ std::vector<std::pair<std::string, bool>> Engine::model_keys() const {
 }
 
 const std::vector<std::string>& Engine::warnings() const { return impl_->warnings; }
+const std::vector<std::string>& Engine::notices() const { return impl_->notices; }
 
 double Engine::fps() const { return impl_->fps; }
 

@@ -149,6 +149,7 @@ struct Engine::Impl {
     unsigned frames = 0;
     double fps = 0;
     std::vector<std::string> warnings;
+    std::vector<std::string> notices;
     VideoGeometry geom;
     std::optional<BackendSelection> selection;
     std::unique_ptr<BackendSession> session;

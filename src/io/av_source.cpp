@@ -4,6 +4,14 @@ extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/hwcontext.h>
+// hwcontext_cuda.h needs only the CUDA driver API's handle types, declared
+// here so that the build needs no CUDA headers (libavcodec loads the driver).
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 0
+typedef struct CUctx_st* CUcontext;
+typedef struct CUstream_st* CUstream;
+#endif
+#include <libavutil/hwcontext_cuda.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -13,6 +21,7 @@ extern "C" {
 
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "io/av_formats.hpp"
@@ -166,34 +175,52 @@ public:
 
     bool decode_on_device(const DeviceTarget& target, std::string& why) override {
         if (target.api != "cuda" || frames_ || packets_ || have_frame_) return false;
-        bool nvdec = false;
-        for (int i = 0; const AVCodecHWConfig* c = avcodec_get_hw_config(codec_, i); ++i)
-            nvdec |= c->device_type == AV_HWDEVICE_TYPE_CUDA && (c->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX);
-        if (!nvdec) {
+        // The decoder of this codec with a CUDA hwaccel: the one opened, or
+        // another (e.g. FFmpeg's own av1 where libdav1d was preferred).
+        const AVCodec* hw_codec = nullptr;
+        void* it = nullptr;
+        for (const AVCodec* c = codec_; c && !hw_codec; c = av_codec_iterate(&it)) {
+            if (!av_codec_is_decoder(c) || c->id != codec_->id) continue;
+            for (int i = 0; const AVCodecHWConfig* h = avcodec_get_hw_config(c, i); ++i)
+                if (h->device_type == AV_HWDEVICE_TYPE_CUDA && (h->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+                    hw_codec = c;
+        }
+        if (!hw_codec) {
             why = std::string("no GPU decoder for ") + codec_->name + " in this build: decoding in software";
             return false;
         }
-        // The backend's own context (the device's primary one) owns the frames.
-        AVDictionary* opts = nullptr;
-        av_dict_set(&opts, "primary_ctx", "1", 0);
         AVBufferRef* device = nullptr;
-        const int r = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, std::to_string(target.device).c_str(), opts, 0);
-        av_dict_free(&opts);
-        if (r < 0) {
+        if (const int r = cuda_device(target, device); r < 0) {
             why = "cannot open the GPU's decoder (" + av_error(r) + "): decoding in software";
             return false;
         }
+        const AVCodec* sw_codec = codec_;
+        codec_ = hw_codec;
         open_decoder(device);
         // The first frame tells whether the GPU took the stream (profile, bit depth, chroma).
-        if (!decode_next()) return false;
-        have_frame_ = true;
-        if (frame_->format != AV_PIX_FMT_CUDA) {
-            why = std::string("the GPU's decoder does not take this ") + codec_->name + " stream (" +
-                  av_get_pix_fmt_name(src_fmt_) + "): decoding in software";
+        bool got = false;
+        try {
+            got = decode_next();
+        } catch (const Error&) {
+            if (codec_ == sw_codec) throw;  // the stream's own error
+        }
+        if (got && frame_->format == AV_PIX_FMT_CUDA) {
+            have_frame_ = true;
+            info_.codec += " (NVDEC)";
+            return true;
+        }
+        why = std::string("the GPU's decoder does not take this ") + avcodec_get_name(codec_->id) + " stream (" +
+              av_get_pix_fmt_name(src_fmt_) + "): decoding in software";
+        if (codec_ != sw_codec) {
+            // That decoder may have no software path: start over with the usual one.
+            codec_ = sw_codec;
+            av_frame_unref(frame_.get());
+            reopen_input();
+            open_decoder(nullptr);
             return false;
         }
-        info_.codec += " (NVDEC)";
-        return true;
+        have_frame_ = got;  // a software frame, delivered first
+        return false;
     }
 
     std::optional<Picture> read() override {
@@ -223,6 +250,34 @@ public:
     }
 
 private:
+    /// A CUDA device context for libavcodec over `target`'s own context (so
+    /// frames belong to it), or the device's primary context.
+    static int cuda_device(const DeviceTarget& target, AVBufferRef*& out) {
+        if (!target.native_context) {
+            AVDictionary* opts = nullptr;
+            av_dict_set(&opts, "primary_ctx", "1", 0);
+            const int r = av_hwdevice_ctx_create(&out, AV_HWDEVICE_TYPE_CUDA, std::to_string(target.device).c_str(), opts, 0);
+            av_dict_free(&opts);
+            return r;
+        }
+        out = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
+        if (!out) return AVERROR(ENOMEM);
+        auto* hw = reinterpret_cast<AVHWDeviceContext*>(out->data);
+        static_cast<AVCUDADeviceContext*>(hw->hwctx)->cuda_ctx = static_cast<CUcontext>(target.native_context);
+        const int r = av_hwdevice_ctx_init(out);
+        if (r < 0) av_buffer_unref(&out);
+        return r;
+    }
+
+    /// Seeks back to the start after a trial decode (before any frame was delivered).
+    void reopen_input() {
+        if (av_seek_frame(fmt_.get(), stream_, std::numeric_limits<std::int64_t>::min(), AVSEEK_FLAG_BACKWARD) < 0 &&
+            avformat_seek_file(fmt_.get(), -1, std::numeric_limits<std::int64_t>::min(), 0, 0, 0) < 0)
+            throw Error(ErrorKind::Input, path_ + ": cannot go back to the start after trying the GPU's decoder");
+        draining_ = false;
+        packets_ = 0;
+    }
+
     /// (Re)creates the decoder; with `device` (ownership taken), frames may
     /// come in that CUDA device's memory.
     void open_decoder(AVBufferRef* device) {

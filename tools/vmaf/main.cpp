@@ -122,6 +122,7 @@ int run(const vmaf::cli::Args& args) {
     const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
+    for (const auto& n : engine.notices()) std::fprintf(stderr, "vmaf: %s\n", n.c_str());
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (s->decode_errors())
             std::fprintf(stderr, "vmaf: %s: %llu packet(s)/frame(s) failed to decode and were left out\n",

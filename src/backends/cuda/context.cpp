@@ -134,6 +134,16 @@ Context Context::external(CUcontext ctx) {
     return c;
 }
 
+CUcontext Context::native() const {
+    if (ctx_) return ctx_;
+    bind();
+    cudaFree(nullptr);  // the primary context is created lazily: make sure it exists
+    CUcontext c = nullptr;
+    if (const CUresult r = require_driver().get_current(&c); r != CUDA_SUCCESS || !c)
+        throw Error(ErrorKind::Internal, "CUDA: cuCtxGetCurrent failed (driver error " + std::to_string(r) + ")");
+    return c;
+}
+
 void Context::bind() const {
     g_bound.store(true, std::memory_order_release);
     if (!ctx_) {

@@ -46,6 +46,9 @@ public:
     int device() const { return device_; }
     /// The caller's context, or null for a primary context.
     CUcontext external_handle() const { return ctx_; }
+    /// The driver handle of this context (a primary one is made current on
+    /// the calling thread to obtain it). Throws as bind() does.
+    CUcontext native() const;
 
 private:
     int device_ = 0;

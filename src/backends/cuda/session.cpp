@@ -132,7 +132,7 @@ std::shared_ptr<PictureAllocator> upload_allocator(const BackendStartOptions& o)
 std::optional<DeviceTarget> Session::device_target() const {
     // A decoder's frames live in the device's primary context: a caller's own context cannot read them.
     if (context_.external_handle()) return std::nullopt;
-    return DeviceTarget{"cuda", context_.device()};
+    return DeviceTarget{"cuda", context_.device(), context_.native()};
 }
 
 std::shared_ptr<PictureAllocator> Session::picture_allocator() {
