@@ -29,7 +29,6 @@ import tempfile
 NOT_YET = {
     "float_ssim": ["float_ssim"],
     "float_ms_ssim": ["float_ms_ssim"],
-    "psnr_hvs": ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"],
 }
 # Models whose extractors are not all implemented yet.
 MODELS_NOT_YET = set()
