@@ -4,11 +4,24 @@
 #include <cstdlib>
 #include <vector>
 
-#include "features/psnr_hvs/psnr_hvs_dct.hpp"
 
 namespace vmaf::psnr_hvs {
 
 namespace {
+
+// Lane operations of the scalar reference: int32, wrapping as upstream's int.
+struct ScalarOps {
+    using V = std::int32_t;
+    static V add(V a, V b) { return static_cast<V>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b)); }
+    static V sub(V a, V b) { return static_cast<V>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b)); }
+    static V half(V a) { return add(a, static_cast<V>(static_cast<std::uint32_t>(a) >> 31)) >> 1; }
+    template <std::int32_t C, std::int32_t R, int S>
+    static V mul_round(V a) {
+        return add(static_cast<V>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(C)), R) >> S;
+    }
+};
+
+#include "features/psnr_hvs/psnr_hvs_dct.inc"
 
 // Xiph's CSF matrices ("normalized inverse quantization matrix for 8x8 DCT
 // at the point of transparency"), row-major; upstream stores them as float.
@@ -133,13 +146,13 @@ void fdct8x8(std::int32_t blk[64]) {
     for (unsigned col = 0; col < 8; ++col) {  // vertical transforms: t[8 * col + v]
         std::int32_t v[8];
         for (unsigned r = 0; r < 8; ++r) v[r] = blk[8 * r + col];
-        fdct8<ScalarOps>(v);
+        fdct8<ScalarOps>(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
         for (unsigned r = 0; r < 8; ++r) t[8 * col + r] = v[r];
     }
     for (unsigned f = 0; f < 8; ++f) {  // horizontal transforms of vertical frequency f
         std::int32_t v[8];
         for (unsigned col = 0; col < 8; ++col) v[col] = t[8 * col + f];
-        fdct8<ScalarOps>(v);
+        fdct8<ScalarOps>(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
         for (unsigned h = 0; h < 8; ++h) blk[8 * f + h] = v[h];
     }
 }
