@@ -25,7 +25,10 @@ float lab_f(double t) {
     return static_cast<float>((kKappa * t + 16.0) * (1.0 / 116.0));
 }
 
-// Hue angle in [0, 2pi) of (a', b) (atan2(b, a')), 0 for the achromatic point.
+double sq(double x) { return x * x; }
+
+}  // namespace
+
 float hue_angle(float b, float a_prime) {
     if (b == 0.0f && a_prime == 0.0f) return 0.0f;
     float h = static_cast<float>(atan2(static_cast<double>(b), static_cast<double>(a_prime)));
@@ -33,8 +36,6 @@ float hue_angle(float b, float a_prime) {
     return h;
 }
 
-// Hue difference h2 - h1 wrapped into [-pi, pi]; 0 when either chroma is 0
-// (upstream tests the unprimed chromas c1, c2).
 float hue_difference(float c1, float c2, float h1, float h2) {
     if (c1 == 0.0f || c2 == 0.0f) return 0.0f;
     const float d = h2 - h1;
@@ -43,7 +44,6 @@ float hue_difference(float c1, float c2, float h1, float h2) {
     return static_cast<float>(static_cast<double>(d) - 2. * kPi);
 }
 
-// Mean hue H-bar'.
 float mean_hue(float h1, float h2) {
     const float s = h1 + h2;
     if (fabs(static_cast<double>(h1 - h2)) > kPi) return static_cast<float>((static_cast<double>(s) + 2.0 * kPi) / 2.0);
@@ -56,7 +56,6 @@ float hue_weight_t(float hbar) {
                               0.32 * cos(3.0 * h + kPi / 30.0) - 0.20 * cos(4.0 * h - 7.0 * kPi / 20.0));
 }
 
-// Rotation term R_T of mean chroma c_bar_prime and mean hue hbar (radians).
 float rotation_term(float c_bar_prime, float hbar) {
     const float deg = static_cast<float>(static_cast<double>(hbar) * (180.0 / kPi));
     const float t = static_cast<float>((static_cast<double>(deg) - 275.0) * (1.0 / 25.0));
@@ -66,10 +65,6 @@ float rotation_term(float c_bar_prime, float hbar) {
     const float theta = static_cast<float>(static_cast<double>(theta_deg) * (kPi / 180.0));
     return static_cast<float>(-2.0 * sqrt(static_cast<double>(ratio)) * sin(static_cast<double>(theta)));
 }
-
-double sq(double x) { return x * x; }
-
-}  // namespace
 
 Lab yuv_to_lab(unsigned ys, unsigned us, unsigned vs, unsigned bpc) {
     const double scale = static_cast<double>(1 << (bpc - 8));

@@ -21,6 +21,20 @@ Lab yuv_to_lab(unsigned y, unsigned u, unsigned v, unsigned bpc);
 /// (upstream's weights). Zero when the colours are equal.
 float delta_e2000(const Lab& c1, const Lab& c2);
 
+/// Sub-expressions of delta_e2000 that call libm (upstream's helper
+/// functions), shared with the SIMD kernel, which evaluates everything else
+/// vector-wide and these per pixel.
+/// Hue angle atan2(b, a') in [0, 2pi), 0 for a' = b = 0.
+float hue_angle(float b, float a_prime);
+/// Hue difference h2 - h1 wrapped into [-pi, pi]; 0 when c1 or c2 is 0.
+float hue_difference(float c1, float c2, float h1, float h2);
+/// Mean hue H-bar' of two hue angles.
+float mean_hue(float h1, float h2);
+/// Hue weighting function T of the mean hue.
+float hue_weight_t(float h_bar);
+/// Rotation term R_T of the mean chroma C-bar' and the mean hue.
+float rotation_term(float c_bar_prime, float h_bar);
+
 /// The frame score from the sum of the per-pixel differences over `pixels`
 /// luma positions: 45 - 20 log10(sum / pixels).
 double frame_score(double de_sum, unsigned width, unsigned height);

@@ -30,22 +30,39 @@ Lab LabCache::get(unsigned y, unsigned u, unsigned v, unsigned bpc) {
     return e.lab;
 }
 
-double row_sum(const RowPair& r, unsigned w, unsigned bpc, LabCache& cache, double sum) {
+void delta_e_columns(const LabColumns& in, std::size_t n, float* out) {
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = delta_e2000(Lab{in.l1[i], in.a1[i], in.b1[i]}, Lab{in.l2[i], in.a2[i], in.b2[i]});
+}
+
+double row_sum(const CiedeKernels& k, const RowPair& r, unsigned w, unsigned bpc, LabCache& cache, RowScratch& s,
+               double sum) {
+    const std::size_t cap = (std::size_t{w} + kColumnPad - 1) / kColumnPad * kColumnPad;
+    for (auto& c : s.cols) c.assign(cap, 0.f);
+    s.de.resize(cap);
+    std::size_t m = 0;
     for (unsigned j = 0; j < w; ++j) {
         if (r.ry[j] == r.dy[j] && r.ru[j] == r.du[j] && r.rv[j] == r.dv[j]) continue;
         const Lab a = cache.get(r.ry[j], r.ru[j], r.rv[j], bpc);
         const Lab b = cache.get(r.dy[j], r.du[j], r.dv[j], bpc);
-        sum += delta_e2000(a, b);
+        s.cols[0][m] = a.l, s.cols[1][m] = a.a, s.cols[2][m] = a.b;
+        s.cols[3][m] = b.l, s.cols[4][m] = b.a, s.cols[5][m] = b.b;
+        ++m;
     }
+    const LabColumns in{s.cols[0].data(), s.cols[1].data(), s.cols[2].data(),
+                        s.cols[3].data(), s.cols[4].data(), s.cols[5].data()};
+    k.delta_e(in, m, s.de.data());
+    for (std::size_t i = 0; i < m; ++i) sum += s.de[i];
     return sum;
 }
 
-double frame_sum(const Picture& ref, const Picture& dist, const ChromaUpsampler* up) {
+double frame_sum(const CiedeKernels& k, const Picture& ref, const Picture& dist, const ChromaUpsampler* up) {
     const unsigned w = ref.width(), h = ref.height(), bpc = ref.bpc();
     std::vector<std::uint16_t> buf(std::size_t{6} * w);
     std::uint16_t* rows[6];
     for (unsigned k = 0; k < 6; ++k) rows[k] = buf.data() + std::size_t{k} * w;
     thread_local LabCache cache;
+    thread_local RowScratch scratch;
     double sum = 0.;
     for (unsigned i = 0; i < h; ++i) {
         copy_row(ref, 0, i, rows[0]);
@@ -59,7 +76,7 @@ double frame_sum(const Picture& ref, const Picture& dist, const ChromaUpsampler*
                 copy_row(dist, p, i, rows[3 + p]);
             }
         }
-        sum = row_sum(RowPair{rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]}, w, bpc, cache, sum);
+        sum = row_sum(k, RowPair{rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]}, w, bpc, cache, scratch, sum);
     }
     return sum;
 }

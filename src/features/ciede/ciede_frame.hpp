@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "features/ciede/ciede_color.hpp"
+#include "features/ciede/ciede_kernels.hpp"
 #include "features/ciede/ciede_upsample.hpp"
 #include "vmaf/picture.hpp"
 
@@ -32,13 +33,19 @@ struct RowPair {
     const std::uint16_t *ry, *ru, *rv, *dy, *du, *dv;
 };
 
+/// Working storage of row_sum (the differing pixels' colours as columns).
+struct RowScratch {
+    std::vector<float> cols[6], de;
+};
+
 /// Adds delta_e2000 of every pixel of the row to `sum`, left to right, in
 /// double (upstream's accumulation order); pixels whose three samples are
 /// equal add exactly +0 and are skipped.
-double row_sum(const RowPair& row, unsigned w, unsigned bpc, LabCache& cache, double sum);
+double row_sum(const CiedeKernels& k, const RowPair& row, unsigned w, unsigned bpc, LabCache& cache,
+               RowScratch& scratch, double sum);
 
 /// Sum of delta_e2000 over every luma position of the pair (4:4:4 samples as
 /// upstream forms them, see ChromaUpsampler), rows top to bottom.
-double frame_sum(const Picture& ref, const Picture& dist, const ChromaUpsampler* upsampler);
+double frame_sum(const CiedeKernels& k, const Picture& ref, const Picture& dist, const ChromaUpsampler* upsampler);
 
 }  // namespace vmaf::ciede

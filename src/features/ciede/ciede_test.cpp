@@ -125,8 +125,10 @@ TEST(Ciede, MemoMatchesDirectEvaluation) {
         direct += ciede::delta_e2000(ciede::yuv_to_lab(r.ry[j], r.ru[j], r.rv[j], 10),
                                      ciede::yuv_to_lab(r.dy[j], r.du[j], r.dv[j], 10));
     ciede::LabCache cache;
-    EXPECT_EQ(ciede::row_sum(r, w, 10, cache, 0.), direct);
-    EXPECT_EQ(ciede::row_sum(r, w, 10, cache, 0.), direct);  // warm memo
+    ciede::RowScratch scratch;
+    const ciede::CiedeKernels k;
+    EXPECT_EQ(ciede::row_sum(k, r, w, 10, cache, scratch, 0.), direct);
+    EXPECT_EQ(ciede::row_sum(k, r, w, 10, cache, scratch, 0.), direct);  // warm memo
 }
 
 TEST(Ciede, RejectsWhatUpstreamRejects) {
