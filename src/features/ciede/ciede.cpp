@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "vmaf/error.hpp"
 #include "core/feature_extractor.hpp"
 #include "features/ciede/ciede_frame.hpp"
+#include "vmaf/error.hpp"
 
 namespace vmaf {
 

@@ -28,7 +28,8 @@ void check(const ciede::CiedeKernels& k, Pairs p) {
     const std::size_t n = p.c[0].size();
     const std::size_t cap = (n + ciede::kColumnPad - 1) / ciede::kColumnPad * ciede::kColumnPad;
     for (auto& v : p.c) v.resize(cap, 0.f);
-    const ciede::LabColumns in{p.c[0].data(), p.c[1].data(), p.c[2].data(), p.c[3].data(), p.c[4].data(), p.c[5].data()};
+    const ciede::LabColumns in{p.c[0].data(), p.c[1].data(), p.c[2].data(),
+                               p.c[3].data(), p.c[4].data(), p.c[5].data()};
     std::vector<float> want(cap), got(cap + 1, -1.f);
     ciede::delta_e_columns(in, n, want.data());
     k.delta_e(in, n, got.data());
@@ -54,7 +55,8 @@ TEST(CiedeCheckasm, DeltaEEveryVariantBitExact) {
                     const unsigned y = s(rng), u = s(rng), v = s(rng);
                     const bool close = i % 2;
                     const unsigned y2 = close ? std::min(y + near(rng), (1u << bpc) - 1) : s(rng);
-                    const unsigned u2 = close ? u : s(rng), v2 = close ? std::min(v + near(rng), (1u << bpc) - 1) : s(rng);
+                    const unsigned u2 = close ? u : s(rng),
+                                   v2 = close ? std::min(v + near(rng), (1u << bpc) - 1) : s(rng);
                     p.add(ciede::yuv_to_lab(y, u, v, bpc), ciede::yuv_to_lab(y2, u2, v2, bpc));
                 }
                 check(k, p);

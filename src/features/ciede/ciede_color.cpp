@@ -25,7 +25,9 @@ float lab_f(double t) {
     return static_cast<float>((kKappa * t + 16.0) * (1.0 / 116.0));
 }
 
-double sq(double x) { return x * x; }
+double sq(double x) {
+    return x * x;
+}
 
 }  // namespace
 
@@ -52,8 +54,8 @@ float mean_hue(float h1, float h2) {
 
 float hue_weight_t(float hbar) {
     const double h = hbar;
-    return static_cast<float>(1.0 - 0.17 * cos(h - kPi / 6.0) + 0.24 * cos(2.0 * h) +
-                              0.32 * cos(3.0 * h + kPi / 30.0) - 0.20 * cos(4.0 * h - 7.0 * kPi / 20.0));
+    return static_cast<float>(1.0 - 0.17 * cos(h - kPi / 6.0) + 0.24 * cos(2.0 * h) + 0.32 * cos(3.0 * h + kPi / 30.0) -
+                              0.20 * cos(4.0 * h - 7.0 * kPi / 20.0));
 }
 
 float rotation_term(float c_bar_prime, float hbar) {
@@ -110,8 +112,8 @@ float delta_e2000(const Lab& c1, const Lab& c2) {
     const float h1 = hue_angle(c1.b, a1);
     const float h2 = hue_angle(c2.b, a2);
     const float dh = hue_difference(ch1, ch2, h1, h2);
-    const float d_big_h = static_cast<float>(2.0 * sqrt(static_cast<double>(cp1 * cp2)) *
-                                             sin(static_cast<double>(dh) / 2.0));
+    const float d_big_h =
+        static_cast<float>(2.0 * sqrt(static_cast<double>(cp1 * cp2)) * sin(static_cast<double>(dh) / 2.0));
     const float h_bar = mean_hue(h1, h2);
     const float t = hue_weight_t(h_bar);
     const float s_h = static_cast<float>(1.0 + 0.015 * static_cast<double>(cp_bar) * static_cast<double>(t));
@@ -119,8 +121,7 @@ float delta_e2000(const Lab& c1, const Lab& c2) {
     const float lightness = dl / (kL * s_l);
     const float chroma = dc / (kC * s_c);
     const float hue = d_big_h / (kH * s_h);
-    return static_cast<float>(
-        sqrt(sq(lightness) + sq(chroma) + sq(hue) + static_cast<double>(r_t * chroma * hue)));
+    return static_cast<float>(sqrt(sq(lightness) + sq(chroma) + sq(hue) + static_cast<double>(r_t * chroma * hue)));
 }
 
 double frame_score(double de_sum, unsigned width, unsigned height) {

@@ -23,8 +23,8 @@ void copy_row(const Picture& pic, unsigned plane, unsigned i, std::uint16_t* out
 LabCache::LabCache() : entries_(std::size_t{1} << kCacheBits, Entry{0, {}}) {}
 
 Lab LabCache::get(unsigned y, unsigned u, unsigned v, unsigned bpc) {
-    const std::uint64_t key = std::uint64_t{y} | std::uint64_t{u} << 16 | std::uint64_t{v} << 32 |
-                              std::uint64_t{bpc} << 48;
+    const std::uint64_t key =
+        std::uint64_t{y} | std::uint64_t{u} << 16 | std::uint64_t{v} << 32 | std::uint64_t{bpc} << 48;
     Entry& e = entries_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kCacheBits)];
     if (e.key != key) e = Entry{key, yuv_to_lab(y, u, v, bpc)};
     return e.lab;

@@ -19,7 +19,6 @@
 #define HWY_TARGET_INCLUDE "features/ciede/ciede_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
-
 #include <math.h>
 
 #include <vector>
@@ -65,17 +64,20 @@ void DeltaE(const ciede::LabColumns& in, std::size_t n, float* out) {
         const auto l1 = hn::LoadU(df, in.l1 + i), l2 = hn::LoadU(df, in.l2 + i);
         hn::StoreU(hn::Sub(l2, l1), df, c.dl.data() + i);
         const auto l_bar = hn::Div(hn::Add(l1, l2), half);
-        const auto ch1 = narrow(hn::Sqrt(hn::Add(sq(wide(hn::LoadU(df, in.a1 + i))), sq(wide(hn::LoadU(df, in.b1 + i))))));
-        const auto ch2 = narrow(hn::Sqrt(hn::Add(sq(wide(hn::LoadU(df, in.a2 + i))), sq(wide(hn::LoadU(df, in.b2 + i))))));
+        const auto ch1 =
+            narrow(hn::Sqrt(hn::Add(sq(wide(hn::LoadU(df, in.a1 + i))), sq(wide(hn::LoadU(df, in.b1 + i))))));
+        const auto ch2 =
+            narrow(hn::Sqrt(hn::Add(sq(wide(hn::LoadU(df, in.a2 + i))), sq(wide(hn::LoadU(df, in.b2 + i))))));
         hn::StoreU(ch1, df, c.ch1.data() + i);
         hn::StoreU(ch2, df, c.ch2.data() + i);
         hn::StoreU(hn::Div(hn::Add(ch1, ch2), half), df, c.c_bar.data() + i);
         const auto l50 = sq(wide(hn::Sub(l_bar, hn::Set(df, 50.f))));
-        const auto s_l = hn::Add(one, hn::Div(hn::Mul(hn::Set(dd, 0.015), l50), hn::Sqrt(hn::Add(hn::Set(dd, 20.0), l50))));
+        const auto s_l =
+            hn::Add(one, hn::Div(hn::Mul(hn::Set(dd, 0.015), l50), hn::Sqrt(hn::Add(hn::Set(dd, 20.0), l50))));
         hn::StoreU(narrow(s_l), df, c.s_l.data() + i);
     }
     for (std::size_t i = 0; i < n; ++i) c.c_bar7[i] = pow(static_cast<double>(c.c_bar[i]), 7.0);  // B
-    for (std::size_t i = 0; i < n; i += N) {  // C
+    for (std::size_t i = 0; i < n; i += N) {                                                      // C
         const auto c7 = hn::LoadU(dd, c.c_bar7.data() + i);
         const auto g = hn::Sub(one, hn::Sqrt(hn::Div(c7, hn::Add(c7, hn::Set(dd, 6103515625.0)))));
         const auto a1 = hn::LoadU(df, in.a1 + i), a2 = hn::LoadU(df, in.a2 + i);
@@ -105,10 +107,12 @@ void DeltaE(const ciede::LabColumns& in, std::size_t n, float* out) {
         const auto cp_bar = hn::LoadU(df, c.cp_bar.data() + i);
         const auto root = hn::Sqrt(wide(hn::Mul(hn::LoadU(df, c.cp1.data() + i), hn::LoadU(df, c.cp2.data() + i))));
         const auto d_big_h = narrow(hn::Mul(hn::Mul(hn::Set(dd, 2.0), root), hn::LoadU(dd, c.sin_half.data() + i)));
-        const auto s_h = narrow(hn::Add(one, hn::Mul(hn::Mul(hn::Set(dd, 0.015), wide(cp_bar)),
-                                                    wide(hn::LoadU(df, c.t.data() + i)))));
-        const auto light = hn::Div(hn::LoadU(df, c.dl.data() + i), hn::Mul(hn::Set(df, 0.65f), hn::LoadU(df, c.s_l.data() + i)));
-        const auto chroma = hn::Div(hn::LoadU(df, c.dc.data() + i), hn::Mul(hn::Set(df, 1.0f), hn::LoadU(df, c.s_c.data() + i)));
+        const auto s_h = narrow(
+            hn::Add(one, hn::Mul(hn::Mul(hn::Set(dd, 0.015), wide(cp_bar)), wide(hn::LoadU(df, c.t.data() + i)))));
+        const auto light =
+            hn::Div(hn::LoadU(df, c.dl.data() + i), hn::Mul(hn::Set(df, 0.65f), hn::LoadU(df, c.s_l.data() + i)));
+        const auto chroma =
+            hn::Div(hn::LoadU(df, c.dc.data() + i), hn::Mul(hn::Set(df, 1.0f), hn::LoadU(df, c.s_c.data() + i)));
         const auto hue = hn::Div(d_big_h, hn::Mul(hn::Set(df, 4.0f), s_h));
         const auto cross = hn::Mul(hn::Mul(hn::LoadU(df, c.r_t.data() + i), chroma), hue);
         const auto total = hn::Add(hn::Add(hn::Add(sq(wide(light)), sq(wide(chroma))), sq(wide(hue))), wide(cross));
@@ -116,7 +120,9 @@ void DeltaE(const ciede::LabColumns& in, std::size_t n, float* out) {
     }
 }
 
-void FillCiedeKernels(ciede::CiedeKernels& k) { k.delta_e = &DeltaE; }
+void FillCiedeKernels(ciede::CiedeKernels& k) {
+    k.delta_e = &DeltaE;
+}
 
 [[maybe_unused]] const bool kRegistered = ciede::ciede_registry().add(HWY_TARGET, &FillCiedeKernels);
 

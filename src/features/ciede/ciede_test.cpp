@@ -36,12 +36,22 @@ void compare_golden(const std::string& pair, unsigned frames) {
         EXPECT_EQ(ours.at(f).at("ciede2000"), test::golden_value(golden, f, "ciede2000")) << "frame " << f;
 }
 
-TEST(CiedeGolden, Yuv420) { compare_golden("p01_crf35", 3); }
-TEST(CiedeGolden, Yuv420TenBit) { compare_golden("p03_crf28", 2); }
-TEST(CiedeGolden, Yuv444) { compare_golden("p04a_crf30", 2); }
-TEST(CiedeGolden, Yuv422) { compare_golden("p04b_crf30", 2); }
+TEST(CiedeGolden, Yuv420) {
+    compare_golden("p01_crf35", 3);
+}
+TEST(CiedeGolden, Yuv420TenBit) {
+    compare_golden("p03_crf28", 2);
+}
+TEST(CiedeGolden, Yuv444) {
+    compare_golden("p04a_crf30", 2);
+}
+TEST(CiedeGolden, Yuv422) {
+    compare_golden("p04b_crf30", 2);
+}
 // 641x363: upstream ran on floor-chroma files and read past their last column and row.
-TEST(CiedeGolden, OddSize) { compare_golden("p05_crf30", 2); }
+TEST(CiedeGolden, OddSize) {
+    compare_golden("p05_crf30", 2);
+}
 
 Picture ramp(PixelFormat fmt, unsigned bpc, unsigned w, unsigned h) {
     Picture p(fmt, bpc, w, h);
@@ -118,8 +128,8 @@ TEST(Ciede, MemoMatchesDirectEvaluation) {
     std::vector<std::uint16_t> s(6 * w);
     for (auto& v : s) v = static_cast<std::uint16_t>(d(rng));
     for (unsigned j = 0; j < w; j += 7) s[3 * w + j] = s[j], s[4 * w + j] = s[w + j], s[5 * w + j] = s[2 * w + j];
-    const ciede::RowPair r{s.data(), s.data() + w, s.data() + 2 * w, s.data() + 3 * w, s.data() + 4 * w,
-                           s.data() + 5 * w};
+    const ciede::RowPair r{s.data(),         s.data() + w,     s.data() + 2 * w,
+                           s.data() + 3 * w, s.data() + 4 * w, s.data() + 5 * w};
     double direct = 0.;
     for (unsigned j = 0; j < w; ++j)
         direct += ciede::delta_e2000(ciede::yuv_to_lab(r.ry[j], r.ru[j], r.rv[j], 10),

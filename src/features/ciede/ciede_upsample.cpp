@@ -11,8 +11,11 @@ std::uint32_t sample(const Plane& p, unsigned bpc, unsigned r, unsigned c) {
 }  // namespace
 
 ChromaUpsampler::ChromaUpsampler(PixelFormat fmt, unsigned w, unsigned h)
-    : horizontal_half_(fmt == PixelFormat::Yuv420), w_(w), wc_(w >> 1),
-      hc_(fmt == PixelFormat::Yuv420 ? h >> 1 : h), stride_((wc_ + 31u) & ~31u) {}
+    : horizontal_half_(fmt == PixelFormat::Yuv420),
+      w_(w),
+      wc_(w >> 1),
+      hc_(fmt == PixelFormat::Yuv420 ? h >> 1 : h),
+      stride_((wc_ + 31u) & ~31u) {}
 
 std::uint32_t ChromaUpsampler::flat_sample(const Picture& pic, unsigned plane, std::uint64_t k) const {
     if (stride_ == 0) return 0;

@@ -27,8 +27,8 @@ public:
         for (unsigned p = 0; p < 3; ++p) {
             // Upstream's chroma planes are floor(w / 2) (x floor(h / 2)): blocks never reach a last odd column/row.
             const unsigned w = p ? geom_.width >> cs.x : geom_.width, h = p ? geom_.height >> cs.y : geom_.height;
-            err[p] = psnr_hvs::plane_error(kernels_, ref.plane(p), dist.plane(p), geom_.bpc, w, h,
-                                           psnr_hvs::weights(p));
+            err[p] =
+                psnr_hvs::plane_error(kernels_, ref.plane(p), dist.plane(p), geom_.bpc, w, h, psnr_hvs::weights(p));
             st->scores.emplace_back(p, psnr_hvs::to_db(err[p]));
         }
         st->scores.emplace_back(3, psnr_hvs::to_db(err[0] * .8 + .1 * (err[1] + err[2])));

@@ -72,8 +72,8 @@ void register_extractor(unsigned cpumask) {
         benchmark::RegisterBenchmark(name.c_str(), [cpumask, bpc](benchmark::State& st) {
             const Picture a = frame(bpc, 1, nullptr), b = frame(bpc, 2, &a);
             const VideoGeometry g{PixelFormat::Yuv420, bpc, kW, kH};
-            auto ex = kPsnrHvsInfo.create(OptionValues(kPsnrHvsInfo.options, {}, "psnr_hvs"), g,
-                                          ExtractorContext{cpumask});
+            auto ex =
+                kPsnrHvsInfo.create(OptionValues(kPsnrHvsInfo.options, {}, "psnr_hvs"), g, ExtractorContext{cpumask});
             for (auto _ : st) benchmark::DoNotOptimize(static_cast<const FeatureExtractor&>(*ex).compute(0, a, b));
         });
     }

@@ -29,9 +29,15 @@ void fill_pair(GuardedPlane<T>& a, GuardedPlane<T>& b, Fill f, unsigned bpc, std
     std::uniform_int_distribution<std::uint32_t> full(0, maxv), small(0, 6);
     unsigned n = 0;
     switch (f) {
-        case Fill::Random: a.fill([&] { return full(rng); }), b.fill([&] { return full(rng); }); break;
-        case Fill::Flat: a.fill([&] { return maxv / 2; }), b.fill([&] { return maxv / 2; }); break;
-        case Fill::MaxVsZero: a.fill([&] { return maxv; }), b.fill([] { return 0u; }); break;
+        case Fill::Random:
+            a.fill([&] { return full(rng); }), b.fill([&] { return full(rng); });
+            break;
+        case Fill::Flat:
+            a.fill([&] { return maxv / 2; }), b.fill([&] { return maxv / 2; });
+            break;
+        case Fill::MaxVsZero:
+            a.fill([&] { return maxv; }), b.fill([] { return 0u; });
+            break;
         case Fill::Noisy: {  // b = a + small noise: mostly masked errors
             std::vector<std::uint32_t> vals;
             a.fill([&] { return vals.emplace_back(full(rng) / 8 + maxv / 3); });
@@ -59,8 +65,9 @@ void check(const psnr_hvs::PsnrHvsKernels& k, unsigned bpc, unsigned w, unsigned
             k.block_row(pa, pb, bpc, psnr_hvs::kStep * by, n, wt, got.data());
             for (std::size_t i = 0; i < want.size(); ++i)
                 ASSERT_EQ(std::bit_cast<std::uint32_t>(want[i]), std::bit_cast<std::uint32_t>(got[i]))
-                    << "bpc " << bpc << " " << w << "x" << h << " fill " << static_cast<int>(f) << " plane " << plane << " block row " << by
-                    << " block " << i % n << " coefficient " << i / n << ": " << want[i] << " vs " << got[i];
+                    << "bpc " << bpc << " " << w << "x" << h << " fill " << static_cast<int>(f) << " plane " << plane
+                    << " block row " << by << " block " << i % n << " coefficient " << i / n << ": " << want[i]
+                    << " vs " << got[i];
         }
         ASSERT_EQ(psnr_hvs::plane_error(psnr_hvs::PsnrHvsKernels{}, pa, pb, bpc, w, h, wt),
                   psnr_hvs::plane_error(k, pa, pb, bpc, w, h, wt));

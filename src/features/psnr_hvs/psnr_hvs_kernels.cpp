@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <vector>
 
-
 namespace vmaf::psnr_hvs {
 
 namespace {
@@ -78,7 +77,9 @@ void load_block(const Plane& p, unsigned x, unsigned y, std::int32_t* out) {
 }
 
 // Quadrant (0..3) of sample k of a block: (row >= 4) + 2 * (column >= 4).
-unsigned quadrant(unsigned k) { return (k >> 5) + ((k & 4) >> 1); }
+unsigned quadrant(unsigned k) {
+    return (k >> 5) + ((k & 4) >> 1);
+}
 
 // Masking variance ratio of a block: sum of the quadrant variances over the
 // block variance (each variance scaled by n/(n-1)), or the block variance
@@ -165,8 +166,8 @@ void block_row(const Plane& ref, const Plane& dist, unsigned bpc, unsigned y, un
         block_row_t<std::uint16_t>(ref, dist, y, n, w, out);
 }
 
-double plane_error(const PsnrHvsKernels& k, const Plane& ref, const Plane& dist, unsigned bpc, unsigned w,
-                   unsigned h, const Weights& wt) {
+double plane_error(const PsnrHvsKernels& k, const Plane& ref, const Plane& dist, unsigned bpc, unsigned w, unsigned h,
+                   const Weights& wt) {
     const unsigned nx = block_count(w), ny = block_count(h);
     std::vector<float> row(std::size_t{64} * nx);
     float ret = 0;
@@ -183,6 +184,8 @@ double plane_error(const PsnrHvsKernels& k, const Plane& ref, const Plane& dist,
     return ret;
 }
 
-double to_db(double error) { return 10 * (-1 * std::log10(error)); }
+double to_db(double error) {
+    return 10 * (-1 * std::log10(error));
+}
 
 }  // namespace vmaf::psnr_hvs

@@ -39,7 +39,9 @@ struct VecOps {
     using V = VI;
     static V add(V a, V b) { return hn::Add(a, b); }
     static V sub(V a, V b) { return hn::Sub(a, b); }
-    static V half(V a) { return hn::ShiftRight<1>(hn::Add(a, hn::BitCast(DI(), hn::ShiftRight<31>(hn::BitCast(DU(), a))))); }
+    static V half(V a) {
+        return hn::ShiftRight<1>(hn::Add(a, hn::BitCast(DI(), hn::ShiftRight<31>(hn::BitCast(DU(), a)))));
+    }
     template <std::int32_t C, std::int32_t R, int S>
     static V mul_round(V a) {
         return hn::ShiftRight<S>(hn::Add(hn::Mul(a, hn::Set(DI(), C)), hn::Set(DI(), R)));
@@ -51,8 +53,7 @@ struct VecOps {
 // Samples of `lanes` blocks starting at block b0, coefficient-major:
 // out[k * N + l] = sample k (row-major) of block min(b0 + l, last).
 template <typename T>
-void gather(const Plane& p, unsigned y, unsigned b0, unsigned last, std::size_t N,
-            std::int32_t* out) {
+void gather(const Plane& p, unsigned y, unsigned b0, unsigned last, std::size_t N, std::int32_t* out) {
     for (unsigned i = 0; i < 8; ++i) {
         const T* row = p.row<const T>(y + i);
         for (std::size_t l = 0; l < N; ++l) {
@@ -70,10 +71,18 @@ VF VarianceRatio(const std::int32_t* s, std::size_t N) {
         const VF v = hn::ConvertTo(df, hn::Load(DI(), s + k * N));
         gmean = hn::Add(gmean, v);
         switch ((k >> 5) + ((k & 4) >> 1)) {
-            case 0: m0 = hn::Add(m0, v); break;
-            case 1: m1 = hn::Add(m1, v); break;
-            case 2: m2 = hn::Add(m2, v); break;
-            default: m3 = hn::Add(m3, v); break;
+            case 0:
+                m0 = hn::Add(m0, v);
+                break;
+            case 1:
+                m1 = hn::Add(m1, v);
+                break;
+            case 2:
+                m2 = hn::Add(m2, v);
+                break;
+            default:
+                m3 = hn::Add(m3, v);
+                break;
         }
     }
     gmean = hn::Div(gmean, hn::Set(df, 64.f));
@@ -85,10 +94,26 @@ VF VarianceRatio(const std::int32_t* s, std::size_t N) {
         const VF dg = hn::Sub(v, gmean);
         gvar = hn::Add(gvar, hn::Mul(dg, dg));
         switch ((k >> 5) + ((k & 4) >> 1)) {
-            case 0: { const VF d = hn::Sub(v, m0); v0 = hn::Add(v0, hn::Mul(d, d)); break; }
-            case 1: { const VF d = hn::Sub(v, m1); v1 = hn::Add(v1, hn::Mul(d, d)); break; }
-            case 2: { const VF d = hn::Sub(v, m2); v2 = hn::Add(v2, hn::Mul(d, d)); break; }
-            default: { const VF d = hn::Sub(v, m3); v3 = hn::Add(v3, hn::Mul(d, d)); break; }
+            case 0: {
+                const VF d = hn::Sub(v, m0);
+                v0 = hn::Add(v0, hn::Mul(d, d));
+                break;
+            }
+            case 1: {
+                const VF d = hn::Sub(v, m1);
+                v1 = hn::Add(v1, hn::Mul(d, d));
+                break;
+            }
+            case 2: {
+                const VF d = hn::Sub(v, m2);
+                v2 = hn::Add(v2, hn::Mul(d, d));
+                break;
+            }
+            default: {
+                const VF d = hn::Sub(v, m3);
+                v3 = hn::Add(v3, hn::Mul(d, d));
+                break;
+            }
         }
     }
     constexpr float kBlockScale = 1 / 63.f * 64, kQuadScale = 1 / 15.f * 16;
@@ -135,8 +160,7 @@ VF BlockMask(const std::int32_t* c, VF ratio, const psnr_hvs::Weights& w, std::s
 }
 
 template <typename T>
-void BlockRowT(const Plane& ref, const Plane& dist, unsigned y, unsigned n, const psnr_hvs::Weights& w,
-               float* out) {
+void BlockRowT(const Plane& ref, const Plane& dist, unsigned y, unsigned n, const psnr_hvs::Weights& w, float* out) {
     const DI di;
     const DF df;
     const std::size_t N = hn::Lanes(di);
@@ -178,7 +202,9 @@ void BlockRow(const Plane& ref, const Plane& dist, unsigned bpc, unsigned y, uns
         BlockRowT<std::uint16_t>(ref, dist, y, n, w, out);
 }
 
-void FillPsnrHvsKernels(psnr_hvs::PsnrHvsKernels& k) { k.block_row = &BlockRow; }
+void FillPsnrHvsKernels(psnr_hvs::PsnrHvsKernels& k) {
+    k.block_row = &BlockRow;
+}
 
 [[maybe_unused]] const bool kRegistered = psnr_hvs::psnr_hvs_registry().add(HWY_TARGET, &FillPsnrHvsKernels);
 

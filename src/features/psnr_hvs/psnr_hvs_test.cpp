@@ -34,12 +34,22 @@ void compare_golden(const std::string& pair, unsigned frames) {
             EXPECT_EQ(ours.at(f).at(key), test::golden_value(golden, f, key)) << key << " frame " << f;
 }
 
-TEST(PsnrHvsGolden, Yuv420) { compare_golden("p01_crf35", 4); }
-TEST(PsnrHvsGolden, Yuv420TenBit) { compare_golden("p03_crf28", 3); }
-TEST(PsnrHvsGolden, Yuv444) { compare_golden("p04a_crf30", 3); }
-TEST(PsnrHvsGolden, Yuv422) { compare_golden("p04b_crf30", 3); }
+TEST(PsnrHvsGolden, Yuv420) {
+    compare_golden("p01_crf35", 4);
+}
+TEST(PsnrHvsGolden, Yuv420TenBit) {
+    compare_golden("p03_crf28", 3);
+}
+TEST(PsnrHvsGolden, Yuv444) {
+    compare_golden("p04a_crf30", 3);
+}
+TEST(PsnrHvsGolden, Yuv422) {
+    compare_golden("p04b_crf30", 3);
+}
 // 641x363: upstream's floor-sized chroma gives the same blocks as ours.
-TEST(PsnrHvsGolden, OddSize) { compare_golden("p05_crf30", 3); }
+TEST(PsnrHvsGolden, OddSize) {
+    compare_golden("p05_crf30", 3);
+}
 
 TEST(PsnrHvs, BlockGrid) {
     EXPECT_EQ(psnr_hvs::block_count(7), 0u);
