@@ -121,7 +121,9 @@ void DeltaE(const ciede::LabColumns& in, std::size_t n, float* out) {
 }
 
 void FillCiedeKernels(ciede::CiedeKernels& k) {
-    k.delta_e = &DeltaE;
+    // Whole vectors run past n up to the next multiple of N: only within the
+    // kColumnPad padding (always on x86; very wide SVE/RVV keep the scalar kernel).
+    if (hn::MaxLanes(DD()) <= ciede::kColumnPad) k.delta_e = &DeltaE;
 }
 
 [[maybe_unused]] const bool kRegistered = ciede::ciede_registry().add(HWY_TARGET, &FillCiedeKernels);
