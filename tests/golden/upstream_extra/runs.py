@@ -80,6 +80,25 @@ RUNS += [
     ("ms_ssim_lcs", P01, feat("float_ms_ssim=enable_lcs=true", 12), None),
     ("ms_ssim_lcs_db_clip_10b", P03, feat("float_ms_ssim=enable_lcs=true:enable_db=true:clip_db=true", 4), None),
 ]
+# ciede / psnr_hvs at depths and subsamplings the shared goldens lack: the
+# 10-bit p03 and 8-bit 4:2:2 p04b bytes read with other raw geometries (same
+# bytes per frame), so each reader sees identical samples. 1200x576 and
+# 600x512 4:2:2 give chroma rows that are not a multiple of 32 samples
+# (ciede reads upstream's zero row padding there).
+P03_AS_422 = (P03[0], P03[1], ["-w", "1200", "-h", "576", "-p", "422", "-b", "10"])
+P03_AS_444 = (P03[0], P03[1], ["-w", "960", "-h", "480", "-p", "444", "-b", "10"])
+P03_AS_12B = (P03[0], P03[1], ["-w", "1280", "-h", "720", "-p", "420", "-b", "12"])
+P03_AS_16B = (P03[0], P03[1], ["-w", "1280", "-h", "720", "-p", "420", "-b", "16"])
+P04B_AS_600 = (P04B[0], P04B[1], ["-w", "600", "-h", "512", "-p", "422", "-b", "8"])
+_CP = ["--no_prediction", "--feature", "ciede", "--feature", "psnr_hvs"]
+RUNS += [
+    ("ciede_psnr_hvs_10b_422", P03_AS_422, _CP + ["--frame_cnt", "3"], None),
+    ("ciede_psnr_hvs_10b_444", P03_AS_444, _CP + ["--frame_cnt", "3"], None),
+    ("ciede_psnr_hvs_12b", P03_AS_12B, _CP + ["--frame_cnt", "2"], None),
+    ("ciede_16b", P03_AS_16B, ["--no_prediction", "--feature", "ciede", "--frame_cnt", "2"], None),
+    ("ciede_psnr_hvs_422_padded", P04B_AS_600, _CP + ["--frame_cnt", "4"], None),
+    ("ciede_psnr_hvs_1080p", P02, _CP + ["--frame_cnt", "2"], None),
+]
 for _m in ["vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_1d5h_2160",
            "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"]:
     RUNS.append((f"model_{_m}", P01, model(_m), None))
