@@ -109,3 +109,13 @@ def argv(run, clips, models, out_json, scratch):
     rid, (ref, dis, geom), args, _ = run
     sub = lambda a: a.replace("$MODELS", models).replace("$OUT", scratch)
     return ["-r", f"{clips}/{ref}", "-d", f"{clips}/{dis}"] + geom + [sub(a) for a in args] + ["--json", "-o", out_json, "-q"]
+# The CLI presets --aom_ctc (v1.0, v3.0 with CAMBI, v7.0 with full-resolution
+# float_ssim) and --nflx_ctc v1.0: upstream's models, features and keys.
+RUNS += [
+    ("aom_ctc_v1.0", P01, ["--aom_ctc", "v1.0", "--frame_cnt", "12"], None),
+    ("aom_ctc_v3.0_444", P04A, ["--aom_ctc", "v3.0", "--frame_cnt", "4"], None),
+    ("aom_ctc_v7.0", P01, ["--aom_ctc", "v7.0", "--frame_cnt", "12"], None),
+    ("aom_ctc_v7.0_10b", P03, ["--aom_ctc", "v7.0", "--frame_cnt", "3"], None),
+    ("nflx_ctc_v1.0", P01, ["--nflx_ctc", "v1.0", "--frame_cnt", "12"], None),
+    ("nflx_ctc_v1.0_10b", P03, ["--nflx_ctc", "v1.0", "--frame_cnt", "3"], None),
+]
