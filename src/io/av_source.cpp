@@ -294,8 +294,11 @@ private:
         if (device) {
             ctx_->hw_device_ctx = device;
             ctx_->get_format = prefer_cuda;
-            // Decoded surfaces stay in use while the pipeline holds their pictures.
-            ctx_->extra_hw_frames = kPipelineFrames;
+            // The GPU decodes: frame threads would only add decode surfaces
+            // (each adds one; NVDEC refuses more than 32). Delivered frames
+            // are copies out of the surfaces, so the pictures the pipeline
+            // holds need no extra ones.
+            ctx_->thread_count = 1;
         }
         if (int r = avcodec_open2(ctx_.get(), codec_, nullptr); r < 0)
             throw Error(ErrorKind::Input,
@@ -327,23 +330,53 @@ private:
                                               av_get_pix_fmt_name(src_fmt_) + " stream, which cannot be scored on the GPU");
         const unsigned shift = stored - geom_.bpc;
         const unsigned w = geom_.width, h = geom_.height;
-        Plane planes[3];
-        planes[0] = Plane{frame_->data[0], frame_->linesize[0], w, h, 1, shift};
-        if (semi) {
-            const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
-            planes[1] = Plane{frame_->data[1], frame_->linesize[1], cw, ch, 2, shift};
-            planes[2] = Plane{frame_->data[1] + bps, frame_->linesize[1], cw, ch, 2, shift};
-        } else {
-            for (int p = 1; p < 3; ++p) planes[p] = Plane{frame_->data[p], frame_->linesize[p], w, h, 1, shift};
-        }
-        std::shared_ptr<void> owner(av_frame_clone(frame_.get()), [](void* f) {
+        // The decoder's frame is one of its few output surfaces (32 at most,
+        // mapped until released): the picture gets a device-to-device copy in
+        // a frame pool of our own, and the surface goes back at once.
+        AVFrame* copy = device_copy(sw);
+        std::shared_ptr<void> owner(copy, [](void* f) {
             AVFrame* frame = static_cast<AVFrame*>(f);
             av_frame_free(&frame);
         });
-        if (!owner) throw std::bad_alloc();
+        Plane planes[3];
+        planes[0] = Plane{copy->data[0], copy->linesize[0], w, h, 1, shift};
+        if (semi) {
+            const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
+            planes[1] = Plane{copy->data[1], copy->linesize[1], cw, ch, 2, shift};
+            planes[2] = Plane{copy->data[1] + bps, copy->linesize[1], cw, ch, 2, shift};
+        } else {
+            for (int p = 1; p < 3; ++p) planes[p] = Plane{copy->data[p], copy->linesize[p], w, h, 1, shift};
+        }
         Picture pic = Picture::wrap(geom_.format, geom_.bpc, w, h, planes, MemoryKind::Device, std::move(owner), luma_only_);
         delivered();
         return pic;
+    }
+
+    /// A copy of frame_ (a CUDA frame of `sw` layout) in device memory from
+    /// this source's own pool, which grows to what the pipeline holds.
+    AVFrame* device_copy(AVPixelFormat sw) {
+        if (!copies_) {
+            const auto* fc = reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data);
+            AVBufferRef* ref = av_hwframe_ctx_alloc(fc->device_ref);
+            if (!ref) throw std::bad_alloc();
+            auto* own = reinterpret_cast<AVHWFramesContext*>(ref->data);
+            own->format = AV_PIX_FMT_CUDA;
+            own->sw_format = sw;
+            own->width = frame_->width;
+            own->height = frame_->height;
+            if (const int r = av_hwframe_ctx_init(ref); r < 0) {
+                av_buffer_unref(&ref);
+                throw Error(ErrorKind::Input, path_ + ": cannot set up GPU frame copies: " + av_error(r));
+            }
+            copies_.reset(ref);
+        }
+        std::unique_ptr<AVFrame, FrameFree> copy(av_frame_alloc());
+        if (!copy) throw std::bad_alloc();
+        if (int r = av_hwframe_get_buffer(copies_.get(), copy.get(), 0); r < 0)
+            throw Error(ErrorKind::Input, path_ + ": cannot allocate a GPU frame: " + av_error(r));
+        if (int r = av_hwframe_transfer_data(copy.get(), frame_.get(), 0); r < 0)
+            throw Error(ErrorKind::Input, path_ + ": cannot copy a decoded GPU frame: " + av_error(r));
+        return copy.release();
     }
 
     /// Bookkeeping after read() hands out frame_'s picture.
@@ -432,11 +465,6 @@ private:
         sws_scale(sws_.get(), frame_->data, frame_->linesize, 0, ctx_->height, conv_, conv_stride_);
     }
 
-    /// Surfaces a GPU decoder keeps beyond its own needs: the pictures the
-    /// engine's pipeline holds at once (its GPU token count, 12 at most, plus
-    /// the readers' look-ahead).
-    static constexpr int kPipelineFrames = 20;
-
     std::string path_;
     const AVCodec* codec_ = nullptr;
     bool have_frame_ = false;  ///< frame_ holds a decoded frame read() has not delivered
@@ -446,6 +474,10 @@ private:
     std::unique_ptr<AVPacket, PacketFree> pkt_;
     std::unique_ptr<AVFrame, FrameFree> frame_;
     std::unique_ptr<SwsContext, SwsFree> sws_;
+    struct BufferUnref {
+        void operator()(AVBufferRef* p) const { av_buffer_unref(&p); }
+    };
+    std::unique_ptr<AVBufferRef, BufferUnref> copies_;  ///< frames context of device_copy()
     std::unique_ptr<std::uint8_t, ImageFree> conv_owner_;  ///< the converted picture's buffer (conv_ points into it)
     std::uint8_t* conv_[4] = {};
     int conv_stride_[4] = {};
