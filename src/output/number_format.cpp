@@ -10,7 +10,7 @@ namespace {
 // quantity upstream uses to widen tiny values to 16 decimals.
 int fractional_leading_zeros(double x) {
     x = std::fabs(x);
-    double frac = x - static_cast<int>(x);
+    double frac = x - std::trunc(x);  // not (int)x: undefined beyond INT_MAX
     int zeros = 0;
     while (frac < 1.0 && frac != 0) {
         frac *= 10;

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "output/number_format.hpp"
 #include "vmaf/error.hpp"
 
@@ -33,6 +35,14 @@ TEST(NumberFormat, UpstreamDefault) {
     EXPECT_EQ(format_number(1.5e-8, up), "0.0000000150000000");  // > 6 leading zeros: 16 decimals
     EXPECT_EQ(format_number(-1.5e-8, up), "-0.0000000150000000");
     EXPECT_EQ(format_number(0.0000012, up), "0.000001");
+}
+
+// Found by report_fuzz: the fraction test cast |v| to int, undefined beyond INT_MAX.
+TEST(NumberFormat, UpstreamDefaultLargeValues) {
+    const Precision up;
+    EXPECT_EQ(format_number(3e9, up), "3000000000.000000");
+    EXPECT_EQ(format_number(-2.5e12, up), "-2500000000000.000000");
+    EXPECT_EQ(format_number(2147483648.5, up), "2147483648.500000");
 }
 
 TEST(NumberFormat, Digits) {
@@ -65,6 +75,21 @@ TEST(Writers, JsonLayout) {
               std::string::npos);
     EXPECT_NE(s.find("\"integer_adm2\": {\n      \"min\": 0.250000,\n      \"max\": 0.500000,\n      \"mean\": 0.375000,"),
               std::string::npos);
+}
+
+// Found by report_fuzz: a report whose first scored frame is not frame 0 (C
+// API imports) began the frame list with a comma; control characters in a
+// key were written raw. Both made invalid JSON.
+TEST(Writers, JsonStaysValidForLateFramesAndOddKeys) {
+    FeatureCollector fc;
+    const Slot a = fc.slot("late"), b = fc.slot("tab\there \"q\"");
+    fc.write(a, 2, 1.0);
+    fc.write(b, 3, 2.0);
+    const ReportContext ctx{fc, 4, 1, 1.0, 64, 48, "cpu", {}};
+    const auto doc = nlohmann::json::parse(capture(write_json, ctx));
+    ASSERT_EQ(doc["frames"].size(), 2u);
+    EXPECT_EQ(doc["frames"][0]["frameNum"], 2);
+    EXPECT_EQ(doc["frames"][1]["metrics"]["tab\there \"q\""], 2.0);
 }
 
 TEST(Writers, CsvAndSub) {

@@ -14,7 +14,8 @@ reported as skipped, never silently ignored. Odd-size pairs (p05): upstream's
 goldens were computed on floor-chroma copies, so chroma-plane keys are skipped
 there (the psnr unit test checks them on floor-chroma pictures).
 
-usage: golden_test.py VMAF_BIN TESTDATA_DIR CLIP_DIR [--only SUBSTR] [--extra-args ARGS]
+usage: golden_test.py VMAF_BIN TESTDATA_DIR CLIP_DIR [--only SUBSTR]... [--extra-args ARGS]
+(--only repeated: cases whose label contains any of the substrings)
 Exit status 0 only if every comparison made is exact and at least one was made.
 """
 import argparse
@@ -113,7 +114,7 @@ def main():
     ap.add_argument("vmaf")
     ap.add_argument("testdata")
     ap.add_argument("clips")
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--extra-args", default="")
     ap.add_argument("--no-bytes", action="store_true")
     ap.add_argument("--wrapper", default="", help="command prefix, e.g. an emulator")
@@ -141,7 +142,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for g in manifest["golden"]:
             label = f"{g['pair']}__{g['variant']}"
-            if a.only and a.only not in label:
+            if a.only and not any(o in label for o in a.only):
                 continue
             if g["variant"] in MODELS_NOT_YET:
                 skipped_runs.append(label + " (model features not implemented yet)")
@@ -175,7 +176,7 @@ def main():
         gen_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated")
         for g in json.load(open(os.path.join(gen_dir, "manifest.json")))["golden"]:
             label = f"{g['pair']}__{g['variant']}"
-            if a.only and a.only not in label:
+            if a.only and not any(o in label for o in a.only):
                 continue
             if not clips_usable(g["cmd"], label):
                 continue
@@ -191,7 +192,7 @@ def main():
             failures += errs
             compared += n
             print(f"{label} (generated): {n} values compared, {len(errs)} mismatches")
-        if (not a.only or "combined" in a.only) and not {"p01_576x324_yuv420p_ref.yuv", "p01_576x324_yuv420p_crf35.yuv"} & mismatched:
+        if (not a.only or any("combined" in o for o in a.only)) and not {"p01_576x324_yuv420p_ref.yuv", "p01_576x324_yuv420p_crf35.yuv"} & mismatched:
             # Two models in one run share their common extractors (motion here) and
             # must each still equal their own single-model golden.
             label = "p01_crf35__combined"
