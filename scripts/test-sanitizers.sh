@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sanitizer stage: the `debug` preset (clang, ASan + UBSan, -O1) builds the
 # CLI, the unit tests, the libFuzzer targets and the allocation-failure test,
-# then runs the unit, CLI, fuzz and sanitized-golden tests (labels unit, cli,
-# fuzz, sanitized). Any sanitizer report fails its test: the build aborts on
+# then runs the unit, CLI, fuzz and sanitize tests (labels unit, cli,
+# fuzz, sanitize: the golden subset, C API bad input). Any sanitizer report fails its test: the build aborts on
 # the first UBSan report (-fno-sanitize-recover=all), ASan halts on errors and
 # LeakSanitizer checks every process at exit.
 #   scripts/test-sanitizers.sh [extra ctest arguments]
@@ -18,5 +18,5 @@ export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0:strict_strin
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=report_objects=1
 # capi_fuzz builds against the release tree's libvmaf.so: it runs in the release stage.
-ctest --preset debug -j "$(nproc)" -L 'unit|cli|fuzz|sanitized' -E '^capi_fuzz$' "$@"
+ctest --preset debug -j "$(nproc)" -L 'unit|cli|fuzz|sanitize' -E '^capi_fuzz$' "$@"
 echo "sanitizer stage: $(( $(date +%s) - start )) s"

@@ -19,8 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (mode & 1) {
             vmaf::ReadPlan plan;
             plan.luma_only = true;
-            plan.in_flight = 2;
-            plan.prefill = mode & 2;
+            plan.in_flight = 2;  // no prefill: it would only time memset on 32768-wide headers
             src->plan(plan);
         }
         if (mode & 4) src->skip(mode >> 5);
