@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace vmaf {
 
@@ -24,6 +25,9 @@ std::string format_number(double v, const Precision& prec) {
     char buf[64];
     if (prec.mode == Precision::Mode::Digits) {
         std::snprintf(buf, sizeof buf, "%.*g", prec.digits, v);
+        // Rounding to few digits can carry a finite value past DBL_MAX
+        // ("%.1g" of 1.8e308 is "2e+308"), which no reader can take back.
+        if (std::isfinite(v) && std::isinf(std::strtod(buf, nullptr))) std::snprintf(buf, sizeof buf, "%.17g", v);
     } else if (std::isfinite(v) && fractional_leading_zeros(v) > 6) {
         std::snprintf(buf, sizeof buf, "%.16f", v);
     } else {

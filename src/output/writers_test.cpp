@@ -48,6 +48,10 @@ TEST(NumberFormat, UpstreamDefaultLargeValues) {
 TEST(NumberFormat, Digits) {
     EXPECT_EQ(format_number(0.1, {Precision::Mode::Digits, 17}), "0.10000000000000001");
     EXPECT_EQ(format_number(85.292071234, {Precision::Mode::Digits, 4}), "85.29");
+    // Found by report_fuzz: rounding must not carry a finite value past DBL_MAX.
+    EXPECT_EQ(format_number(-1.7976931348623157e308, {Precision::Mode::Digits, 1}), "-1.7976931348623157e+308");
+    EXPECT_EQ(format_number(1.5e308, {Precision::Mode::Digits, 1}), "1.5e+308");
+    EXPECT_EQ(format_number(1.2e308, {Precision::Mode::Digits, 1}), "1e+308");
 }
 
 struct Fixture {
