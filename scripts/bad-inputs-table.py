@@ -15,7 +15,7 @@ DIST = os.path.join(CLIPS, "p01_576x324_yuv420p_crf35.yuv")
 
 
 def raw(w="576", h="324", p="420", b="8"):
-    return ["-r", REF, "-d", DIST, "-w", w, "-h", h, "-p", p, "-b", b, "--frame_cnt", "2"]
+    return ["-r", REF, "-d", DIST, "-w", w, "-h", h, "-p", p, "-b", b]
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -27,7 +27,14 @@ with tempfile.TemporaryDirectory() as tmp:
         return t(name)
 
     good = y4m("good.y4m", b"YUV4MPEG2 W64 H48 F25:1 C420\n", (b"FRAME\n" + bytes(64 * 48 * 3 // 2)) * 2)
-    model = lambda text: (open(t("m.json"), "w").write(text), t("m.json"))[1]
+    models = []
+
+    def model(text):
+        path = t(f"m{len(models)}.json")
+        models.append(path)
+        open(path, "w").write(text)
+        return path
+
     cases = [
         ("raw: `-w 0`", raw(w="0")),
         ("raw: `-w -5`", raw(w="-5")),
@@ -41,6 +48,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                                                "-w", "16384", "-h", "16384", "-p", "444", "-b", "16"]),
         ("raw: last frame truncated", ["-r", y4m("tr.yuv", open(REF, "rb").read(576 * 324 * 3 // 2 + 1000)), "-d", DIST]
          + raw()[4:]),
+        ("`--frame_cnt 2 --frame_cnt 3`", raw() + ["--frame_cnt", "2", "--frame_cnt", "3"]),
         ("`--frame_cnt -1`", raw() + ["--frame_cnt", "-1"]),
         ("`--frame_cnt 4294967296`", raw() + ["--frame_cnt", "4294967296"]),
         ("`--subsample 0`", raw() + ["--subsample", "0"]),
