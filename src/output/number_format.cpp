@@ -22,7 +22,7 @@ int fractional_leading_zeros(double x) {
 }  // namespace
 
 std::string format_number(double v, const Precision& prec) {
-    char buf[64];
+    char buf[400];  // "%.6f" of DBL_MAX is 316 characters (a 64-byte buffer cut values above 1e56)
     if (prec.mode == Precision::Mode::Digits) {
         std::snprintf(buf, sizeof buf, "%.*g", prec.digits, v);
         // Rounding to few digits can carry a finite value past DBL_MAX

@@ -43,6 +43,9 @@ TEST(NumberFormat, UpstreamDefaultLargeValues) {
     EXPECT_EQ(format_number(3e9, up), "3000000000.000000");
     EXPECT_EQ(format_number(-2.5e12, up), "-2500000000000.000000");
     EXPECT_EQ(format_number(2147483648.5, up), "2147483648.500000");
+    // Found by report_fuzz: the text was cut at 63 characters above 1e56.
+    EXPECT_EQ(format_number(2e61, up), "19999999999999998987742705941480377339272900220268201461678080.000000");
+    EXPECT_EQ(format_number(-1.7976931348623157e308, up).size(), 317u);
 }
 
 TEST(NumberFormat, Digits) {
