@@ -12,6 +12,7 @@ function(vmaf_add_test name)
   endif()
   cmake_parse_arguments(T "" "" "SOURCES;LABELS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
+  set_property(GLOBAL APPEND PROPERTY VMAF_UNIT_TEST_TARGETS ${name})
   target_link_libraries(${name} PRIVATE vmaf vmaf_testsupport GTest::gtest GTest::gtest_main TBB::tbb
                         nlohmann_json::nlohmann_json)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)

@@ -9,6 +9,7 @@ pkgs=(
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   ffmpeg chromium
   nasm make patch  # tests/ffmpeg: FFmpeg 5.1 built from Debian's source package (+ ffmpeg-patches/5.1)
+  clang libclang-rt-14-dev  # the `debug` preset: ASan/UBSan build and libFuzzer targets
 )
 missing=()
 for p in "${pkgs[@]}"; do

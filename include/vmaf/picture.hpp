@@ -19,6 +19,17 @@ unsigned plane_count(PixelFormat fmt);
 /// "420", "422", "444", "400".
 const char* pixel_format_name(PixelFormat fmt);
 
+/// Largest width or height of a picture the library allocates or wraps, and
+/// largest width x height (e.g. 16384 x 16384).
+inline constexpr unsigned kMaxPictureDimension = 32768;
+inline constexpr std::uint64_t kMaxPicturePixels = std::uint64_t{1} << 28;
+/// Throws vmaf::Error(Usage) with a one-line message unless 1 <= width,
+/// height <= kMaxPictureDimension, width * height <= kMaxPicturePixels and
+/// 8 <= bpc <= 16. Every picture constructor and pool checks this first, so
+/// absurd sizes fail before any allocation (and before size arithmetic can
+/// overflow).
+void check_picture_geometry(unsigned width, unsigned height, unsigned bpc);
+
 /// Geometry every picture of a run shares.
 struct VideoGeometry {
     PixelFormat format = PixelFormat::Yuv420;

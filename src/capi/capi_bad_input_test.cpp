@@ -116,6 +116,15 @@ TEST(CApiBadInput, WrongPictures) {
     EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 17, 4, 4), -EINVAL);
     EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 0, 4), -EINVAL);
     EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 1u << 20, 4), -EINVAL);
+    // Limits: at most 32768 per side and 2^28 pixels, checked before allocating
+    // (65536 x 65536 x 4:4:4 x 16 bit would be 24 GiB).
+    EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV444P, 16, 65536, 65536), -EINVAL);
+    EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 32769, 4), -EINVAL);
+    EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 4, 32769), -EINVAL);
+    EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 32768, 32768), -EINVAL);
+    EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 0xffffffffu, 0xffffffffu), -EINVAL);
+    EXPECT_EQ(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV400P, 8, 32768, 2), 0);  // the largest width is fine
+    EXPECT_EQ(vmaf_picture_unref(&p), 0);
 
     VmafContext* v = make();
     ASSERT_EQ(vmaf_use_feature(v, "psnr", nullptr), 0);

@@ -117,7 +117,10 @@ int vmaf::capi::alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsig
     const auto fmt = to_format(pix_fmt);
     VMAF_REQUIRE(fmt, "vmaf_picture_alloc", "unknown pixel format %d", pix_fmt);
     VMAF_REQUIRE(bpc >= 8 && bpc <= 16, "vmaf_picture_alloc", "unsupported bit depth %u", bpc);
-    VMAF_REQUIRE(w > 0 && h > 0 && w <= 65536 && h <= 65536, "vmaf_picture_alloc", "unsupported size %ux%u", w, h);
+    VMAF_REQUIRE(w > 0 && h > 0 && w <= vmaf::kMaxPictureDimension && h <= vmaf::kMaxPictureDimension &&
+                     std::uint64_t{w} * h <= vmaf::kMaxPicturePixels,
+                 "vmaf_picture_alloc", "unsupported size %ux%u (at most %u per side and %llu pixels)", w, h,
+                 vmaf::kMaxPictureDimension, static_cast<unsigned long long>(vmaf::kMaxPicturePixels));
     return guarded("vmaf_picture_alloc", [&] {
         // Zeroed, so that samples a caller leaves unwritten (FFmpeg 5.1 fills
         // only half of each >8-bit row) score deterministically, as upstream's

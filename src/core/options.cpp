@@ -63,7 +63,9 @@ OptionValues::OptionValues(std::span<const OptionSpec> specs, const OptionDict& 
     : specs_(specs) {
     values_.reserve(specs.size());
     for (const auto& s : specs) values_.push_back(s.def);
-    for (const auto& [key, text] : dict) {
+    for (const auto& entry : dict) {
+        const std::string& key = entry.first;  // a named variable: clang 14 cannot capture structured bindings
+        const std::string& text = entry.second;
         auto it = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == key; });
         if (it == specs.end()) fail(owner, "unknown option '" + key + "'");
         values_[static_cast<std::size_t>(it - specs.begin())] = parse_value(*it, text, owner);

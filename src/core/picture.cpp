@@ -37,9 +37,26 @@ const char* pixel_format_name(PixelFormat fmt) {
 namespace {
 constexpr std::size_t kAlign = 64;
 std::size_t align_up(std::size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+/// Picture storage: the aligned global operator new (throws std::bad_alloc),
+/// so that tests replacing operator new see every allocation of the library.
+std::uint8_t* aligned_new(std::size_t bytes) {
+    return static_cast<std::uint8_t*>(::operator new(align_up(bytes), std::align_val_t{kAlign}));
+}
+void aligned_delete(std::uint8_t* p) noexcept { ::operator delete(p, std::align_val_t{kAlign}); }
 }  // namespace
 
+void check_picture_geometry(unsigned width, unsigned height, unsigned bpc) {
+    if (width == 0 || height == 0 || width > kMaxPictureDimension || height > kMaxPictureDimension ||
+        std::uint64_t{width} * height > kMaxPicturePixels)
+        throw Error(ErrorKind::Usage, "picture size " + std::to_string(width) + "x" + std::to_string(height) +
+                                          " is out of range (1 to " + std::to_string(kMaxPictureDimension) +
+                                          " per side, at most " + std::to_string(kMaxPicturePixels) + " pixels)");
+    if (bpc < 8 || bpc > 16)
+        throw Error(ErrorKind::Usage, "picture bit depth " + std::to_string(bpc) + " is out of range (8 to 16)");
+}
+
 std::size_t Picture::layout(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, bool luma_only) {
+    check_picture_geometry(width, height, bpc);
     fmt_ = fmt;
     bpc_ = bpc;
     luma_only_ = luma_only && plane_count(fmt) > 1;
@@ -88,9 +105,8 @@ Picture Picture::wrap(PixelFormat fmt, unsigned bpc, unsigned width, unsigned he
 
 Picture::Picture(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height) {
     const std::size_t bytes = layout(fmt, bpc, width, height);
-    auto* raw = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, bytes));
-    if (!raw) throw std::bad_alloc();
-    attach(std::shared_ptr<std::uint8_t>(raw, [](std::uint8_t* p) { std::free(p); }));
+    std::uint8_t* raw = aligned_new(bytes);
+    attach(std::shared_ptr<std::uint8_t>(raw, [](std::uint8_t* p) { aligned_delete(p); }));
 }
 
 namespace {
@@ -98,12 +114,8 @@ namespace {
 /// Plain aligned host memory.
 class HostAllocator final : public PictureAllocator {
 public:
-    std::uint8_t* allocate(std::size_t bytes) override {
-        auto* p = static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, align_up(bytes)));
-        if (!p) throw std::bad_alloc();
-        return p;
-    }
-    void deallocate(std::uint8_t* p, std::size_t) noexcept override { std::free(p); }
+    std::uint8_t* allocate(std::size_t bytes) override { return aligned_new(bytes); }
+    void deallocate(std::uint8_t* p, std::size_t) noexcept override { aligned_delete(p); }
     MemoryKind memory() const override { return MemoryKind::Host; }
 };
 
@@ -174,12 +186,17 @@ Picture PicturePool::acquire() {
     }
     if (!raw) raw = shared_->alloc->allocate(shared_->bytes);
     // The deleter returns the buffer to the pool while it is open and not full.
-    pic.attach(std::shared_ptr<std::uint8_t>(raw, [shared = shared_](std::uint8_t* p) {
+    // It runs in destructors, so it must not throw: when the free list cannot
+    // grow (out of memory), the buffer is freed instead.
+    pic.attach(std::shared_ptr<std::uint8_t>(raw, [shared = shared_](std::uint8_t* p) noexcept {
         {
             std::lock_guard<std::mutex> lock(shared->mu);
             if (!shared->closed && shared->free.size() < shared->keep) {
-                shared->free.push_back(p);
-                return;
+                try {
+                    shared->free.push_back(p);
+                    return;
+                } catch (const std::bad_alloc&) {
+                }
             }
         }
         shared->alloc->deallocate(p, shared->bytes);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "vmaf/error.hpp"
@@ -79,6 +80,25 @@ TEST(Picture, WrapKeepsTheOwnerAliveAndChecksTheLayout) {
     EXPECT_THROW(Picture::wrap(PixelFormat::Yuv400, 8, 16, 4, bad, MemoryKind::Host, nullptr), Error);
     Plane narrow[1] = {{buf.data(), 8, 16, 4}};  // stride below the row size
     EXPECT_THROW(Picture::wrap(PixelFormat::Yuv400, 8, 16, 4, narrow, MemoryKind::Host, nullptr), Error);
+}
+
+TEST(Picture, AbsurdGeometryFailsBeforeAllocating) {
+    // Each of these would overflow the size arithmetic or allocate gigabytes.
+    for (auto [w, h] : {std::pair{0u, 4u}, {4u, 0u}, {32769u, 4u}, {4u, 32769u}, {32768u, 32768u}, {0xffffffffu, 2u}}) {
+        EXPECT_THROW(Picture(PixelFormat::Yuv420, 8, w, h), Error) << w << "x" << h;
+        EXPECT_THROW(PicturePool(VideoGeometry{PixelFormat::Yuv444, 16, w, h}), Error) << w << "x" << h;
+    }
+    EXPECT_THROW(Picture(PixelFormat::Yuv420, 7, 4, 4), Error);
+    EXPECT_THROW(Picture(PixelFormat::Yuv420, 17, 4, 4), Error);
+    try {
+        Picture(PixelFormat::Yuv420, 8, 40000, 2);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Usage);
+        EXPECT_STREQ(e.what(), "picture size 40000x2 is out of range (1 to 32768 per side, at most 268435456 pixels)");
+    }
+    const Picture widest(PixelFormat::Yuv400, 8, 32768, 2);
+    EXPECT_EQ(widest.width(), 32768u);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ TEST(Scratch, CapacityStaysBoundedOverManyCalls) {
     std::size_t cap = 0;
     for (int frame = 0; frame < 200; ++frame) {
         ScratchScope s;
-        for (int k = 1; k <= 5; ++k) s.alloc<double>(std::size_t{k} * 50000);
+        for (std::size_t k = 1; k <= 5; ++k) s.alloc<double>(k * 50000);
         if (frame == 0) cap = ScratchArena::local().capacity();
     }
     EXPECT_EQ(ScratchArena::local().capacity(), cap);

@@ -3,9 +3,11 @@
 
 #include <cstdint>
 
+#include "vmaf/picture.hpp"
+
 namespace vmaf::io {
 
-inline constexpr unsigned kMaxDimension = 32768;
-inline constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;  // e.g. 16384 x 16384
+inline constexpr unsigned kMaxDimension = kMaxPictureDimension;
+inline constexpr std::uint64_t kMaxPixels = kMaxPicturePixels;  // e.g. 16384 x 16384
 
 }  // namespace vmaf::io

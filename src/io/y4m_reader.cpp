@@ -130,6 +130,10 @@ public:
 
     std::optional<Picture> read() override {
         if (!frame_header()) return std::nullopt;
+        // A regular file too short for the frame fails before the picture is
+        // allocated (a few header bytes must not cost a 16K x 16K allocation).
+        if (in_.remaining_known() && in_.remaining() < payload_bytes_)
+            io::throw_truncated(in_.path(), frame_, in_.remaining(), payload_bytes_);
         if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
         Picture pic = pool_->acquire();
         const unsigned bps = pic.bytes_per_sample();

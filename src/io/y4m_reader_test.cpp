@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "io/io_test_util.hpp"
@@ -479,6 +481,34 @@ TEST(Y4mReader, TruncatedFrame) {
     write_file(path, b411);
     auto e3 = catch_error([&] { open_y4m(path)->read(); });
     EXPECT_EQ(std::string(e3.what()), "truncated frame 0 in " + path + " (got 10 of 12 bytes)");
+}
+
+// The largest accepted frame announced by a few header bytes: the short
+// payload is reported before any picture storage is allocated.
+TEST(Y4mReader, TruncatedLargeFrameFailsBeforeAllocating) {
+    struct Counting final : PictureAllocator {
+        unsigned calls = 0;
+        std::uint8_t* allocate(std::size_t) override {
+            ++calls;
+            throw std::bad_alloc();
+        }
+        void deallocate(std::uint8_t*, std::size_t) noexcept override {}
+        MemoryKind memory() const override { return MemoryKind::Host; }
+    };
+    TempDir dir;
+    const std::string path = dir.file("big.y4m");
+    std::vector<std::uint8_t> bytes;
+    append(bytes, header(16384, 16384, "444p16") + "FRAME\n");
+    bytes.resize(bytes.size() + 100, 7);
+    write_file(path, bytes);
+    auto src = open_y4m(path);
+    auto alloc = std::make_shared<Counting>();
+    ReadPlan plan;
+    plan.allocator = alloc;
+    src->plan(plan);
+    auto e = catch_error([&] { src->read(); });
+    EXPECT_EQ(std::string(e.what()), "truncated frame 0 in " + path + " (got 100 of 1610612736 bytes)");
+    EXPECT_EQ(alloc->calls, 0u);
 }
 
 TEST(Y4mReader, SkipFrames) {

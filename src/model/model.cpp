@@ -407,7 +407,8 @@ namespace {
 Json parse_json(std::string_view text, std::string_view origin) {
     try {
         return Json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
+        // parse_error, and out_of_range for numbers beyond double ("1e999").
         model_error(origin, std::string("not valid JSON (") + e.what() + ")");
     }
 }

@@ -420,6 +420,22 @@ TEST(ModelErrors, MalformedLibsvm) {
     expect_model_error(with_model("svm_type nu_svr\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 0\nrho 0\n"),
                        "no SV section");
     expect_model_error(with_model("svm_type nu_svr\nkernel_type rbf\nnr_class 2\ntotal_sv 0\nSV\n"), "missing rho");
+    // Found by model_fuzz: a count the text cannot hold fails without reserving for it.
+    expect_model_error(with_model("svm_type nu_svr\nkernel_type linear\nnr_class 2\ntotal_sv 2147483647\nrho 0\nSV\n1 1:1\n"),
+                       "expected 2147483647 support vectors, found 1");
+}
+
+// Found by model_fuzz: numbers beyond double made nlohmann throw out_of_range,
+// which escaped as an exception other than vmaf::Error.
+TEST(ModelErrors, NumberOutOfRange) {
+    expect_model_error("{\"model_dict\": {\"score_clip\": [0, 11e3084692]}}", "not valid JSON");
+    try {
+        ModelCollection::from_json("{\"0\": 1e999}", "coll.json");
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Model);
+    }
+    EXPECT_FALSE(ModelCollection::is_collection_json("{\"0\": 1e999}"));
 }
 
 TEST(ModelErrors, CollectionVersusSingle) {

@@ -8,6 +8,7 @@
 // file order, minus rho -- the same sequence of roundings as libsvm.
 #include "model/svm.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -167,8 +168,11 @@ SvmModel SvmModel::parse(std::string_view text, std::string_view origin) {
     if (total_sv < 0) bad(origin, "missing total_sv");
     if (!have_rho) bad(origin, "missing rho");
 
-    m.coef_.reserve(static_cast<std::size_t>(total_sv));
-    m.sv_start_.reserve(static_cast<std::size_t>(total_sv));
+    // A support vector takes a line of 2 bytes at least: a total_sv beyond
+    // what the text can hold must not reserve gigabytes before failing.
+    const std::size_t expect_sv = std::min(static_cast<std::size_t>(total_sv), text.size() / 2);
+    m.coef_.reserve(expect_sv);
+    m.sv_start_.reserve(expect_sv);
     for (int i = 0; i < total_sv; ++i) {
         std::string_view line;
         if (!cur.line(line)) bad(origin, "expected " + std::to_string(total_sv) + " support vectors, found " + std::to_string(i));

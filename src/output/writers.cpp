@@ -37,6 +37,13 @@ std::vector<Slot> slots_at(const ReportContext& c, unsigned i) {
 
 std::string json_number(double v, const Precision& p) { return std::isfinite(v) ? format_number(v, p) : "null"; }
 
+/// JSON's \u escape of a control character (they may not appear raw in strings).
+std::string control_escape(char ch) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(ch)));
+    return buf;
+}
+
 /// Escapes a key for JSON/XML attribute use (keys are plain ASCII identifiers in practice).
 std::string escaped(const std::string& s, bool xml) {
     std::string out;
@@ -45,6 +52,7 @@ std::string escaped(const std::string& s, bool xml) {
         else if (xml && ch == '&') out += "&amp;";
         else if (xml && ch == '<') out += "&lt;";
         else if (!xml && (ch == '"' || ch == '\\')) (out += '\\') += ch;
+        else if (!xml && static_cast<unsigned char>(ch) < 0x20) out += control_escape(ch);
         else out += ch;
     }
     return out;
@@ -60,11 +68,13 @@ void write_json(std::FILE* out, const ReportContext& c) {
     else
         std::fprintf(out, "  \"fps\": null,\n");
     std::fprintf(out, "  \"frames\": [");
+    bool first_frame = true;  // not i == 0: frames without scores are left out
     for (unsigned i = 0; i < fc.frame_span(); ++i) {
         if (!frame_listed(c, i)) continue;
         const auto slots = slots_at(c, i);
         if (slots.empty()) continue;
-        std::fprintf(out, "%s    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", i > 0 ? ",\n" : "\n", i);
+        std::fprintf(out, "%s    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", first_frame ? "\n" : ",\n", i);
+        first_frame = false;
         for (std::size_t k = 0; k < slots.size(); ++k)
             std::fprintf(out, "        \"%s\": %s%s\n", escaped(fc.key(slots[k]), false).c_str(),
                          json_number(fc.get(slots[k], i), c.precision).c_str(), k + 1 < slots.size() ? "," : "");

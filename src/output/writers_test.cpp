@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "output/number_format.hpp"
 #include "vmaf/error.hpp"
 
@@ -35,9 +37,24 @@ TEST(NumberFormat, UpstreamDefault) {
     EXPECT_EQ(format_number(0.0000012, up), "0.000001");
 }
 
+// Found by report_fuzz: the fraction test cast |v| to int, undefined beyond INT_MAX.
+TEST(NumberFormat, UpstreamDefaultLargeValues) {
+    const Precision up;
+    EXPECT_EQ(format_number(3e9, up), "3000000000.000000");
+    EXPECT_EQ(format_number(-2.5e12, up), "-2500000000000.000000");
+    EXPECT_EQ(format_number(2147483648.5, up), "2147483648.500000");
+    // Found by report_fuzz: the text was cut at 63 characters above 1e56.
+    EXPECT_EQ(format_number(2e61, up), "19999999999999998987742705941480377339272900220268201461678080.000000");
+    EXPECT_EQ(format_number(-1.7976931348623157e308, up).size(), 317u);
+}
+
 TEST(NumberFormat, Digits) {
     EXPECT_EQ(format_number(0.1, {Precision::Mode::Digits, 17}), "0.10000000000000001");
     EXPECT_EQ(format_number(85.292071234, {Precision::Mode::Digits, 4}), "85.29");
+    // Found by report_fuzz: rounding must not carry a finite value past DBL_MAX.
+    EXPECT_EQ(format_number(-1.7976931348623157e308, {Precision::Mode::Digits, 1}), "-1.7976931348623157e+308");
+    EXPECT_EQ(format_number(1.5e308, {Precision::Mode::Digits, 1}), "1.5e+308");
+    EXPECT_EQ(format_number(1.2e308, {Precision::Mode::Digits, 1}), "1e+308");
 }
 
 struct Fixture {
@@ -65,6 +82,21 @@ TEST(Writers, JsonLayout) {
               std::string::npos);
     EXPECT_NE(s.find("\"integer_adm2\": {\n      \"min\": 0.250000,\n      \"max\": 0.500000,\n      \"mean\": 0.375000,"),
               std::string::npos);
+}
+
+// Found by report_fuzz: a report whose first scored frame is not frame 0 (C
+// API imports) began the frame list with a comma; control characters in a
+// key were written raw. Both made invalid JSON.
+TEST(Writers, JsonStaysValidForLateFramesAndOddKeys) {
+    FeatureCollector fc;
+    const Slot a = fc.slot("late"), b = fc.slot("tab\there \"q\"");
+    fc.write(a, 2, 1.0);
+    fc.write(b, 3, 2.0);
+    const ReportContext ctx{fc, 4, 1, 1.0, 64, 48, "cpu", {}};
+    const auto doc = nlohmann::json::parse(capture(write_json, ctx));
+    ASSERT_EQ(doc["frames"].size(), 2u);
+    EXPECT_EQ(doc["frames"][0]["frameNum"], 2);
+    EXPECT_EQ(doc["frames"][1]["metrics"]["tab\there \"q\""], 2.0);
 }
 
 TEST(Writers, CsvAndSub) {

@@ -75,10 +75,11 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
         "height=\"340\">";
     svg += "<text x=\"280\" y=\"18\" text-anchor=\"middle\" class=\"title\">" + esc(title) + "</text>";
     if (xs.empty()) return svg + "<text x=\"280\" y=\"170\" text-anchor=\"middle\">no successful cells</text></svg>";
-    const auto [x0, x1] = range_of(xs);
-    const auto [y0, y1] = range_of(ys);
-    const std::function<double(double)> px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
-    const std::function<double(double)> py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
+    // Named variables, not structured bindings: clang 14 cannot capture those in lambdas.
+    const auto x_range = range_of(xs), y_range = range_of(ys);
+    const double x0 = x_range.first, x1 = x_range.second, y0 = y_range.first, y1 = y_range.second;
+    auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
+    auto py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
     svg += "<rect x=\"" + num(L) + "\" y=\"" + num(T) + "\" width=\"" + num(W - L - R) + "\" height=\"" +
            num(H - T - B) + "\" class=\"frame\"/>";
     for (int k = 0; k <= 4; ++k) {

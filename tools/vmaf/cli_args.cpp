@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -213,6 +214,11 @@ Args parse_args(int argc_in, char** argv_in) {
         a.geom.width = parse_unsigned("--width", w);
         a.geom.height = parse_unsigned("--height", h);
         if (!a.geom.width || !a.geom.height) throw UsageError{"--width and --height must be positive"};
+        if (a.geom.width > kMaxPictureDimension || a.geom.height > kMaxPictureDimension)
+            throw UsageError{"--width and --height must be at most " + std::to_string(kMaxPictureDimension) + ", got " +
+                             w + "x" + h};
+        if (std::uint64_t{a.geom.width} * a.geom.height > kMaxPicturePixels)
+            throw UsageError{w + "x" + h + " is too large (at most " + std::to_string(kMaxPicturePixels) + " pixels)"};
         if (p == "420") a.geom.format = PixelFormat::Yuv420;
         else if (p == "422") a.geom.format = PixelFormat::Yuv422;
         else if (p == "444") a.geom.format = PixelFormat::Yuv444;

@@ -492,7 +492,8 @@ TEST(AdmCheckasm, PipelineSmallSizes) {
     const std::pair<unsigned, unsigned> sizes[] = {{33, 33}, {34, 33}, {33, 35}, {35, 47}, {47, 33},
                                                    {64, 37}, {97, 41}, {130, 67}, {67, 129}};
     for (unsigned bpc : {8u, 10u, 12u, 16u}) {
-        for (auto [w, h] : sizes) {
+        for (const auto& size : sizes) {
+            const unsigned w = size.first, h = size.second;  // named: clang 14 cannot capture structured bindings
             for (int mode = 0; mode < 3; ++mode) {
                 auto make = [&](GuardedPlane<u16>& g16, GuardedPlane<std::uint8_t>& g8, bool dist) {
                     const u32 max = (1u << bpc) - 1;

@@ -71,6 +71,17 @@ const float kCos1DegSq = static_cast<float>(std::cos(1.0 * std::numbers::pi / 18
 
 /// True when the (h, v) detail vectors of ref (o) and dis (t) point within
 /// 1 degree of each other. Evaluated in float/double exactly as upstream.
+/// a + b in 64 bits, wrapping like the SIMD kernels on extreme inputs.
+inline i64 wrapping_add(i64 a, i64 b) {
+    return static_cast<i64>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
+/// a*b + c*d in 64 bits, wrapping like the SIMD kernels (and upstream's
+/// int64 arithmetic in practice) when extreme inputs overflow; defined behaviour.
+inline i64 dot2(i32 a, i32 b, i32 c, i32 d) {
+    return wrapping_add(i64{a} * b, i64{c} * d);
+}
+
 inline bool angle_within_1deg(i64 ot_dp, i64 o_mag_sq, i64 t_mag_sq) {
     const double dp = static_cast<double>(static_cast<float>(ot_dp)) / 4096.0;
     const double om = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
@@ -195,7 +206,7 @@ void decouple0(const i16* const o[3], const i16* const t[3], int n, double egl, 
         const i16 oh = o[0][j], ov = o[1][j];
         const i16 th = t[0][j], tv = t[1][j];
         const bool angle =
-            angle_within_1deg(i64{oh} * th + i64{ov} * tv, i64{oh} * oh + i64{ov} * ov, i64{th} * th + i64{tv} * tv);
+            angle_within_1deg(dot2(oh, th, ov, tv), dot2(oh, oh, ov, ov), dot2(th, th, tv, tv));
         for (int theta = 0; theta < 3; ++theta) {
             const i16 oo = o[theta][j];
             const i16 tt = t[theta][j];
@@ -218,7 +229,7 @@ void decouple123(const i32* const o[3], const i32* const t[3], int n, double egl
         const i32 oh = o[0][j], ov = o[1][j];
         const i32 th = t[0][j], tv = t[1][j];
         const bool angle =
-            angle_within_1deg(i64{oh} * th + i64{ov} * tv, i64{oh} * oh + i64{ov} * ov, i64{th} * th + i64{tv} * tv);
+            angle_within_1deg(dot2(oh, th, ov, tv), dot2(oh, oh, ov, ov), dot2(th, th, tv, tv));
         for (int theta = 0; theta < 3; ++theta) {
             const i32 oo = o[theta][j];
             const i32 tt = t[theta][j];
@@ -296,10 +307,11 @@ void cm0_range(const CmRow<i16>& row, int j0, int j1, i64 inner[3]) {
         const i32 thr = mask_threshold(row, j, center);
         for (int t = 0; t < 3; ++t) {
             i32 x = i32{row.target[t][j]} * static_cast<i32>(row.rf[t]);
-            x = std::abs(x) - static_cast<i32>(static_cast<u32>(thr) << kShiftSub[t]);
+            // Wrapping subtraction (as the SIMD kernels), defined for extreme inputs.
+            x = static_cast<i32>(static_cast<u32>(std::abs(x)) - (static_cast<u32>(thr) << kShiftSub[t]));
             x = x < 0 ? 0 : x;
             const i32 x_sq = static_cast<i32>((i64{x} * x + kAddSq[t]) >> kShiftSq[t]);
-            inner[t] += (i64{x_sq} * x + row.add_cub[t]) >> row.shift_cub[t];
+            inner[t] = wrapping_add(inner[t], (i64{x_sq} * x + row.add_cub[t]) >> row.shift_cub[t]);
         }
     }
 }
@@ -316,7 +328,7 @@ void cm123_range(const CmRow<i32>& row, int j0, int j1, i64 inner[3]) {
             x = static_cast<i32>(static_cast<u32>(std::abs(x)) - static_cast<u32>(thr));
             x = x < 0 ? 0 : x;
             const i32 x_sq = static_cast<i32>((i64{x} * x + 536870912) >> 30);
-            inner[t] += (i64{x_sq} * x + row.add_cub[t]) >> row.shift_cub[t];
+            inner[t] = wrapping_add(inner[t], (i64{x_sq} * x + row.add_cub[t]) >> row.shift_cub[t]);
         }
     }
 }

@@ -41,7 +41,7 @@ void RowsT(const float* f, int fw, const float* const* a, const float* const* b,
         const float* tb[128];
         for (int k = 0; k < fw; ++k) {
             ta[k] = a[k] + j;
-            tb[k] = b ? b[k] + j : nullptr;
+            tb[k] = b && b[k] ? b[k] + j : nullptr;  // no offset on a null row (UB)
         }
         floatfeat::conv_rows(f, fw, ta, tb, kTap, out + j, w - j);
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "core/scratch.hpp"
 #include "core/simd.hpp"
@@ -27,6 +28,22 @@ VerticalNorm vertical_norm(unsigned scale, unsigned bpc) {
     }
     return {16, 32768, 16, 32768};
 }
+
+namespace {
+
+/// double -> int32 truncation as the hardware does it (the conversion of
+/// upstream and of the SIMD kernels), without C++'s undefined behaviour out of
+/// range: below INT32_MIN (and NaN) gives INT32_MIN on x86 and aarch64; above
+/// INT32_MAX gives INT32_MIN on x86 (cvttsd2si) and INT32_MAX on aarch64.
+std::int32_t to_i32_like_hardware(double v) {
+    if (v >= -2147483648.0 && v < 2147483648.0) return static_cast<std::int32_t>(v);
+#if defined(__aarch64__)
+    if (v >= 2147483648.0) return INT32_MAX;
+#endif
+    return INT32_MIN;
+}
+
+}  // namespace
 
 namespace {
 
@@ -94,7 +111,7 @@ inline void accumulate_pixel(StatSums& s, std::uint32_t mu1, std::uint32_t mu2, 
         // same operation order as upstream.
         const double eps = 65536 * 1.0e-10;
         double g = sigma12 / (sigma1_sq + eps);
-        auto sv_sq = static_cast<std::int32_t>(sigma2_sq - g * sigma12);
+        auto sv_sq = to_i32_like_hardware(sigma2_sq - g * sigma12);
         sv_sq = std::max(sv_sq, std::int32_t{0});
         g = (g < enhn_gain_limit) ? g : enhn_gain_limit;
 
