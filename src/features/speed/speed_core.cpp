@@ -74,6 +74,27 @@ void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src
     }
 }
 
+/// filter() followed by keeping every 16th sample of every 16th row: dst
+/// ((w / 16) x (h / 16)) gets exactly the values filter() gives at (16 i, 16 j),
+/// computing only those (each output's taps, order and roundings unchanged).
+void filter_decimate16(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst,
+                       std::size_t w, std::size_t h) {
+    const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
+    std::vector<float> tmp(w);
+    std::vector<const float*> rows(fw);
+    auto mirror_index = [](int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); };
+    for (int i = 0; i < ih / 16; ++i) {
+        for (int fi = 0; fi < fw; ++fi) rows[fi] = src.row(mirror_index(16 * i - r + fi, ih));
+        k.weighted_rows(tmp.data(), rows.data(), f.data(), fw, w);
+        float* out = dst.row(i);
+        for (int j = 0; j < iw / 16; ++j) {
+            float acc = 0;
+            for (int fj = 0; fj < fw; ++fj) acc += f[fj] * tmp[mirror_index(16 * j - r + fj, iw)];
+            out[j] = acc;
+        }
+    }
+}
+
 // ---- rescaling (prescale != 1) ---------------------------------------------
 
 float mirror(float i, float left, float right) { return i < left ? -i : i > right ? 2 * right - i : i; }
@@ -249,9 +270,9 @@ void Estimator::filter_and_downscale(Image& frame) const {
         rescale(opts_.method, tmp, static_cast<int>(w_), static_cast<int>(h_), frame, static_cast<int>(scaled_w_),
                 static_cast<int>(scaled_h_));
     }
-    filter(kernels_, antialias_, frame, cur, scaled_w_, scaled_h_);
-    for (std::size_t i = 0; i < scaled_h_ / 16; ++i)
-        for (std::size_t j = 0; j < scaled_w_ / 16; ++j) frame.row(i)[j] = cur.row(i * 16)[j * 16];
+    // Output row i reads source rows near 16 i: decimate into `cur`, then copy back.
+    filter_decimate16(kernels_, antialias_, frame, cur, scaled_w_, scaled_h_);
+    for (std::size_t i = 0; i < scaled_h_ / 16; ++i) std::memcpy(frame.row(i), cur.row(i), sizeof(float) * (scaled_w_ / 16));
     filter(kernels_, lowpass_, frame, cur, op_w_, op_h_);
     subtract(frame, cur, op_w_, op_h_);
 }
