@@ -3,6 +3,7 @@
 // several cpumasks on a real clip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <map>
@@ -72,6 +73,62 @@ TEST(SpeedCheckasm, WeightedRowsEveryVariant) {
                 for (std::size_t j = 0; j < want.size(); ++j)
                     ASSERT_EQ(std::bit_cast<std::uint32_t>(want[j]), std::bit_cast<std::uint32_t>(got[j]))
                         << "taps=" << taps << " n=" << n << " j=" << j;
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 0u);
+}
+
+TEST(SpeedCheckasm, CovRowEveryVariant) {
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f);
+    unsigned checked = 0;
+    for (const auto& [name, k] : speed::speed_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (std::size_t n : {0u, 1u, 2u, 5u, 8u, 17u, 56u, 116u, 235u})
+            for (int rep = 0; rep < 3; ++rep) {
+                std::vector<float> a(n + 4), b(n + 7);
+                for (auto& v : a) v = val(rng);
+                for (auto& v : b) v = val(rng);
+                if (rep == 1 && n) a[n / 2] = -0.0f, b[n / 2 + 1] = 1e-30f;  // signed zero, tiny values
+                if (rep == 2) std::fill(b.begin() + static_cast<std::ptrdiff_t>(n + 4), b.end(), 1e30f);  // scratch lanes
+                double ma[5], mb[5];
+                for (int x = 0; x < 5; ++x) ma[x] = val(rng) / 8, mb[x] = val(rng) / 8;
+                std::vector<double> want(5 * speed::kCovGroup), got;
+                for (auto& v : want) v = rep == 0 ? 0.0 : val(rng) * 1e3;
+                got = want;
+                speed::cov_row(want.data(), a.data(), ma, b.data(), mb, n);
+                k.cov_row(got.data(), a.data(), ma, b.data(), mb, n);
+                for (std::size_t x = 0; x < 5; ++x)
+                    for (std::size_t c = 0; c < 5; ++c)
+                        ASSERT_EQ(std::bit_cast<std::uint64_t>(want[x * speed::kCovGroup + c]),
+                                  std::bit_cast<std::uint64_t>(got[x * speed::kCovGroup + c]))
+                            << "n=" << n << " x=" << x << " c=" << c;
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 0u);
+}
+
+TEST(SpeedCheckasm, ShiftSumsEveryVariant) {
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f);
+    unsigned checked = 0;
+    for (const auto& [name, k] : speed::speed_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (std::size_t n : {0u, 1u, 3u, 8u, 17u, 56u, 116u, 1000u})
+            for (int rep = 0; rep < 3; ++rep) {
+                std::vector<float> a(n + 7);
+                for (auto& v : a) v = val(rng);
+                if (rep == 1 && n) a[n / 2] = -0.0f, a[0] = 1e-30f;
+                float want[speed::kCovGroup], got[speed::kCovGroup];
+                for (auto& v : want) v = rep == 2 ? val(rng) * 1e4f : 0.0f;
+                std::copy(std::begin(want), std::end(want), got);
+                speed::shift_sums(want, a.data(), n);
+                k.shift_sums(got, a.data(), n);
+                for (std::size_t c = 0; c < 5; ++c)
+                    ASSERT_EQ(std::bit_cast<std::uint32_t>(want[c]), std::bit_cast<std::uint32_t>(got[c]))
+                        << "n=" << n << " c=" << c;
                 ++checked;
             }
     }

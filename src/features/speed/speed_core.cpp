@@ -279,32 +279,34 @@ void Estimator::filter_and_downscale(Image& frame) const {
 
 bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
     const std::size_t nb = blocks_x_ * blocks_y_;
-    // Covariance of the 25 shifted sub-images (means in float, sums in double).
+    // Covariance of the 25 shifted sub-images (means in float, sums in double),
+    // each sum over the sub-image in row-major order. Rows of the image must
+    // stay readable past trunc_w_ (the kernels' scratch lanes): the full-size
+    // plane buffer is far wider than the decimated image.
     float means[kBlockElems];
-    for (std::size_t r = 0; r < kBlock; ++r)
-        for (std::size_t c = 0; c < kBlock; ++c) {
-            float acc = 0;
-            for (std::size_t i = 0; i < sub_h_; ++i)
-                for (std::size_t j = 0; j < sub_w_; ++j) acc += img.row(r + i)[c + j];
-            means[r * kBlock + c] = acc / (sub_w_ * sub_h_);
-        }
+    for (std::size_t r = 0; r < kBlock; ++r) {
+        float acc[kCovGroup] = {};
+        for (std::size_t i = 0; i < sub_h_; ++i) kernels_.shift_sums(acc, img.row(r + i), sub_w_);
+        for (std::size_t c = 0; c < kBlock; ++c) means[r * kBlock + c] = acc[c] / (sub_w_ * sub_h_);
+    }
+    double dmeans[kBlockElems];
+    for (std::size_t k = 0; k < kBlockElems; ++k) dmeans[k] = means[k];
     float cov[kBlockElems * kBlockElems];
-    for (std::size_t xi = 0; xi < kBlockElems; ++xi)
-        for (std::size_t yi = 0; yi <= xi; ++yi) {
-            const std::size_t rx = xi / kBlock, cx = xi % kBlock, ry = yi / kBlock, cy = yi % kBlock;
-            const double mx = means[rx * kBlock + cx], my = means[ry * kBlock + cy];
-            double sum = 0;
-            for (std::size_t i = 0; i < sub_h_; ++i) {
-                const float* a = img.row(rx + i) + cx;
-                const float* b = img.row(ry + i) + cy;
-                for (std::size_t j = 0; j < sub_w_; ++j) {
-                    const double va = a[j], vb = b[j];
-                    sum += (va - mx) * (vb - my);
+    for (std::size_t rx = 0; rx < kBlock; ++rx)
+        for (std::size_t ry = 0; ry <= rx; ++ry) {
+            // Sums for x = (rx, cx), y = (ry, cy), every cx, cy: acc[cx * kCovGroup + cy].
+            double acc[kBlock * kCovGroup] = {};
+            for (std::size_t i = 0; i < sub_h_; ++i)
+                kernels_.cov_row(acc, img.row(rx + i), dmeans + rx * kBlock, img.row(ry + i), dmeans + ry * kBlock,
+                                 sub_w_);
+            for (std::size_t cx = 0; cx < kBlock; ++cx)
+                for (std::size_t cy = 0; cy < kBlock; ++cy) {
+                    const std::size_t xi = rx * kBlock + cx, yi = ry * kBlock + cy;
+                    if (yi > xi) continue;  // the lower triangle, mirrored below
+                    const float c = static_cast<float>(acc[cx * kCovGroup + cy] / (sub_w_ * sub_h_));
+                    cov[xi * kBlockElems + yi] = c;
+                    cov[yi * kBlockElems + xi] = c;
                 }
-            }
-            const float c = static_cast<float>(sum / (sub_w_ * sub_h_));
-            cov[xi * kBlockElems + yi] = c;
-            cov[yi * kBlockElems + xi] = c;
         }
     float eig[kBlockElems];
     symmetric_eigenvalues(cov, eig, kBlockElems);

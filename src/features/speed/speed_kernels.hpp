@@ -1,4 +1,5 @@
-// Kernel table of SpEED: the row primitive of its separable Gaussian filters.
+// Kernel table of SpEED: the row primitive of its separable Gaussian filters
+// and the row sums of its 5x5-shift means and covariance.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,23 @@ void scale_add(float* acc, const float* src, float c, std::size_t n);
 /// output row of a separable filter pass with its taps' source rows given.
 void weighted_rows(float* out, const float* const* rows, const float* coef, int taps, std::size_t n);
 
+/// Lanes of one accumulator group of cov_row (5 used, 3 scratch).
+constexpr std::size_t kCovGroup = 8;
+
+/// One row of the 5x5-shift covariance sums, in double:
+/// for j < n (ascending), x < 5, c < 5:
+///   acc[x * kCovGroup + c] += (double(a[x + j]) - ma[x]) * (double(b[c + j]) - mb[c])
+/// each a double subtract, multiply and add (no FMA), so every accumulator
+/// sees upstream's scalar order. acc[x * kCovGroup + 5 .. 7] are scratch
+/// (unspecified on return). Reads a[0, n + 4) and b[0, n + 7): b must stay
+/// readable 3 floats past the last sample a lane keeps.
+void cov_row(double* acc, const float* a, const double* ma, const float* b, const double* mb, std::size_t n);
+
+/// acc[c] += a[c + j] for j < n (ascending), c < 5: the float sums of the 5
+/// column shifts of one row, each accumulated in order (no reassociation).
+/// acc[5 .. 7] are scratch. Reads a[0, n + 7) (see cov_row).
+void shift_sums(float* acc, const float* a, std::size_t n);
+
 /// Kernel table: scalar reference by default, overridden per SIMD target
 /// (speed_simd.cpp). Every entry gives bit-identical results for every input.
 struct SpeedKernels {
@@ -23,6 +41,11 @@ struct SpeedKernels {
     ScaleAddFn scale_add = &speed::scale_add;
     using WeightedRowsFn = void (*)(float* out, const float* const* rows, const float* coef, int taps, std::size_t n);
     WeightedRowsFn weighted_rows = &speed::weighted_rows;
+    using CovRowFn = void (*)(double* acc, const float* a, const double* ma, const float* b, const double* mb,
+                              std::size_t n);
+    CovRowFn cov_row = &speed::cov_row;
+    using ShiftSumsFn = void (*)(float* acc, const float* a, std::size_t n);
+    ShiftSumsFn shift_sums = &speed::shift_sums;
 };
 
 /// The SIMD targets compiled for SpEED (defined in speed_simd.cpp).

@@ -1,6 +1,7 @@
 // SIMD kernels of SpEED, one Highway source compiled for every target.
-// scale_add: lane-wise Mul then Add (two roundings, as the scalar reference;
-// never an FMA), so every output is bit-identical.
+// Every kernel rounds each operation as the scalar reference (Mul then Add,
+// never an FMA; each lane one accumulator in the reference's order), so every
+// output is bit-identical.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/speed/speed_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -41,9 +42,50 @@ void WeightedRows(float* HWY_RESTRICT out, const float* const* rows, const float
     }
 }
 
+// One accumulator group (5 used lanes of speed::kCovGroup) is kGroupVecs vectors.
+using DD = hn::CappedTag<double, speed::kCovGroup>;
+constexpr std::size_t kGroupVecs = speed::kCovGroup / hn::MaxLanes(DD());
+
+void CovRow(double* HWY_RESTRICT acc, const float* HWY_RESTRICT a, const double* ma, const float* HWY_RESTRICT b,
+            const double* mb, std::size_t n) {
+    const DD d;
+    const hn::Rebind<float, DD> df;
+    constexpr std::size_t L = hn::MaxLanes(d);
+    using V = hn::Vec<DD>;
+    HWY_ALIGN double mbp[speed::kCovGroup] = {mb[0], mb[1], mb[2], mb[3], mb[4], 0, 0, 0};
+    V s[5][kGroupVecs], m[kGroupVecs];
+    for (std::size_t v = 0; v < kGroupVecs; ++v) {
+        m[v] = hn::Load(d, mbp + v * L);
+        for (int x = 0; x < 5; ++x) s[x][v] = hn::LoadU(d, acc + x * speed::kCovGroup + v * L);
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        V bv[kGroupVecs];
+        for (std::size_t v = 0; v < kGroupVecs; ++v)
+            bv[v] = hn::Sub(hn::PromoteTo(d, hn::LoadU(df, b + j + v * L)), m[v]);
+        for (int x = 0; x < 5; ++x) {
+            const V av = hn::Set(d, static_cast<double>(a[x + j]) - ma[x]);
+            for (std::size_t v = 0; v < kGroupVecs; ++v) s[x][v] = hn::Add(s[x][v], hn::Mul(av, bv[v]));
+        }
+    }
+    for (std::size_t v = 0; v < kGroupVecs; ++v)
+        for (int x = 0; x < 5; ++x) hn::StoreU(s[x][v], d, acc + x * speed::kCovGroup + v * L);
+}
+
+void ShiftSums(float* HWY_RESTRICT acc, const float* HWY_RESTRICT a, std::size_t n) {
+    const hn::CappedTag<float, speed::kCovGroup> d;
+    constexpr std::size_t L = hn::MaxLanes(d), kVecs = speed::kCovGroup / L;
+    hn::Vec<decltype(d)> s[kVecs];
+    for (std::size_t v = 0; v < kVecs; ++v) s[v] = hn::LoadU(d, acc + v * L);
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t v = 0; v < kVecs; ++v) s[v] = hn::Add(s[v], hn::LoadU(d, a + j + v * L));
+    for (std::size_t v = 0; v < kVecs; ++v) hn::StoreU(s[v], d, acc + v * L);
+}
+
 void FillSpeedKernels(speed::SpeedKernels& k) {
     k.scale_add = &ScaleAdd;
     k.weighted_rows = &WeightedRows;
+    k.cov_row = &CovRow;
+    k.shift_sums = &ShiftSums;
 }
 
 [[maybe_unused]] const bool kRegistered = speed::speed_registry().add(HWY_TARGET, &FillSpeedKernels);
@@ -66,6 +108,19 @@ void weighted_rows(float* out, const float* const* rows, const float* coef, int 
         for (int t = 0; t < taps; ++t) acc += coef[t] * rows[t][j];
         out[j] = acc;
     }
+}
+
+void cov_row(double* acc, const float* a, const double* ma, const float* b, const double* mb, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t x = 0; x < 5; ++x) {
+            const double av = static_cast<double>(a[x + j]) - ma[x];
+            for (std::size_t c = 0; c < 5; ++c) acc[x * kCovGroup + c] += av * (static_cast<double>(b[c + j]) - mb[c]);
+        }
+}
+
+void shift_sums(float* acc, const float* a, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t c = 0; c < 5; ++c) acc[c] += a[c + j];
 }
 
 simd::KernelRegistry<SpeedKernels>& speed_registry() {
