@@ -26,7 +26,7 @@ using namespace vmaf;
 TEST(SpeedCheckasm, ScaleAddEveryVariant) {
     const auto variants = speed::speed_registry().variants();
     std::mt19937 rng(7);
-    std::uniform_real_distribution<float> val(-300.0f, 300.0f), coef(0.0f, 0.5f);
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f), coef(-0.5f, 0.5f);  // the solver passes negated coefficients
     unsigned checked = 0;
     for (const auto& [name, k] : variants) {
         SCOPED_TRACE(name);
@@ -131,6 +131,47 @@ TEST(SpeedCheckasm, ShiftSumsEveryVariant) {
                         << "n=" << n << " c=" << c;
                 ++checked;
             }
+    }
+    EXPECT_GT(checked, 0u);
+}
+
+TEST(SpeedCheckasm, LoadAndSubtractEveryVariant) {
+    std::mt19937 rng(19);
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f);
+    unsigned checked = 0;
+    for (const auto& [name, k] : speed::speed_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (std::size_t n : {0u, 1u, 7u, 16u, 17u, 33u, 320u, 961u}) {
+            std::vector<std::uint8_t> s8(n + 1);
+            std::vector<std::uint16_t> s16(n + 1);
+            for (std::size_t j = 0; j < s8.size(); ++j) {
+                s8[j] = j % 5 == 0 ? (j % 2 ? 255 : 0) : static_cast<std::uint8_t>(rng());
+                s16[j] = j % 5 == 0 ? (j % 2 ? 65535 : 0) : static_cast<std::uint16_t>(rng());
+            }
+            auto same = [&](const std::vector<float>& want, const std::vector<float>& got, const char* what) {
+                for (std::size_t j = 0; j < want.size(); ++j)
+                    ASSERT_EQ(std::bit_cast<std::uint32_t>(want[j]), std::bit_cast<std::uint32_t>(got[j]))
+                        << what << " n=" << n << " j=" << j;
+            };
+            std::vector<float> want(n + 2, 5.0f), got(n + 2, 5.0f);
+            speed::load_u8(want.data() + 1, s8.data() + 1, -128.0f, n);
+            k.load_u8(got.data() + 1, s8.data() + 1, -128.0f, n);
+            same(want, got, "load_u8");
+            for (float scaler : {4.0f, 16.0f, 256.0f}) {
+                speed::load_u16(want.data() + 1, s16.data() + 1, scaler, -128.0f, n);
+                k.load_u16(got.data() + 1, s16.data() + 1, scaler, -128.0f, n);
+                same(want, got, "load_u16");
+            }
+            std::vector<float> b(n + 2);
+            for (auto& v : b) v = val(rng);
+            for (auto& v : want) v = val(rng);
+            if (n) want[1] = -0.0f, b[2] = 0.0f;
+            got = want;
+            speed::subtract_row(want.data() + 1, b.data() + 2, n);
+            k.subtract_row(got.data() + 1, b.data() + 2, n);
+            same(want, got, "subtract_row");
+            ++checked;
+        }
     }
     EXPECT_GT(checked, 0u);
 }

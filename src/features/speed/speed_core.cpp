@@ -266,7 +266,7 @@ void Estimator::filter_and_downscale(Image& frame) const {
     tmp.data.resize(frame.data.size());
     cur.data.resize(frame.data.size());
     if (!almost_equal(opts_.prescale, 1.0)) {
-        std::copy(frame.data.begin(), frame.data.end(), tmp.data.begin());
+        for (std::size_t y = 0; y < h_; ++y) std::memcpy(tmp.row(y), frame.row(y), sizeof(float) * w_);
         rescale(opts_.method, tmp, static_cast<int>(w_), static_cast<int>(h_), frame, static_cast<int>(scaled_w_),
                 static_cast<int>(scaled_h_));
     }
@@ -274,7 +274,7 @@ void Estimator::filter_and_downscale(Image& frame) const {
     filter_decimate16(kernels_, antialias_, frame, cur, scaled_w_, scaled_h_);
     for (std::size_t i = 0; i < scaled_h_ / 16; ++i) std::memcpy(frame.row(i), cur.row(i), sizeof(float) * (scaled_w_ / 16));
     filter(kernels_, lowpass_, frame, cur, op_w_, op_h_);
-    subtract(frame, cur, op_w_, op_h_);
+    subtract(kernels_, frame, cur, op_w_, op_h_);
 }
 
 bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
@@ -322,7 +322,7 @@ bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vec
     bool regular = true;
     for (float e : eig)
         if (e < kEigenEps) regular = false;
-    bool ok = regular && solve(cov, kBlockElems, y.data(), static_cast<int>(nb), x.data());
+    bool ok = regular && solve(cov, kBlockElems, y.data(), static_cast<int>(nb), x.data(), kernels_.scale_add);
     if (!ok) std::fill(x.begin(), x.end(), 0.0f);
 
     const float denom = static_cast<float>(kBlockElems);
@@ -380,13 +380,10 @@ float Estimator::score(Image& ref, Image& dis, bool& err) const {
     return score / static_cast<float>(nb);
 }
 
-void load_plane(Image& img, const Plane& p, unsigned bpc, unsigned width, unsigned height, int offset) {
+void load_plane(const SpeedKernels& k, Image& img, const Plane& p, unsigned bpc, unsigned width, unsigned height,
+                int offset) {
     if (bpc == 8) {
-        for (unsigned y = 0; y < height; ++y) {
-            const std::uint8_t* s = p.row<std::uint8_t>(y);
-            float* d = img.row(y);
-            for (unsigned x = 0; x < width; ++x) d[x] = static_cast<float>(s[x]) + offset;
-        }
+        for (unsigned y = 0; y < height; ++y) k.load_u8(img.row(y), p.row<std::uint8_t>(y), static_cast<float>(offset), width);
         return;
     }
     float scaler;
@@ -397,19 +394,12 @@ void load_plane(Image& img, const Plane& p, unsigned bpc, unsigned width, unsign
         default:
             throw Error(ErrorKind::Input, "speed: unsupported bit depth " + std::to_string(bpc) + " (8, 10, 12, 16)");
     }
-    for (unsigned y = 0; y < height; ++y) {
-        const std::uint16_t* s = p.row<std::uint16_t>(y);
-        float* d = img.row(y);
-        for (unsigned x = 0; x < width; ++x) d[x] = static_cast<float>(s[x]) / scaler + offset;
-    }
+    for (unsigned y = 0; y < height; ++y)
+        k.load_u16(img.row(y), p.row<std::uint16_t>(y), scaler, static_cast<float>(offset), width);
 }
 
-void subtract(Image& a, const Image& b, std::size_t width, std::size_t height) {
-    for (std::size_t i = 0; i < height; ++i) {
-        float* r = a.row(i);
-        const float* s = b.row(i);
-        for (std::size_t j = 0; j < width; ++j) r[j] -= s[j];
-    }
+void subtract(const SpeedKernels& k, Image& a, const Image& b, std::size_t width, std::size_t height) {
+    for (std::size_t i = 0; i < height; ++i) k.subtract_row(a.row(i), b.row(i), width);
 }
 
 }  // namespace vmaf::speed

@@ -1,8 +1,10 @@
 // Kernel table of SpEED: the row primitive of its separable Gaussian filters
-// and the row sums of its 5x5-shift means and covariance.
+// and of its solver, the row sums of its 5x5-shift means and covariance, and
+// the plane loading and frame differences.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/simd.hpp"
 
@@ -34,6 +36,16 @@ void cov_row(double* acc, const float* a, const double* ma, const float* b, cons
 /// acc[5 .. 7] are scratch. Reads a[0, n + 7) (see cov_row).
 void shift_sums(float* acc, const float* a, std::size_t n);
 
+/// out[j] = float(src[j]) + offset for j < n (8-bit samples; exact).
+void load_u8(float* out, const std::uint8_t* src, float offset, std::size_t n);
+
+/// out[j] = float(src[j]) / scaler + offset for j < n (higher depths), a float
+/// divide then a float add.
+void load_u16(float* out, const std::uint16_t* src, float scaler, float offset, std::size_t n);
+
+/// a[j] -= b[j] for j < n.
+void subtract_row(float* a, const float* b, std::size_t n);
+
 /// Kernel table: scalar reference by default, overridden per SIMD target
 /// (speed_simd.cpp). Every entry gives bit-identical results for every input.
 struct SpeedKernels {
@@ -46,6 +58,12 @@ struct SpeedKernels {
     CovRowFn cov_row = &speed::cov_row;
     using ShiftSumsFn = void (*)(float* acc, const float* a, std::size_t n);
     ShiftSumsFn shift_sums = &speed::shift_sums;
+    using LoadU8Fn = void (*)(float* out, const std::uint8_t* src, float offset, std::size_t n);
+    LoadU8Fn load_u8 = &speed::load_u8;
+    using LoadU16Fn = void (*)(float* out, const std::uint16_t* src, float scaler, float offset, std::size_t n);
+    LoadU16Fn load_u16 = &speed::load_u16;
+    using SubtractRowFn = void (*)(float* a, const float* b, std::size_t n);
+    SubtractRowFn subtract_row = &speed::subtract_row;
 };
 
 /// The SIMD targets compiled for SpEED (defined in speed_simd.cpp).

@@ -81,7 +81,44 @@ void ShiftSums(float* HWY_RESTRICT acc, const float* HWY_RESTRICT a, std::size_t
     for (std::size_t v = 0; v < kVecs; ++v) hn::StoreU(s[v], d, acc + v * L);
 }
 
+void LoadU8(float* HWY_RESTRICT out, const std::uint8_t* HWY_RESTRICT src, float offset, std::size_t n) {
+    const hn::ScalableTag<float> d;
+    const hn::Rebind<std::uint8_t, decltype(d)> d8;
+    const hn::Rebind<std::int32_t, decltype(d)> di;
+    const std::size_t lanes = hn::Lanes(d);
+    const auto off = hn::Set(d, offset);
+    std::size_t j = 0;
+    for (; j + lanes <= n; j += lanes)
+        hn::StoreU(hn::Add(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d8, src + j))), off), d, out + j);
+    for (; j < n; ++j) out[j] = static_cast<float>(src[j]) + offset;
+}
+
+void LoadU16(float* HWY_RESTRICT out, const std::uint16_t* HWY_RESTRICT src, float scaler, float offset,
+             std::size_t n) {
+    const hn::ScalableTag<float> d;
+    const hn::Rebind<std::uint16_t, decltype(d)> d16;
+    const hn::Rebind<std::int32_t, decltype(d)> di;
+    const std::size_t lanes = hn::Lanes(d);
+    const auto off = hn::Set(d, offset), sc = hn::Set(d, scaler);
+    std::size_t j = 0;
+    for (; j + lanes <= n; j += lanes)
+        hn::StoreU(hn::Add(hn::Div(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d16, src + j))), sc), off), d,
+                   out + j);
+    for (; j < n; ++j) out[j] = static_cast<float>(src[j]) / scaler + offset;
+}
+
+void SubtractRow(float* HWY_RESTRICT a, const float* HWY_RESTRICT b, std::size_t n) {
+    const hn::ScalableTag<float> d;
+    const std::size_t lanes = hn::Lanes(d);
+    std::size_t j = 0;
+    for (; j + lanes <= n; j += lanes) hn::StoreU(hn::Sub(hn::LoadU(d, a + j), hn::LoadU(d, b + j)), d, a + j);
+    for (; j < n; ++j) a[j] -= b[j];
+}
+
 void FillSpeedKernels(speed::SpeedKernels& k) {
+    k.load_u8 = &LoadU8;
+    k.load_u16 = &LoadU16;
+    k.subtract_row = &SubtractRow;
     k.scale_add = &ScaleAdd;
     k.weighted_rows = &WeightedRows;
     k.cov_row = &CovRow;
@@ -121,6 +158,18 @@ void cov_row(double* acc, const float* a, const double* ma, const float* b, cons
 void shift_sums(float* acc, const float* a, std::size_t n) {
     for (std::size_t j = 0; j < n; ++j)
         for (std::size_t c = 0; c < 5; ++c) acc[c] += a[c + j];
+}
+
+void load_u8(float* out, const std::uint8_t* src, float offset, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = static_cast<float>(src[j]) + offset;
+}
+
+void load_u16(float* out, const std::uint16_t* src, float scaler, float offset, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = static_cast<float>(src[j]) / scaler + offset;
+}
+
+void subtract_row(float* a, const float* b, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) a[j] -= b[j];
 }
 
 simd::KernelRegistry<SpeedKernels>& speed_registry() {
