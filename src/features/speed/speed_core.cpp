@@ -47,6 +47,9 @@ std::vector<float> gaussian(int size, float stdev) {
     return out;
 }
 
+/// Index q of a row or column of n, mirrored at both ends (without repeating the edge).
+int mirror_index(int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); }
+
 /// Separable filter with mirrored borders (vertical pass, then horizontal), w x h.
 /// Every output is accumulated from 0 in tap order, as upstream's scalar loop.
 void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst, std::size_t w,
@@ -54,7 +57,6 @@ void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src
     const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
     std::vector<float> tmp(w);
     std::vector<const float*> rows(fw);
-    auto mirror_index = [](int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); };
     for (int i = 0; i < ih; ++i) {
         for (int fi = 0; fi < fw; ++fi) rows[fi] = src.row(mirror_index(i - r + fi, ih));
         k.weighted_rows(tmp.data(), rows.data(), f.data(), fw, w);
@@ -82,7 +84,6 @@ void filter_decimate16(const SpeedKernels& k, const std::vector<float>& f, const
     const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
     std::vector<float> tmp(w);
     std::vector<const float*> rows(fw);
-    auto mirror_index = [](int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); };
     for (int i = 0; i < ih / 16; ++i) {
         for (int fi = 0; fi < fw; ++fi) rows[fi] = src.row(mirror_index(16 * i - r + fi, ih));
         k.weighted_rows(tmp.data(), rows.data(), f.data(), fw, w);
@@ -250,6 +251,13 @@ Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height,
     antialias_ = gaussian(aa, static_cast<float>(std::sqrt(static_cast<double>(kScales)) * aa / 5.0f));
     const int lp = filter_size(kScales, ks);
     lowpass_ = gaussian(lp, lp / 5.0f);
+    // Without rescaling, only the anti-alias taps of the kept rows (16 i) read the plane.
+    std::vector<bool> read(h_, !almost_equal(opts_.prescale, 1.0));
+    const int r = aa / 2, ih = static_cast<int>(h_);
+    for (int i = 0; i < ih / 16; ++i)
+        for (int t = 0; t < aa; ++t) read[mirror_index(16 * i - r + t, ih)] = true;
+    for (std::size_t y = 0; y < h_; ++y)
+        if (read[y]) rows_read_.push_back(y);
 }
 
 void Estimator::shape(Image& img) const {
@@ -272,9 +280,13 @@ void Estimator::filter_and_downscale(Image& frame) const {
     }
     // Output row i reads source rows near 16 i: decimate into `cur`, then copy back.
     filter_decimate16(kernels_, antialias_, frame, cur, scaled_w_, scaled_h_);
-    for (std::size_t i = 0; i < scaled_h_ / 16; ++i) std::memcpy(frame.row(i), cur.row(i), sizeof(float) * (scaled_w_ / 16));
+    // Zeros after each row: the covariance kernels' scratch lanes read up to 7 floats past it.
+    for (std::size_t i = 0; i < op_h_; ++i) {
+        std::memcpy(frame.row(i), cur.row(i), sizeof(float) * op_w_);
+        std::fill_n(frame.row(i) + op_w_, std::min<std::size_t>(8, frame.stride - op_w_), 0.0f);
+    }
     filter(kernels_, lowpass_, frame, cur, op_w_, op_h_);
-    subtract(kernels_, frame, cur, op_w_, op_h_);
+    for (std::size_t i = 0; i < op_h_; ++i) kernels_.subtract_row(frame.row(i), cur.row(i), op_w_);
 }
 
 bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
@@ -380,10 +392,10 @@ float Estimator::score(Image& ref, Image& dis, bool& err) const {
     return score / static_cast<float>(nb);
 }
 
-void load_plane(const SpeedKernels& k, Image& img, const Plane& p, unsigned bpc, unsigned width, unsigned height,
-                int offset) {
+void Estimator::load(Image& img, const Plane& p, unsigned bpc, int offset) const {
+    const float off = static_cast<float>(offset);
     if (bpc == 8) {
-        for (unsigned y = 0; y < height; ++y) k.load_u8(img.row(y), p.row<std::uint8_t>(y), static_cast<float>(offset), width);
+        for (std::size_t y : rows_read_) kernels_.load_u8(img.row(y), p.row<std::uint8_t>(static_cast<unsigned>(y)), off, w_);
         return;
     }
     float scaler;
@@ -394,12 +406,12 @@ void load_plane(const SpeedKernels& k, Image& img, const Plane& p, unsigned bpc,
         default:
             throw Error(ErrorKind::Input, "speed: unsupported bit depth " + std::to_string(bpc) + " (8, 10, 12, 16)");
     }
-    for (unsigned y = 0; y < height; ++y)
-        k.load_u16(img.row(y), p.row<std::uint16_t>(y), scaler, static_cast<float>(offset), width);
+    for (std::size_t y : rows_read_)
+        kernels_.load_u16(img.row(y), p.row<std::uint16_t>(static_cast<unsigned>(y)), scaler, off, w_);
 }
 
-void subtract(const SpeedKernels& k, Image& a, const Image& b, std::size_t width, std::size_t height) {
-    for (std::size_t i = 0; i < height; ++i) k.subtract_row(a.row(i), b.row(i), width);
+void Estimator::subtract(Image& a, const Image& b) const {
+    for (std::size_t y : rows_read_) kernels_.subtract_row(a.row(y), b.row(y), w_);
 }
 
 }  // namespace vmaf::speed

@@ -74,8 +74,15 @@ public:
     /// when already large enough; contents unspecified), to be filled with a plane.
     void shape(Image& img) const;
 
-    /// The kernel table this instance computes with.
-    const SpeedKernels& kernels() const { return kernels_; }
+    /// Fills `img` (shaped by shape()) from a plane of this instance's size:
+    /// 8-bit samples + offset, higher depths sample / 2^(bpc-8) + offset
+    /// (upstream supports 8, 10, 12, 16 bits; throws vmaf::Error(Input) for
+    /// another depth). Only the rows score() reads are written.
+    void load(Image& img, const Plane& p, unsigned bpc, int offset) const;
+
+    /// a -= b over this instance's size, on the rows score() reads (the
+    /// difference of two frames before scoring it).
+    void subtract(Image& a, const Image& b) const;
 
     /// Score of a (ref, dis) pair; both are consumed (overwritten). `err` is set
     /// when a covariance matrix could not be inverted (the score then follows
@@ -92,15 +99,7 @@ private:
     std::size_t w_, h_, scaled_w_, scaled_h_, alloc_w_, alloc_h_;
     std::size_t op_w_, op_h_, trunc_w_, trunc_h_, blocks_x_, blocks_y_, sub_w_, sub_h_;
     std::vector<float> antialias_, lowpass_;
+    std::vector<std::size_t> rows_read_;  ///< the plane rows score() reads, ascending
 };
-
-/// Fills `img` (width x height) from a plane: 8-bit samples + offset, higher
-/// depths sample / 2^(bpc-8) + offset (upstream supports 8, 10, 12, 16 bits).
-/// Throws vmaf::Error(Input) for another depth.
-void load_plane(const SpeedKernels& k, Image& img, const Plane& p, unsigned bpc, unsigned width, unsigned height,
-                int offset);
-
-/// img1 -= img2 over width x height.
-void subtract(const SpeedKernels& k, Image& img1, const Image& img2, std::size_t width, std::size_t height);
 
 }  // namespace vmaf::speed
