@@ -176,6 +176,31 @@ TEST(SpeedCheckasm, LoadAndSubtractEveryVariant) {
     EXPECT_GT(checked, 0u);
 }
 
+TEST(SpeedCheckasm, MatMulEveryVariant) {
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<float> val(-2.0f, 2.0f);
+    unsigned checked = 0;
+    for (const auto& [name, k] : speed::speed_registry().variants()) {
+        SCOPED_TRACE(name);
+        for (std::size_t rows : {1u, 3u, 25u})
+            for (std::size_t inner : {1u, 5u, 25u})
+                for (std::size_t cols : {1u, 4u, 7u, 8u, 13u, 16u, 25u, 29u, 72u, 312u}) {
+                    std::vector<float> x(rows * inner), y(inner * cols);
+                    for (auto& v : x) v = val(rng);
+                    for (auto& v : y) v = val(rng);
+                    x[0] = -0.0f, y.back() = 1e-30f;
+                    std::vector<float> want(rows * cols), got(rows * cols, 9.0f);
+                    speed::mat_mul(want.data(), x.data(), y.data(), rows, inner, cols);
+                    k.mat_mul(got.data(), x.data(), y.data(), rows, inner, cols);
+                    for (std::size_t j = 0; j < want.size(); ++j)
+                        ASSERT_EQ(std::bit_cast<std::uint32_t>(want[j]), std::bit_cast<std::uint32_t>(got[j]))
+                            << rows << "x" << inner << "x" << cols << " j=" << j;
+                    ++checked;
+                }
+    }
+    EXPECT_GT(checked, 0u);
+}
+
 /// The extractors give identical scores at every cpumask (63: scalar only, 0: best SIMD).
 TEST(SpeedCheckasm, ExtractorsAgreeAcrossCpumasks) {
     const auto info = test::pair_info("p01_crf35");

@@ -334,7 +334,7 @@ bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vec
     bool regular = true;
     for (float e : eig)
         if (e < kEigenEps) regular = false;
-    bool ok = regular && solve(cov, kBlockElems, y.data(), static_cast<int>(nb), x.data(), kernels_.scale_add);
+    bool ok = regular && solve(cov, kBlockElems, y.data(), static_cast<int>(nb), x.data(), kernels_);
     if (!ok) std::fill(x.begin(), x.end(), 0.0f);
 
     const float denom = static_cast<float>(kBlockElems);

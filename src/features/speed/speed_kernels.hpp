@@ -46,6 +46,11 @@ void load_u16(float* out, const std::uint16_t* src, float scaler, float offset, 
 /// a[j] -= b[j] for j < n.
 void subtract_row(float* a, const float* b, std::size_t n);
 
+/// dst = x y (x rows x inner, y inner x cols, dst rows x cols, all row-major,
+/// dst not overlapping x or y): every element accumulated from 0 over k
+/// ascending, each term a float multiply then a float add (no FMA).
+void mat_mul(float* dst, const float* x, const float* y, std::size_t rows, std::size_t inner, std::size_t cols);
+
 /// Kernel table: scalar reference by default, overridden per SIMD target
 /// (speed_simd.cpp). Every entry gives bit-identical results for every input.
 struct SpeedKernels {
@@ -64,6 +69,9 @@ struct SpeedKernels {
     LoadU16Fn load_u16 = &speed::load_u16;
     using SubtractRowFn = void (*)(float* a, const float* b, std::size_t n);
     SubtractRowFn subtract_row = &speed::subtract_row;
+    using MatMulFn = void (*)(float* dst, const float* x, const float* y, std::size_t rows, std::size_t inner,
+                              std::size_t cols);
+    MatMulFn mat_mul = &speed::mat_mul;
 };
 
 /// The SIMD targets compiled for SpEED (defined in speed_simd.cpp).

@@ -15,9 +15,7 @@ void symmetric_eigenvalues(const float* a, float* eig, int n);
 
 /// Solves A X = B for X (n x cols), A n x n, B n x cols, all row-major.
 /// Returns false when a pivot of the triangular factor is below 1e-6 in magnitude.
-/// Its row updates run on `scale_add` (any entry of the kernel table: all are
-/// bit-identical).
-bool solve(const float* a, int n, const float* b, int cols, float* x,
-           SpeedKernels::ScaleAddFn scale_add = &speed::scale_add);
+/// Its products and row updates run on `k` (any kernel table: all are bit-identical).
+bool solve(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k = {});
 
 }  // namespace vmaf::speed

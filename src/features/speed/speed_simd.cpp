@@ -115,7 +115,44 @@ void SubtractRow(float* HWY_RESTRICT a, const float* HWY_RESTRICT b, std::size_t
     for (; j < n; ++j) a[j] -= b[j];
 }
 
+// Columns [j, j + Lanes(d)) of row i of dst = x y, accumulated in registers.
+template <class D>
+HWY_INLINE void MatMulBlock(D d, float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* HWY_RESTRICT y,
+                            std::size_t i, std::size_t inner, std::size_t cols, std::size_t j) {
+    auto acc = hn::Zero(d);
+    for (std::size_t k = 0; k < inner; ++k)
+        acc = hn::Add(acc, hn::Mul(hn::Set(d, x[i * inner + k]), hn::LoadU(d, y + k * cols + j)));
+    hn::StoreU(acc, d, dst + i * cols + j);
+}
+
+void MatMul(float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* HWY_RESTRICT y, std::size_t rows,
+            std::size_t inner, std::size_t cols) {
+    const hn::ScalableTag<float> d;
+    const hn::CappedTag<float, 8> d8;
+    const hn::CappedTag<float, 4> d4;
+    const std::size_t lanes = hn::Lanes(d);
+    for (std::size_t i = 0; i < rows; ++i) {
+        std::size_t j = 0;
+        for (; j + lanes <= cols; j += lanes) MatMulBlock(d, dst, x, y, i, inner, cols, j);
+        // The tail in narrower vectors (the solver's rows are 25 wide), then lane by lane.
+        if (hn::Lanes(d8) < lanes && j + hn::Lanes(d8) <= cols) {
+            MatMulBlock(d8, dst, x, y, i, inner, cols, j);
+            j += hn::Lanes(d8);
+        }
+        if (hn::Lanes(d4) < lanes && j + hn::Lanes(d4) <= cols) {
+            MatMulBlock(d4, dst, x, y, i, inner, cols, j);
+            j += hn::Lanes(d4);
+        }
+        for (; j < cols; ++j) {
+            float acc = 0;
+            for (std::size_t k = 0; k < inner; ++k) acc += x[i * inner + k] * y[k * cols + j];
+            dst[i * cols + j] = acc;
+        }
+    }
+}
+
 void FillSpeedKernels(speed::SpeedKernels& k) {
+    k.mat_mul = &MatMul;
     k.load_u8 = &LoadU8;
     k.load_u16 = &LoadU16;
     k.subtract_row = &SubtractRow;
@@ -170,6 +207,15 @@ void load_u16(float* out, const std::uint16_t* src, float scaler, float offset, 
 
 void subtract_row(float* a, const float* b, std::size_t n) {
     for (std::size_t j = 0; j < n; ++j) a[j] -= b[j];
+}
+
+void mat_mul(float* dst, const float* x, const float* y, std::size_t rows, std::size_t inner, std::size_t cols) {
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j) {
+            float acc = 0;
+            for (std::size_t k = 0; k < inner; ++k) acc += x[i * inner + k] * y[k * cols + j];
+            dst[i * cols + j] = acc;
+        }
 }
 
 simd::KernelRegistry<SpeedKernels>& speed_registry() {
