@@ -292,9 +292,8 @@ void Estimator::filter_and_downscale(Image& frame) const {
 bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
     const std::size_t nb = blocks_x_ * blocks_y_;
     // Covariance of the 25 shifted sub-images (means in float, sums in double),
-    // each sum over the sub-image in row-major order. Rows of the image must
-    // stay readable past trunc_w_ (the kernels' scratch lanes): the full-size
-    // plane buffer is far wider than the decimated image.
+    // each sum over the sub-image in row-major order. The kernels' scratch
+    // lanes read up to 7 floats past a row: filter_and_downscale zero-pads them.
     float means[kBlockElems];
     for (std::size_t r = 0; r < kBlock; ++r) {
         float acc[kCovGroup] = {};
