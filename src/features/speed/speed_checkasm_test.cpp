@@ -26,7 +26,8 @@ using namespace vmaf;
 TEST(SpeedCheckasm, ScaleAddEveryVariant) {
     const auto variants = speed::speed_registry().variants();
     std::mt19937 rng(7);
-    std::uniform_real_distribution<float> val(-300.0f, 300.0f), coef(-0.5f, 0.5f);  // the solver passes negated coefficients
+    // Negative coefficients too: the solver's back substitution passes them.
+    std::uniform_real_distribution<float> val(-300.0f, 300.0f), coef(-0.5f, 0.5f);
     unsigned checked = 0;
     for (const auto& [name, k] : variants) {
         SCOPED_TRACE(name);
@@ -91,7 +92,8 @@ TEST(SpeedCheckasm, CovRowEveryVariant) {
                 for (auto& v : a) v = val(rng);
                 for (auto& v : b) v = val(rng);
                 if (rep == 1 && n) a[n / 2] = -0.0f, b[n / 2 + 1] = 1e-30f;  // signed zero, tiny values
-                if (rep == 2) std::fill(b.begin() + static_cast<std::ptrdiff_t>(n + 4), b.end(), 1e30f);  // scratch lanes
+                if (rep == 2)
+                    std::fill(b.begin() + static_cast<std::ptrdiff_t>(n + 4), b.end(), 1e30f);  // scratch lanes
                 double ma[5], mb[5];
                 for (int x = 0; x < 5; ++x) ma[x] = val(rng) / 8, mb[x] = val(rng) / 8;
                 std::vector<double> want(5 * speed::kCovGroup), got;

@@ -48,7 +48,9 @@ std::vector<float> gaussian(int size, float stdev) {
 }
 
 /// Index q of a row or column of n, mirrored at both ends (without repeating the edge).
-int mirror_index(int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); }
+int mirror_index(int q, int n) {
+    return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q);
+}
 
 /// Separable filter with mirrored borders (vertical pass, then horizontal), w x h.
 /// Every output is accumulated from 0 in tap order, as upstream's scalar loop.
@@ -79,8 +81,8 @@ void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src
 /// filter() followed by keeping every 16th sample of every 16th row: dst
 /// ((w / 16) x (h / 16)) gets exactly the values filter() gives at (16 i, 16 j),
 /// computing only those (each output's taps, order and roundings unchanged).
-void filter_decimate16(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst,
-                       std::size_t w, std::size_t h) {
+void filter_decimate16(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst, std::size_t w,
+                       std::size_t h) {
     const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
     std::vector<float> tmp(w);
     std::vector<const float*> rows(fw);
@@ -394,7 +396,8 @@ float Estimator::score(Image& ref, Image& dis, bool& err) const {
 void Estimator::load(Image& img, const Plane& p, unsigned bpc, int offset) const {
     const float off = static_cast<float>(offset);
     if (bpc == 8) {
-        for (std::size_t y : rows_read_) kernels_.load_u8(img.row(y), p.row<std::uint8_t>(static_cast<unsigned>(y)), off, w_);
+        for (std::size_t y : rows_read_)
+            kernels_.load_u8(img.row(y), p.row<std::uint8_t>(static_cast<unsigned>(y)), off, w_);
         return;
     }
     float scaler;

@@ -102,8 +102,7 @@ void LoadU16(float* HWY_RESTRICT out, const std::uint16_t* HWY_RESTRICT src, flo
     const auto off = hn::Set(d, offset), sc = hn::Set(d, scaler);
     std::size_t j = 0;
     for (; j + lanes <= n; j += lanes)
-        hn::StoreU(hn::Add(hn::Div(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d16, src + j))), sc), off), d,
-                   out + j);
+        hn::StoreU(hn::Add(hn::Div(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d16, src + j))), sc), off), d, out + j);
     for (; j < n; ++j) out[j] = static_cast<float>(src[j]) / scaler + offset;
 }
 
