@@ -76,8 +76,8 @@ private:
         thread_local speed::Image r, d;  // reused per thread; every sample read is written first
         est_.shape(r);
         est_.shape(d);
-        speed::load_plane(r, ref.plane(plane), bpc_, size_.w, size_.h, -128);
-        speed::load_plane(d, dist.plane(plane), bpc_, size_.w, size_.h, -128);
+        est_.load(r, ref.plane(plane), bpc_, -128);
+        est_.load(d, dist.plane(plane), bpc_, -128);
         return est_.score(r, d, err);
     }
 

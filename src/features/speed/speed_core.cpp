@@ -47,6 +47,11 @@ std::vector<float> gaussian(int size, float stdev) {
     return out;
 }
 
+/// Index q of a row or column of n, mirrored at both ends (without repeating the edge).
+int mirror_index(int q, int n) {
+    return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q);
+}
+
 /// Separable filter with mirrored borders (vertical pass, then horizontal), w x h.
 /// Every output is accumulated from 0 in tap order, as upstream's scalar loop.
 void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst, std::size_t w,
@@ -54,7 +59,6 @@ void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src
     const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
     std::vector<float> tmp(w);
     std::vector<const float*> rows(fw);
-    auto mirror_index = [](int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); };
     for (int i = 0; i < ih; ++i) {
         for (int fi = 0; fi < fw; ++fi) rows[fi] = src.row(mirror_index(i - r + fi, ih));
         k.weighted_rows(tmp.data(), rows.data(), f.data(), fw, w);
@@ -70,6 +74,26 @@ void filter(const SpeedKernels& k, const std::vector<float>& f, const Image& src
         if (hi > lo) {
             for (int fj = 0; fj < fw; ++fj) rows[fj] = tmp.data() + (lo - r + fj);
             k.weighted_rows(out + lo, rows.data(), f.data(), fw, hi - lo);
+        }
+    }
+}
+
+/// filter() followed by keeping every 16th sample of every 16th row: dst
+/// ((w / 16) x (h / 16)) gets exactly the values filter() gives at (16 i, 16 j),
+/// computing only those (each output's taps, order and roundings unchanged).
+void filter_decimate16(const SpeedKernels& k, const std::vector<float>& f, const Image& src, Image& dst, std::size_t w,
+                       std::size_t h) {
+    const int fw = static_cast<int>(f.size()), r = fw / 2, iw = static_cast<int>(w), ih = static_cast<int>(h);
+    std::vector<float> tmp(w);
+    std::vector<const float*> rows(fw);
+    for (int i = 0; i < ih / 16; ++i) {
+        for (int fi = 0; fi < fw; ++fi) rows[fi] = src.row(mirror_index(16 * i - r + fi, ih));
+        k.weighted_rows(tmp.data(), rows.data(), f.data(), fw, w);
+        float* out = dst.row(i);
+        for (int j = 0; j < iw / 16; ++j) {
+            float acc = 0;
+            for (int fj = 0; fj < fw; ++fj) acc += f[fj] * tmp[mirror_index(16 * j - r + fj, iw)];
+            out[j] = acc;
         }
     }
 }
@@ -229,6 +253,13 @@ Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height,
     antialias_ = gaussian(aa, static_cast<float>(std::sqrt(static_cast<double>(kScales)) * aa / 5.0f));
     const int lp = filter_size(kScales, ks);
     lowpass_ = gaussian(lp, lp / 5.0f);
+    // Without rescaling, only the anti-alias taps of the kept rows (16 i) read the plane.
+    std::vector<bool> read(h_, !almost_equal(opts_.prescale, 1.0));
+    const int r = aa / 2, ih = static_cast<int>(h_);
+    for (int i = 0; i < ih / 16; ++i)
+        for (int t = 0; t < aa; ++t) read[mirror_index(16 * i - r + t, ih)] = true;
+    for (std::size_t y = 0; y < h_; ++y)
+        if (read[y]) rows_read_.push_back(y);
 }
 
 void Estimator::shape(Image& img) const {
@@ -245,45 +276,50 @@ void Estimator::filter_and_downscale(Image& frame) const {
     tmp.data.resize(frame.data.size());
     cur.data.resize(frame.data.size());
     if (!almost_equal(opts_.prescale, 1.0)) {
-        std::copy(frame.data.begin(), frame.data.end(), tmp.data.begin());
+        for (std::size_t y = 0; y < h_; ++y) std::memcpy(tmp.row(y), frame.row(y), sizeof(float) * w_);
         rescale(opts_.method, tmp, static_cast<int>(w_), static_cast<int>(h_), frame, static_cast<int>(scaled_w_),
                 static_cast<int>(scaled_h_));
     }
-    filter(kernels_, antialias_, frame, cur, scaled_w_, scaled_h_);
-    for (std::size_t i = 0; i < scaled_h_ / 16; ++i)
-        for (std::size_t j = 0; j < scaled_w_ / 16; ++j) frame.row(i)[j] = cur.row(i * 16)[j * 16];
+    // Output row i reads source rows near 16 i: decimate into `cur`, then copy back.
+    filter_decimate16(kernels_, antialias_, frame, cur, scaled_w_, scaled_h_);
+    // Zeros after each row: the covariance kernels' scratch lanes read up to 7 floats past it.
+    for (std::size_t i = 0; i < op_h_; ++i) {
+        std::memcpy(frame.row(i), cur.row(i), sizeof(float) * op_w_);
+        std::fill_n(frame.row(i) + op_w_, std::min<std::size_t>(8, frame.stride - op_w_), 0.0f);
+    }
     filter(kernels_, lowpass_, frame, cur, op_w_, op_h_);
-    subtract(frame, cur, op_w_, op_h_);
+    for (std::size_t i = 0; i < op_h_; ++i) kernels_.subtract_row(frame.row(i), cur.row(i), op_w_);
 }
 
 bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
     const std::size_t nb = blocks_x_ * blocks_y_;
-    // Covariance of the 25 shifted sub-images (means in float, sums in double).
+    // Covariance of the 25 shifted sub-images (means in float, sums in double),
+    // each sum over the sub-image in row-major order. The kernels' scratch
+    // lanes read up to 7 floats past a row: filter_and_downscale zero-pads them.
     float means[kBlockElems];
-    for (std::size_t r = 0; r < kBlock; ++r)
-        for (std::size_t c = 0; c < kBlock; ++c) {
-            float acc = 0;
-            for (std::size_t i = 0; i < sub_h_; ++i)
-                for (std::size_t j = 0; j < sub_w_; ++j) acc += img.row(r + i)[c + j];
-            means[r * kBlock + c] = acc / (sub_w_ * sub_h_);
-        }
+    for (std::size_t r = 0; r < kBlock; ++r) {
+        float acc[kCovGroup] = {};
+        for (std::size_t i = 0; i < sub_h_; ++i) kernels_.shift_sums(acc, img.row(r + i), sub_w_);
+        for (std::size_t c = 0; c < kBlock; ++c) means[r * kBlock + c] = acc[c] / (sub_w_ * sub_h_);
+    }
+    double dmeans[kBlockElems];
+    for (std::size_t k = 0; k < kBlockElems; ++k) dmeans[k] = means[k];
     float cov[kBlockElems * kBlockElems];
-    for (std::size_t xi = 0; xi < kBlockElems; ++xi)
-        for (std::size_t yi = 0; yi <= xi; ++yi) {
-            const std::size_t rx = xi / kBlock, cx = xi % kBlock, ry = yi / kBlock, cy = yi % kBlock;
-            const double mx = means[rx * kBlock + cx], my = means[ry * kBlock + cy];
-            double sum = 0;
-            for (std::size_t i = 0; i < sub_h_; ++i) {
-                const float* a = img.row(rx + i) + cx;
-                const float* b = img.row(ry + i) + cy;
-                for (std::size_t j = 0; j < sub_w_; ++j) {
-                    const double va = a[j], vb = b[j];
-                    sum += (va - mx) * (vb - my);
+    for (std::size_t rx = 0; rx < kBlock; ++rx)
+        for (std::size_t ry = 0; ry <= rx; ++ry) {
+            // Sums for x = (rx, cx), y = (ry, cy), every cx, cy: acc[cx * kCovGroup + cy].
+            double acc[kBlock * kCovGroup] = {};
+            for (std::size_t i = 0; i < sub_h_; ++i)
+                kernels_.cov_row(acc, img.row(rx + i), dmeans + rx * kBlock, img.row(ry + i), dmeans + ry * kBlock,
+                                 sub_w_);
+            for (std::size_t cx = 0; cx < kBlock; ++cx)
+                for (std::size_t cy = 0; cy < kBlock; ++cy) {
+                    const std::size_t xi = rx * kBlock + cx, yi = ry * kBlock + cy;
+                    if (yi > xi) continue;  // the lower triangle, mirrored below
+                    const float c = static_cast<float>(acc[cx * kCovGroup + cy] / (sub_w_ * sub_h_));
+                    cov[xi * kBlockElems + yi] = c;
+                    cov[yi * kBlockElems + xi] = c;
                 }
-            }
-            const float c = static_cast<float>(sum / (sub_w_ * sub_h_));
-            cov[xi * kBlockElems + yi] = c;
-            cov[yi * kBlockElems + xi] = c;
         }
     float eig[kBlockElems];
     symmetric_eigenvalues(cov, eig, kBlockElems);
@@ -299,7 +335,7 @@ bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vec
     bool regular = true;
     for (float e : eig)
         if (e < kEigenEps) regular = false;
-    bool ok = regular && solve(cov, kBlockElems, y.data(), static_cast<int>(nb), x.data());
+    bool ok = regular && solve(cov, kBlockElems, y.data(), static_cast<int>(nb), x.data(), kernels_);
     if (!ok) std::fill(x.begin(), x.end(), 0.0f);
 
     const float denom = static_cast<float>(kBlockElems);
@@ -357,13 +393,11 @@ float Estimator::score(Image& ref, Image& dis, bool& err) const {
     return score / static_cast<float>(nb);
 }
 
-void load_plane(Image& img, const Plane& p, unsigned bpc, unsigned width, unsigned height, int offset) {
+void Estimator::load(Image& img, const Plane& p, unsigned bpc, int offset) const {
+    const float off = static_cast<float>(offset);
     if (bpc == 8) {
-        for (unsigned y = 0; y < height; ++y) {
-            const std::uint8_t* s = p.row<std::uint8_t>(y);
-            float* d = img.row(y);
-            for (unsigned x = 0; x < width; ++x) d[x] = static_cast<float>(s[x]) + offset;
-        }
+        for (std::size_t y : rows_read_)
+            kernels_.load_u8(img.row(y), p.row<std::uint8_t>(static_cast<unsigned>(y)), off, w_);
         return;
     }
     float scaler;
@@ -374,19 +408,12 @@ void load_plane(Image& img, const Plane& p, unsigned bpc, unsigned width, unsign
         default:
             throw Error(ErrorKind::Input, "speed: unsupported bit depth " + std::to_string(bpc) + " (8, 10, 12, 16)");
     }
-    for (unsigned y = 0; y < height; ++y) {
-        const std::uint16_t* s = p.row<std::uint16_t>(y);
-        float* d = img.row(y);
-        for (unsigned x = 0; x < width; ++x) d[x] = static_cast<float>(s[x]) / scaler + offset;
-    }
+    for (std::size_t y : rows_read_)
+        kernels_.load_u16(img.row(y), p.row<std::uint16_t>(static_cast<unsigned>(y)), scaler, off, w_);
 }
 
-void subtract(Image& a, const Image& b, std::size_t width, std::size_t height) {
-    for (std::size_t i = 0; i < height; ++i) {
-        float* r = a.row(i);
-        const float* s = b.row(i);
-        for (std::size_t j = 0; j < width; ++j) r[j] -= s[j];
-    }
+void Estimator::subtract(Image& a, const Image& b) const {
+    for (std::size_t y : rows_read_) kernels_.subtract_row(a.row(y), b.row(y), w_);
 }
 
 }  // namespace vmaf::speed

@@ -8,7 +8,10 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "features/speed/speed_kernels.hpp"
@@ -33,10 +36,29 @@ Rescale parse_rescale(const std::string& name);
 /// True for the kernel scales upstream accepts.
 bool valid_kernelscale(double kernelscale);
 
-/// A float image with a row stride (in floats).
+/// Allocator that leaves new floats uninitialised (resize() does not zero).
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = UninitAllocator<U>;
+    };
+    UninitAllocator() = default;
+    template <class U>
+    UninitAllocator(const UninitAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U*) noexcept {}
+    template <class U, class... A>
+    void construct(U* p, A&&... a) {
+        ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    }
+};
+
+/// A float image with a row stride (in floats); samples are uninitialised
+/// until written.
 struct Image {
     std::size_t width = 0, height = 0, stride = 0;
-    std::vector<float> data;
+    std::vector<float, UninitAllocator<float>> data;
     float* row(std::size_t y) { return data.data() + y * stride; }
     const float* row(std::size_t y) const { return data.data() + y * stride; }
 };
@@ -49,8 +71,18 @@ public:
     Estimator(const Options& opts, std::size_t width, std::size_t height, const SpeedKernels& kernels = {});
 
     /// Gives `img` this instance's geometry and allocation (keeps its storage
-    /// when already large enough), to be filled with a plane.
+    /// when already large enough; contents unspecified), to be filled with a plane.
     void shape(Image& img) const;
+
+    /// Fills `img` (shaped by shape()) from a plane of this instance's size:
+    /// 8-bit samples + offset, higher depths sample / 2^(bpc-8) + offset
+    /// (upstream supports 8, 10, 12, 16 bits; throws vmaf::Error(Input) for
+    /// another depth). Only the rows score() reads are written.
+    void load(Image& img, const Plane& p, unsigned bpc, int offset) const;
+
+    /// a -= b over this instance's size, on the rows score() reads (the
+    /// difference of two frames before scoring it).
+    void subtract(Image& a, const Image& b) const;
 
     /// Score of a (ref, dis) pair; both are consumed (overwritten). `err` is set
     /// when a covariance matrix could not be inverted (the score then follows
@@ -67,13 +99,7 @@ private:
     std::size_t w_, h_, scaled_w_, scaled_h_, alloc_w_, alloc_h_;
     std::size_t op_w_, op_h_, trunc_w_, trunc_h_, blocks_x_, blocks_y_, sub_w_, sub_h_;
     std::vector<float> antialias_, lowpass_;
+    std::vector<std::size_t> rows_read_;  ///< the plane rows score() reads, ascending
 };
-
-/// Fills `img` (width x height) from a plane: 8-bit samples + offset, higher
-/// depths sample / 2^(bpc-8) + offset (upstream supports 8, 10, 12, 16 bits).
-void load_plane(Image& img, const Plane& p, unsigned bpc, unsigned width, unsigned height, int offset);
-
-/// img1 -= img2 over width x height.
-void subtract(Image& img1, const Image& img2, std::size_t width, std::size_t height);
 
 }  // namespace vmaf::speed

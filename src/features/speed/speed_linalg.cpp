@@ -159,11 +159,10 @@ void tridiagonal_eigenvalues(float* d, float* sd, int n) {
 
 using Mat = std::vector<float>;  // n x n row-major
 
-void mul(Mat& dst, const float* x, const float* y, int rows, int inner, int cols) {
-    dst.assign(static_cast<std::size_t>(rows) * cols, 0.0f);
-    for (int i = 0; i < rows; ++i)
-        for (int k = 0; k < inner; ++k)
-            for (int j = 0; j < cols; ++j) dst[i * cols + j] += x[i * inner + k] * y[k * cols + j];
+/// dst = x y, each element summed over k in ascending order from 0.
+void mul(Mat& dst, const float* x, const float* y, int rows, int inner, int cols, const SpeedKernels& k) {
+    dst.resize(static_cast<std::size_t>(rows) * cols);
+    k.mat_mul(dst.data(), x, y, rows, inner, cols);
 }
 
 void transpose(Mat& m, int n) {
@@ -178,7 +177,7 @@ float norm(const float* v, int n) {
 }
 
 /// Householder QR of a: on return q holds Q^T-accumulated reflectors transposed (= Q) and r = Q' A.
-void qr(const float* a, int n, Mat& q, Mat& r) {
+void qr(const float* a, int n, Mat& q, Mat& r, const SpeedKernels& kern) {
     Mat z(a, a + n * n), h(n * n), tmp;
     std::vector<float> v(n);
     q.assign(n * n, 0.0f);
@@ -195,12 +194,12 @@ void qr(const float* a, int n, Mat& q, Mat& r) {
         for (int i = 0; i < n; ++i)  // h = I - 2 v v'
             for (int j = 0; j < n; ++j) h[i * n + j] = -2 * v[i] * v[j];
         for (int i = 0; i < n; ++i) h[i * n + i] += 1;
-        mul(tmp, h.data(), z.data(), n, n, n);
+        mul(tmp, h.data(), z.data(), n, n, n, kern);
         z = tmp;
-        mul(tmp, h.data(), q.data(), n, n, n);
+        mul(tmp, h.data(), q.data(), n, n, n, kern);
         q = tmp;
     }
-    mul(r, q.data(), a, n, n, n);
+    mul(r, q.data(), a, n, n, n, kern);
     transpose(q, n);
 }
 
@@ -217,19 +216,20 @@ void symmetric_eigenvalues(const float* a, float* eig, int n) {
     std::memcpy(eig, d.data(), sizeof(float) * n);
 }
 
-bool solve(const float* a, int n, const float* b, int cols, float* x) {
+bool solve(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k) {
     Mat q, r, qtb;
-    qr(a, n, q, r);
+    qr(a, n, q, r, k);
     transpose(q, n);
-    mul(qtb, q.data(), b, n, n, cols);
+    mul(qtb, q.data(), b, n, n, cols, k);
+    // Back substitution, a row at a time: every t starts at qtb and subtracts
+    // x[k] r[i][k] for ascending k; t - p is computed as t + (-r) x, which
+    // rounds identically.
     for (int i = n - 1; i >= 0; --i) {
         const float pivot = r[i * n + i];
         if (std::fabs(pivot) < kEps) return false;
-        for (int j = 0; j < cols; ++j) {
-            float t = qtb[i * cols + j];
-            for (int k = i + 1; k < n; ++k) t -= x[k * cols + j] * r[i * n + k];
-            x[i * cols + j] = t / pivot;
-        }
+        float* t = qtb.data() + static_cast<std::size_t>(i) * cols;
+        for (int c = i + 1; c < n; ++c) k.scale_add(t, x + static_cast<std::size_t>(c) * cols, -r[i * n + c], cols);
+        for (int j = 0; j < cols; ++j) x[i * cols + j] = t[j] / pivot;
     }
     return true;
 }

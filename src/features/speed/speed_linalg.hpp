@@ -5,6 +5,8 @@
 // results are bit-identical to it (not to LAPACK).
 #pragma once
 
+#include "features/speed/speed_kernels.hpp"
+
 namespace vmaf::speed {
 
 /// Eigenvalues of the symmetric n x n row-major matrix `a` (not modified),
@@ -13,6 +15,7 @@ void symmetric_eigenvalues(const float* a, float* eig, int n);
 
 /// Solves A X = B for X (n x cols), A n x n, B n x cols, all row-major.
 /// Returns false when a pivot of the triangular factor is below 1e-6 in magnitude.
-bool solve(const float* a, int n, const float* b, int cols, float* x);
+/// Its products and row updates run on `k` (any kernel table: all are bit-identical).
+bool solve(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k = {});
 
 }  // namespace vmaf::speed

@@ -37,8 +37,8 @@ public:
         auto st = std::make_unique<TemporalFrame>();
         est_.shape(st->ref);
         est_.shape(st->dis);
-        speed::load_plane(st->ref, ref.plane(0), bpc_, w_, h_, -128);
-        speed::load_plane(st->dis, dist.plane(0), bpc_, w_, h_, -128);
+        est_.load(st->ref, ref.plane(0), bpc_, -128);
+        est_.load(st->dis, dist.plane(0), bpc_, -128);
         return st;
     }
 
@@ -47,8 +47,8 @@ public:
         double score = 0.0;
         if (prev_) {
             // The previous frame's images become the differences (consumed by the score).
-            speed::subtract(prev_->ref, cur.ref, w_, h_);
-            speed::subtract(prev_->dis, use_ref_diff_ ? cur.ref : cur.dis, w_, h_);
+            est_.subtract(prev_->ref, cur.ref);
+            est_.subtract(prev_->dis, use_ref_diff_ ? cur.ref : cur.dis);
             bool err = false;
             score = est_.score(prev_->ref, prev_->dis, err);
         }
