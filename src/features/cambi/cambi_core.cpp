@@ -1,6 +1,10 @@
 #include "features/cambi/cambi_core.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -360,11 +364,78 @@ void quick_select(float* arr, int n, int k) {
     }
 }
 
-double pool(float* c, double topk, unsigned w, unsigned h) {
+/// Sum of the k largest of c[0, n) (all c >= 0 and finite) when it can be
+/// shown to be order-independent, i.e. equal to what upstream's sum over its
+/// quick_select arrangement gives; false (sum untouched) otherwise.
+///
+/// Proof used: with m the smallest nonzero value and q = 2^(floor(log2 m) - 23),
+/// every value is a multiple of q (a float >= 2^e is a multiple of 2^(e-23)),
+/// so every partial sum of any subset, in any order, is a multiple of q no
+/// larger than the total S. When S <= 2^53 q all of them are exact doubles,
+/// and the top-k sum is the exact sum of the k largest values however it is
+/// formed. The test uses 2^52 q against a rounded S, a margin far above that
+/// S's relative error (n * 2^-53).
+bool exact_topk_sum(const float* c, int n, int k, std::vector<float>& tmp, double& sum) {
+    constexpr int kAcc = 8;
+    double acc[kAcc] = {};
+    float min_nz = std::numeric_limits<float>::infinity();
+    int nonzero = 0;
+    int i = 0;
+    for (; i + kAcc <= n; i += kAcc)
+        for (int a = 0; a < kAcc; ++a) {
+            const float v = c[i + a];
+            acc[a] += v;
+            nonzero += v != 0.0f;
+            min_nz = std::min(min_nz, v != 0.0f ? v : min_nz);
+        }
+    for (; i < n; ++i) {
+        acc[0] += c[i];
+        nonzero += c[i] != 0.0f;
+        if (c[i] != 0.0f) min_nz = std::min(min_nz, c[i]);
+    }
+    if (nonzero == 0) {
+        sum = 0.0;
+        return true;
+    }
+    double total = 0.0;
+    for (double a : acc) total += a;
+    int e = 0;
+    std::frexp(min_nz, &e);  // min_nz in [2^(e-1), 2^e)
+    if (!(total <= std::ldexp(1.0, 52 + e - 24))) return false;
+    if (nonzero <= k) {  // the k largest are every nonzero value plus zeros
+        sum = total;
+        return true;
+    }
+    // Radix select on the (monotonic, as the values are >= 0) float bits:
+    // bucket by the top 12 bits, sum whole buckets above the k-th largest,
+    // then the largest of its bucket.
+    constexpr int kShift = 20, kBuckets = 1 << (32 - kShift);
+    std::vector<int> count(kBuckets, 0);
+    for (int j = 0; j < n; ++j) ++count[std::bit_cast<std::uint32_t>(c[j]) >> kShift];
+    int above = 0, b = kBuckets - 1;
+    for (; above + count[b] < k; --b) above += count[b];
+    double s = 0.0;
+    tmp.clear();
+    for (int j = 0; j < n; ++j) {
+        const std::uint32_t bucket = std::bit_cast<std::uint32_t>(c[j]) >> kShift;
+        if (bucket > static_cast<std::uint32_t>(b))
+            s += c[j];
+        else if (bucket == static_cast<std::uint32_t>(b))
+            tmp.push_back(c[j]);
+    }
+    const int rest = k - above;  // 1 <= rest <= tmp.size()
+    std::nth_element(tmp.begin(), tmp.begin() + (rest - 1), tmp.end(), std::greater<float>());
+    for (int j = 0; j < rest; ++j) s += tmp[j];
+    sum = s;
+    return true;
+}
+
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp) {
     const int n = static_cast<int>(w * h);
     const int k = std::clamp(static_cast<int>(topk * n), 1, n);
-    quick_select(c, n, k);
     double sum = 0;
+    if (exact_topk_sum(c, n, k, tmp, sum)) return sum / k;
+    quick_select(c, n, k);
     for (int i = 0; i < k; ++i) sum += c[i];
     return sum / k;
 }
@@ -430,7 +501,7 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
         c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params,
                  s.hist, s.c_values.data());
         if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
-        scores[scale] = pool(s.c_values.data(), params.topk, w, h);
+        scores[scale] = pool(s.c_values.data(), params.topk, w, h, s.topk_tmp);
     }
     double score = 0.0;
     for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];

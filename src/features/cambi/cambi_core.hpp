@@ -43,7 +43,7 @@ std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned hei
 struct Scratch {
     std::vector<std::uint16_t> image, mask, hist, filter_rows;
     std::vector<std::uint32_t> box;
-    std::vector<float> c_values;
+    std::vector<float> c_values, topk_tmp;
 };
 
 /// Banding heat map of one scale: c values scaled to 16 bits, row-major.
