@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "features/cambi/cambi_kernels.hpp"
 #include "vmaf/picture.hpp"
 
 namespace vmaf::cambi {
@@ -29,6 +30,9 @@ struct Params {
     bool high_res_speedup = false;        ///< halve the resolution right after the spatial mask
     std::uint16_t band_base = 0;          ///< lowest 10-bit value that can contribute to a histogram
     std::uint16_t band_size = 0;          ///< number of histogram rows (values band_base ...)
+    /// Per value + num_diffs (0 ... 1023 + num_diffs): bit d set when contrast
+    /// step d + 1 passes the visibility test (value <= tvi[d], value + d + 1 > vlt_luma).
+    std::vector<std::uint32_t> active;
 };
 
 /// Builds Params; `eotf_name` "bt1886" or "pq". Throws vmaf::Error(Usage) on an unknown EOTF.
@@ -41,8 +45,7 @@ std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned hei
 
 /// Per-thread working memory; sized on first use.
 struct Scratch {
-    std::vector<std::uint16_t> image, mask, hist, filter_rows;
-    std::vector<std::uint32_t> box;
+    std::vector<std::uint16_t> image, mask, hist, filter_rows, mask_buf;
     std::vector<float> c_values, topk_tmp;
 };
 
@@ -55,8 +58,10 @@ struct Heatmap {
 /// CAMBI score of the luma plane of a `bpc`-bit picture evaluated at `width` x `height`
 /// (nearest-sample resampled when that differs from the plane). Throws
 /// vmaf::Error(Input) when a sample exceeds the bit depth. With `heatmaps`
-/// non-null, also returns the kNumScales heat maps.
+/// non-null, also returns the kNumScales heat maps. `kernels`: the row kernels
+/// to use (any variant gives the same result).
 double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned height, std::uint16_t window,
-                     const Params& params, Scratch& scratch, std::vector<Heatmap>* heatmaps);
+                     const Params& params, Scratch& scratch, std::vector<Heatmap>* heatmaps,
+                     const CambiKernels& kernels = CambiKernels{});
 
 }  // namespace vmaf::cambi

@@ -1,0 +1,49 @@
+// Row kernels of CAMBI: scalar references, overridden per SIMD target by
+// cambi_simd.cpp. Every variant gives bit-identical output for every input.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/simd.hpp"
+
+namespace vmaf::cambi {
+
+/// out[j] = the value that two or three of a[j], b[j], c[j] share, else the
+/// smallest of them (upstream's mode3; symmetric in its arguments). out may
+/// alias none of the inputs.
+void mode3_row(const std::uint16_t* a, const std::uint16_t* b, const std::uint16_t* c, std::uint16_t* out,
+               std::size_t n);
+
+/// out[j] = 1 when row[j] equals row[j + 1] (the last column, j = w - 1,
+/// always counts as equal) and, with `below` non-null, equals below[j]; else 0.
+void flat_row(const std::uint16_t* row, const std::uint16_t* below, std::uint16_t* out, std::size_t w);
+
+/// out[j] = 1 when colsum[j - 3] + ... + colsum[j + 3] > threshold, else 0,
+/// for j in [0, w). colsum[-3, 0) and colsum[w, w + 3) must be readable (the
+/// caller keeps them 0); every colsum entry is at most 7.
+void box7_above(const std::uint16_t* colsum, std::uint32_t threshold, std::uint16_t* out, std::size_t w);
+
+/// One row step of the sliding-window histograms hist[(v - band_base) * w + c]
+/// (w columns; pad = half the window): every column j whose masked pixel of
+/// `out_vals` lies in the band [band_base, band_base + band_size) is removed
+/// from columns [j - pad, j + pad] (clipped to the picture), every such pixel
+/// of `in_vals` added; a column whose two pixels fall in the same row cancels
+/// out. A null row (vals and mask) stands for a row of unmasked pixels.
+/// Counts wrap modulo 2^16 as upstream's do.
+void slide_row(std::uint16_t* hist, int w, int pad, const std::uint16_t* out_vals, const std::uint16_t* out_mask,
+               const std::uint16_t* in_vals, const std::uint16_t* in_mask, std::uint16_t band_base,
+               std::uint16_t band_size);
+
+/// Kernel table: the scalar references by default.
+struct CambiKernels {
+    decltype(&mode3_row) mode3 = &mode3_row;
+    decltype(&flat_row) flat = &flat_row;
+    decltype(&box7_above) box7 = &box7_above;
+    decltype(&slide_row) slide = &slide_row;
+};
+
+/// The SIMD targets compiled for CAMBI (defined in cambi_simd.cpp).
+simd::KernelRegistry<CambiKernels>& cambi_registry();
+
+}  // namespace vmaf::cambi

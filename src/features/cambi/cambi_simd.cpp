@@ -1,0 +1,156 @@
+// SIMD row kernels of CAMBI, one Highway source compiled for every target
+// (foreach_target) and registered in cambi_registry(). All kernels work on
+// uint16 lanes with exact integer operations, so they match the scalar
+// references in cambi_kernels.cpp bit for bit:
+//   mode3: three equality masks and an unsigned minimum, selected as the
+//          scalar branch order does;
+//   flat:  equality with the right neighbour (and the row below);
+//   box7:  seven shifted loads summed (at most 49, no overflow), compared
+//          as int16;
+//   slide: vectors of columns tested for a change at once; the histogram
+//          rows of changed columns are updated a vector at a time.
+// Columns past the last full vector use the scalar formula.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "features/cambi/cambi_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+
+#include "features/cambi/cambi_kernels.hpp"
+
+#if HWY_TARGET != HWY_SCALAR
+HWY_BEFORE_NAMESPACE();
+namespace vmaf::HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+using u16 = std::uint16_t;
+
+void Mode3(const u16* HWY_RESTRICT a, const u16* HWY_RESTRICT b, const u16* HWY_RESTRICT c, u16* HWY_RESTRICT out,
+           std::size_t n) {
+    const hn::ScalableTag<u16> d;
+    const std::size_t N = hn::Lanes(d);
+    std::size_t j = 0;
+    for (; j + N <= n; j += N) {
+        const auto va = hn::LoadU(d, a + j), vb = hn::LoadU(d, b + j), vc = hn::LoadU(d, c + j);
+        const auto a_dup = hn::Or(hn::Eq(va, vb), hn::Eq(va, vc));
+        const auto r = hn::IfThenElse(hn::Eq(vb, vc), vb, hn::Min(hn::Min(va, vb), vc));
+        hn::StoreU(hn::IfThenElse(a_dup, va, r), d, out + j);
+    }
+    if (j < n) cambi::mode3_row(a + j, b + j, c + j, out + j, n - j);
+}
+
+void FlatRow(const u16* HWY_RESTRICT row, const u16* HWY_RESTRICT below, u16* HWY_RESTRICT out, std::size_t w) {
+    const hn::ScalableTag<u16> d;
+    const std::size_t N = hn::Lanes(d);
+    const auto one = hn::Set(d, 1);
+    std::size_t j = 0;
+    for (; j + N + 1 <= w; j += N) {
+        const auto v = hn::LoadU(d, row + j);
+        auto m = hn::Eq(v, hn::LoadU(d, row + j + 1));
+        if (below) m = hn::And(m, hn::Eq(v, hn::LoadU(d, below + j)));
+        hn::StoreU(hn::IfThenElseZero(m, one), d, out + j);
+    }
+    cambi::flat_row(row + j, below ? below + j : nullptr, out + j, w - j);
+}
+
+void Box7Above(const u16* HWY_RESTRICT colsum, std::uint32_t threshold, u16* HWY_RESTRICT out, std::size_t w) {
+    const hn::ScalableTag<u16> d;
+    const hn::RebindToSigned<decltype(d)> di;
+    const std::size_t N = hn::Lanes(d);
+    // Sums are at most 49: a threshold of 49 or more is never exceeded.
+    const auto thr = hn::Set(di, static_cast<std::int16_t>(std::min<std::uint32_t>(threshold, 49)));
+    const auto one = hn::Set(d, 1);
+    std::size_t j = 0;
+    for (; j + N <= w; j += N) {
+        const u16* p = colsum + j;
+        auto s = hn::Add(hn::LoadU(d, p - 3), hn::LoadU(d, p - 2));
+        s = hn::Add(s, hn::Add(hn::LoadU(d, p - 1), hn::LoadU(d, p)));
+        s = hn::Add(s, hn::Add(hn::LoadU(d, p + 1), hn::LoadU(d, p + 2)));
+        s = hn::Add(s, hn::LoadU(d, p + 3));
+        hn::StoreU(hn::IfThenElseZero(hn::RebindMask(d, hn::Gt(hn::BitCast(di, s), thr)), one), d, out + j);
+    }
+    if (j < w) cambi::box7_above(colsum + j, threshold, out + j, w - j);
+}
+
+/// h[lo, hi) += delta (mod 2^16).
+HWY_INLINE void AddRange(u16* HWY_RESTRICT h, int lo, int hi, u16 delta) {
+    const hn::ScalableTag<u16> d;
+    const int N = static_cast<int>(hn::Lanes(d));
+    const auto vd = hn::Set(d, delta);
+    int c = lo;
+    for (; c + N <= hi; c += N) hn::StoreU(hn::Add(hn::LoadU(d, h + c), vd), d, h + c);
+    for (; c < hi; ++c) h[c] = static_cast<u16>(h[c] + delta);
+}
+
+/// The scalar step of one column j (see cambi::slide_row).
+HWY_INLINE void SlideColumn(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_vals, const u16* out_mask,
+                            const u16* in_vals, const u16* in_mask, u16 band_base, u16 band_size, int j) {
+    const u16 ro = out_vals ? static_cast<u16>(out_vals[j] - band_base) : 0;
+    const u16 ri = in_vals ? static_cast<u16>(in_vals[j] - band_base) : 0;
+    const bool sub = out_vals && out_mask[j] && ro < band_size;
+    const bool add = in_vals && in_mask[j] && ri < band_size;
+    if (sub && add && ro == ri) return;
+    const int lo = std::max(j - pad, 0), hi = std::min(j + pad + 1, w);
+    if (sub) AddRange(hist + std::size_t{ro} * w, lo, hi, 0xffff);
+    if (add) AddRange(hist + std::size_t{ri} * w, lo, hi, 1);
+}
+
+void SlideRow(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_vals, const u16* out_mask, const u16* in_vals,
+              const u16* in_mask, u16 band_base, u16 band_size) {
+    if (band_size == 0) return;
+    const hn::ScalableTag<u16> d;
+    const int N = static_cast<int>(hn::Lanes(d));
+    const auto base = hn::Set(d, band_base);
+    const auto last = hn::Set(d, static_cast<u16>(band_size - 1));
+    const auto zero = hn::Zero(d);
+    // In the band: v - base (wrapping) <= band_size - 1, i.e. min() keeps it.
+    auto in_band = [&](const u16* vals, const u16* mask, int j, hn::Vec<decltype(d)>& r) {
+        r = hn::Sub(hn::LoadU(d, vals + j), base);
+        return hn::And(hn::Ne(hn::LoadU(d, mask + j), zero), hn::Eq(hn::Min(r, last), r));
+    };
+    std::uint8_t bits[HWY_MAX_BYTES / 8 + 8] = {};
+    int j = 0;
+    for (; j + N <= w; j += N) {
+        auto ro = zero, ri = zero;
+        const auto none = hn::Eq(zero, hn::Set(d, 1));
+        const auto sub = out_vals ? in_band(out_vals, out_mask, j, ro) : none;
+        const auto add = in_vals ? in_band(in_vals, in_mask, j, ri) : none;
+        const auto same = hn::And(hn::And(sub, add), hn::Eq(ro, ri));
+        const auto need = hn::AndNot(same, hn::Or(sub, add));
+        if (hn::AllFalse(d, need)) continue;
+        hn::StoreMaskBits(d, need, bits);
+        for (int byte = 0; byte * 8 < N; ++byte)
+            for (unsigned b = bits[byte]; b; b &= b - 1) {
+                const int col = j + byte * 8 + __builtin_ctz(b);
+                SlideColumn(hist, w, pad, out_vals, out_mask, in_vals, in_mask, band_base, band_size, col);
+            }
+    }
+    for (; j < w; ++j) SlideColumn(hist, w, pad, out_vals, out_mask, in_vals, in_mask, band_base, band_size, j);
+}
+
+void FillCambiKernels(cambi::CambiKernels& k) {
+    k.mode3 = &Mode3;
+    k.flat = &FlatRow;
+    k.box7 = &Box7Above;
+    k.slide = &SlideRow;
+}
+
+[[maybe_unused]] const bool kRegistered = cambi::cambi_registry().add(HWY_TARGET, &FillCambiKernels);
+
+}  // namespace
+}  // namespace vmaf::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+#endif  // HWY_TARGET != HWY_SCALAR
+
+#if HWY_ONCE
+namespace vmaf::cambi {
+
+simd::KernelRegistry<CambiKernels>& cambi_registry() {
+    static simd::KernelRegistry<CambiKernels> registry;
+    return registry;
+}
+
+}  // namespace vmaf::cambi
+#endif
