@@ -129,18 +129,19 @@ void to_10bit(const Plane& p, std::uint16_t* out, unsigned out_w, unsigned out_h
 }
 
 /// 2x2 box average (edges: 2-tap) of the image as it was before the call.
-void anti_dither(std::uint16_t* d, unsigned w, unsigned h) {
+void anti_dither(std::uint16_t* d, unsigned w, unsigned h, const CambiKernels& k) {
     for (unsigned i = 0; i + 1 < h; ++i) {
         std::uint16_t* r = d + std::size_t{i} * w;
         const std::uint16_t* n = r + w;
-        for (unsigned j = 0; j + 1 < w; ++j) r[j] = (r[j] + r[j + 1] + n[j] + n[j + 1]) >> 2;
+        k.anti_dither(r, n, w - 1);
         r[w - 1] = (r[w - 1] + n[w - 1]) >> 1;
     }
     std::uint16_t* r = d + std::size_t{h - 1} * w;
     for (unsigned j = 0; j + 1 < w; ++j) r[j] = (r[j] + r[j + 1]) >> 1;
 }
 
-void preprocess(const Plane& p, unsigned bpc, std::uint16_t* out, unsigned w, unsigned h, unsigned enc_bitdepth) {
+void preprocess(const Plane& p, unsigned bpc, std::uint16_t* out, unsigned w, unsigned h, unsigned enc_bitdepth,
+                const CambiKernels& k) {
     if (bpc == 8) {
         to_10bit<std::uint8_t>(p, out, w, h, [](std::uint8_t v) { return static_cast<std::uint16_t>(v << 2); });
     } else {
@@ -154,7 +155,7 @@ void preprocess(const Plane& p, unsigned bpc, std::uint16_t* out, unsigned w, un
                                     [=](std::uint16_t v) { return static_cast<std::uint16_t>((v + round) >> shift); });
         }
     }
-    if (enc_bitdepth < 10) anti_dither(out, w, h);
+    if (enc_bitdepth < 10) anti_dither(out, w, h, k);
 }
 
 // ---- spatial mask ----------------------------------------------------------
@@ -322,32 +323,15 @@ void quick_select(float* arr, int n, int k) {
 /// and the top-k sum is the exact sum of the k largest values however it is
 /// formed. The test uses 2^52 q against a rounded S, a margin far above that
 /// S's relative error (n * 2^-53).
-bool exact_topk_sum(const float* c, int n, int k, std::vector<float>& tmp, double& sum) {
-    constexpr int kAcc = 8;
-    double acc[kAcc] = {};
-    float min_nz = std::numeric_limits<float>::infinity();
-    int nonzero = 0;
-    int i = 0;
-    for (; i + kAcc <= n; i += kAcc)
-        for (int a = 0; a < kAcc; ++a) {
-            const float v = c[i + a];
-            acc[a] += v;
-            nonzero += v != 0.0f;
-            min_nz = std::min(min_nz, v != 0.0f ? v : min_nz);
-        }
-    for (; i < n; ++i) {
-        acc[0] += c[i];
-        nonzero += c[i] != 0.0f;
-        if (c[i] != 0.0f) min_nz = std::min(min_nz, c[i]);
-    }
+bool exact_topk_sum(const float* c, int n, int k, const TopkStats& st, std::vector<float>& tmp, double& sum) {
+    const int nonzero = static_cast<int>(st.nonzero);
     if (nonzero == 0) {
         sum = 0.0;
         return true;
     }
-    double total = 0.0;
-    for (double a : acc) total += a;
+    const double total = st.sum;
     int e = 0;
-    std::frexp(min_nz, &e);  // min_nz in [2^(e-1), 2^e)
+    std::frexp(st.min_nonzero, &e);  // min_nz in [2^(e-1), 2^e)
     if (!(total <= std::ldexp(1.0, 52 + e - 24))) return false;
     if (nonzero <= k) {  // the k largest are every nonzero value plus zeros
         sum = total;
@@ -377,11 +361,11 @@ bool exact_topk_sum(const float* c, int n, int k, std::vector<float>& tmp, doubl
     return true;
 }
 
-double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp) {
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
     const int n = static_cast<int>(w * h);
     const int k = std::clamp(static_cast<int>(topk * n), 1, n);
     double sum = 0;
-    if (exact_topk_sum(c, n, k, tmp, sum)) return sum / k;
+    if (exact_topk_sum(c, n, k, kern.stats(c, static_cast<std::size_t>(n)), tmp, sum)) return sum / k;
     quick_select(c, n, k);
     for (int i = 0; i < k; ++i) sum += c[i];
     return sum / k;
@@ -435,7 +419,7 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
     s.image.resize(n);
     s.mask.resize(n);
     s.c_values.resize(n);
-    preprocess(luma, bpc, s.image.data(), width, height, params.enc_bitdepth);
+    preprocess(luma, bpc, s.image.data(), width, height, params.enc_bitdepth, k);
     spatial_mask(s.image.data(), s.mask.data(), width, height, stride, s.mask_buf, k);
 
     double scores[kNumScales];
@@ -452,7 +436,7 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
         c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params,
                  s.hist, s.c_values.data(), k);
         if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
-        scores[scale] = pool(s.c_values.data(), params.topk, w, h, s.topk_tmp);
+        scores[scale] = pool(s.c_values.data(), params.topk, w, h, s.topk_tmp, k);
     }
     double score = 0.0;
     for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];

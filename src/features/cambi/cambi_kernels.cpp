@@ -1,6 +1,7 @@
 #include "features/cambi/cambi_kernels.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace vmaf::cambi {
 
@@ -51,6 +52,22 @@ void slide_row(std::uint16_t* hist, int w, int pad, const std::uint16_t* out_val
         if (sub) add_range(hist + std::size_t{ro} * w, lo, hi, 0xffff);
         if (add) add_range(hist + std::size_t{ri} * w, lo, hi, 1);
     }
+}
+
+TopkStats topk_stats(const float* c, std::size_t n) {
+    TopkStats st;
+    st.min_nonzero = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (c[i] == 0.0f) continue;
+        st.sum += c[i];
+        ++st.nonzero;
+        st.min_nonzero = std::min(st.min_nonzero, c[i]);
+    }
+    return st;
+}
+
+void anti_dither_row(std::uint16_t* r, const std::uint16_t* below, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) r[j] = (r[j] + r[j + 1] + below[j] + below[j + 1]) >> 2;
 }
 
 }  // namespace vmaf::cambi

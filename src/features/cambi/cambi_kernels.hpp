@@ -35,12 +35,33 @@ void slide_row(std::uint16_t* hist, int w, int pad, const std::uint16_t* out_val
                const std::uint16_t* in_vals, const std::uint16_t* in_mask, std::uint16_t band_base,
                std::uint16_t band_size);
 
+/// What top-k pooling needs to know about the c values of a scale.
+struct TopkStats {
+    double sum = 0.0;       ///< their sum (see topk_stats())
+    std::size_t nonzero = 0;
+    float min_nonzero = 0;  ///< +inf when every value is 0
+};
+
+/// Stats of c[0, n) (values >= 0 and finite). The sum is formed in an order
+/// of the variant's choosing: every variant gives the same double whenever all
+/// partial sums are exact (see the pooling proof in cambi_core.cpp), and
+/// otherwise one within n * 2^-53 relative of the exact sum.
+TopkStats topk_stats(const float* c, std::size_t n);
+
+/// In-place 2x2 box average of row r with the row below, n (pairs of
+/// samples: r[j] = (r[j] + r[j + 1] + below[j] + below[j + 1]) >> 2 for
+/// j in [0, n), each from the values before the call; r[n] and below[n]
+/// are read, not written. Samples are at most 1023 (10 bits).
+void anti_dither_row(std::uint16_t* r, const std::uint16_t* below, std::size_t n);
+
 /// Kernel table: the scalar references by default.
 struct CambiKernels {
     decltype(&mode3_row) mode3 = &mode3_row;
     decltype(&flat_row) flat = &flat_row;
     decltype(&box7_above) box7 = &box7_above;
     decltype(&slide_row) slide = &slide_row;
+    decltype(&topk_stats) stats = &topk_stats;
+    decltype(&anti_dither_row) anti_dither = &anti_dither_row;
 };
 
 /// The SIMD targets compiled for CAMBI (defined in cambi_simd.cpp).

@@ -8,7 +8,12 @@
 //   box7:  seven shifted loads summed (at most 49, no overflow), compared
 //          as int16;
 //   slide: vectors of columns tested for a change at once; the histogram
-//          rows of changed columns are updated a vector at a time.
+//          rows of changed columns are updated a vector at a time (the last,
+//          partial vector as an overlapping one adding 0 to the columns
+//          already done);
+//   stats: nonzero count and minimum exact; the sum in double lanes (an
+//          order the contract allows);
+//   anti-dither: sums of four 10-bit samples fit in uint16.
 // Columns past the last full vector use the scalar formula.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/cambi/cambi_simd.cpp"
@@ -16,6 +21,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "features/cambi/cambi_kernels.hpp"
 
@@ -81,6 +87,13 @@ HWY_INLINE void AddRange(u16* HWY_RESTRICT h, int lo, int hi, u16 delta) {
     const auto vd = hn::Set(d, delta);
     int c = lo;
     for (; c + N <= hi; c += N) hn::StoreU(hn::Add(hn::LoadU(d, h + c), vd), d, h + c);
+    if (c == hi) return;
+    if (hi - lo >= N) {  // the last N columns again, adding only to those not done yet
+        const int start = hi - N;
+        const auto tail = hn::IfThenZeroElse(hn::FirstN(d, static_cast<std::size_t>(c - start)), vd);
+        hn::StoreU(hn::Add(hn::LoadU(d, h + start), tail), d, h + start);
+        return;
+    }
     for (; c < hi; ++c) h[c] = static_cast<u16>(h[c] + delta);
 }
 
@@ -130,7 +143,48 @@ void SlideRow(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_vals, const
     for (; j < w; ++j) SlideColumn(hist, w, pad, out_vals, out_mask, in_vals, in_mask, band_base, band_size, j);
 }
 
+cambi::TopkStats TopkStats(const float* HWY_RESTRICT c, std::size_t n) {
+    const hn::ScalableTag<float> df;
+    const hn::Half<decltype(df)> dh;
+    const hn::Repartition<double, decltype(df)> dd;
+    const std::size_t N = hn::Lanes(df);
+    const auto zero = hn::Zero(df);
+    const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
+    auto sum_lo = hn::Zero(dd), sum_hi = hn::Zero(dd);
+    auto min_nz = inf;
+    std::size_t nonzero = 0, i = 0;
+    for (; i + N <= n; i += N) {
+        const auto v = hn::LoadU(df, c + i);
+        const auto is_zero = hn::Eq(v, zero);
+        nonzero += N - hn::CountTrue(df, is_zero);
+        min_nz = hn::Min(min_nz, hn::IfThenElse(is_zero, inf, v));
+        sum_lo = hn::Add(sum_lo, hn::PromoteTo(dd, hn::LowerHalf(dh, v)));
+        sum_hi = hn::Add(sum_hi, hn::PromoteTo(dd, hn::UpperHalf(dh, v)));
+    }
+    cambi::TopkStats st = cambi::topk_stats(c + i, n - i);
+    st.sum += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sum_lo, sum_hi)));
+    st.nonzero += nonzero;
+    st.min_nonzero = std::min(st.min_nonzero, hn::GetLane(hn::MinOfLanes(df, min_nz)));
+    return st;
+}
+
+void AntiDitherRow(u16* HWY_RESTRICT r, const u16* HWY_RESTRICT below, std::size_t n) {
+    const hn::ScalableTag<u16> d;
+    const std::size_t N = hn::Lanes(d);
+    std::size_t j = 0;
+    // r[j + N] is loaded before any store reaches it, so each output uses the
+    // values from before the call.
+    for (; j + N <= n; j += N) {
+        const auto s = hn::Add(hn::Add(hn::LoadU(d, r + j), hn::LoadU(d, r + j + 1)),
+                               hn::Add(hn::LoadU(d, below + j), hn::LoadU(d, below + j + 1)));
+        hn::StoreU(hn::ShiftRight<2>(s), d, r + j);
+    }
+    if (j < n) cambi::anti_dither_row(r + j, below + j, n - j);
+}
+
 void FillCambiKernels(cambi::CambiKernels& k) {
+    k.stats = &TopkStats;
+    k.anti_dither = &AntiDitherRow;
     k.mode3 = &Mode3;
     k.flat = &FlatRow;
     k.box7 = &Box7Above;
