@@ -5,7 +5,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -19,26 +18,7 @@ namespace vmaf::cambi {
 namespace {
 
 constexpr int kScaleWeights[kNumScales] = {16, 8, 4, 2, 1};
-// Suprathreshold contrast response per contrast step (index d = step - 1).
-constexpr int kContrastWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                      8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 constexpr int kMaskFilter = 7;  // side of the flat-area counting square
-
-// reciprocal(i) = 1/i rounded to 9 significant decimal digits, then to float;
-// 0 for i = 0. That is the table upstream ships: its values are decimal
-// literals, and 42 of them differ from 1.0f / i in the last bit.
-struct Reciprocals {
-    float v[kReciprocalTableSize];
-    Reciprocals() {
-        v[0] = 0.0f;
-        char buf[32];
-        for (int i = 1; i < kReciprocalTableSize; ++i) {
-            std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
-            v[i] = std::strtof(buf, nullptr);
-        }
-    }
-};
-const Reciprocals kReciprocal;
 
 // ---- visibility thresholds -------------------------------------------------
 
@@ -229,34 +209,12 @@ void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride
     }
 }
 
-/// Banding value of one masked pixel of 10-bit value `raw` from its window
-/// histogram (column `col`); p.active[raw + num_diffs] lists the contrast
-/// steps whose visibility test passes for that value.
-float c_value(const std::uint16_t* hist, std::uint16_t raw, int col, int w, const Params& p) {
-    const int nd = p.num_diffs;
-    const std::uint16_t value = static_cast<std::uint16_t>(raw + nd);
-    const int compact = static_cast<int>(value) - (p.band_base + nd);
-    if (static_cast<unsigned>(compact) >= p.band_size) return 0.0f;
-    const std::uint16_t* hc = hist + col;
-    const std::uint16_t p0 = hc[std::size_t(compact) * w];
-    float best = 0.0f;
-    for (std::uint32_t act = p.active[value]; act; act &= act - 1) {
-        const int d = std::countr_zero(act);
-        const int up = compact + (d + 1), down = compact - (d + 1);
-        const std::uint16_t p1 = hc[std::size_t(up) * w];
-        const std::uint16_t p2 = down >= 0 ? hc[std::size_t(down) * w] : 0;
-        const std::uint16_t q = p1 > p2 ? p1 : p2;
-        const float v = static_cast<float>(kContrastWeights[d] * p0 * q) * kReciprocal.v[q + p0];
-        if (v > best) best = v;
-    }
-    return best;
-}
-
 /// c values of a w x h scale into c (row-major, w per row); unmasked pixels are 0.
 void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h, std::ptrdiff_t stride, int window,
               const Params& p, std::vector<std::uint16_t>& hist_buf, float* c, const CambiKernels& k) {
     const int pad = window >> 1;
-    hist_buf.assign(std::size_t{p.band_size} * w, 0);
+    // One element past the last row: the SIMD c-value kernels read pairs.
+    hist_buf.assign(std::size_t{p.band_size} * w + 1, 0);
     std::uint16_t* hist = hist_buf.data();
     auto row_of = [&](int r) { return img + r * stride; };
     auto mask_of = [&](int r) { return mask + r * stride; };
@@ -264,12 +222,9 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
     auto remove = [&](int r) {
         k.slide(hist, w, pad, row_of(r), mask_of(r), nullptr, nullptr, p.band_base, p.band_size);
     };
+    const ScoreParams sp{p.num_diffs, p.active.data(), p.band_base, p.band_size};
     auto score_row = [&](int i) {
-        if (i >= h) return;
-        const std::uint16_t* v = row_of(i);
-        const std::uint16_t* m = mask_of(i);
-        float* ci = c + std::size_t(i) * w;
-        for (int j = 0; j < w; ++j) ci[j] = m[j] ? c_value(hist, v[j], j, w, p) : 0.0f;
+        if (i < h) k.c_values(hist, w, row_of(i), mask_of(i), sp, c + std::size_t(i) * w);
     };
     // The three row phases of upstream (grow, slide, shrink), kept literally so
     // that even degenerate heights (h < window) behave identically.

@@ -17,8 +17,6 @@
 namespace vmaf::cambi {
 
 inline constexpr int kNumScales = 5;
-/// Largest window*window the reciprocal table covers (as upstream).
-inline constexpr int kReciprocalTableSize = 4226;
 
 /// Everything fixed for a run, derived once from the options (see Setup()).
 struct Params {

@@ -1,11 +1,30 @@
 #include "features/cambi/cambi_kernels.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 namespace vmaf::cambi {
 
 namespace {
+
+// reciprocal(i) = 1/i rounded to 9 significant decimal digits, then to float;
+// 0 for i = 0. That is the table upstream ships: its values are decimal
+// literals, and 42 of them differ from 1.0f / i in the last bit.
+struct Reciprocals {
+    float v[kReciprocalTableSize];
+    Reciprocals() {
+        v[0] = 0.0f;
+        char buf[32];
+        for (int i = 1; i < kReciprocalTableSize; ++i) {
+            std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
+            v[i] = std::strtof(buf, nullptr);
+        }
+    }
+};
+const Reciprocals kReciprocal;
 
 std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
     if (a == b || a == c) return a;
@@ -18,6 +37,32 @@ void add_range(std::uint16_t* h, int lo, int hi, std::uint16_t delta) {
 }
 
 }  // namespace
+
+const float* reciprocal_table() { return kReciprocal.v; }
+
+void c_values_row(const std::uint16_t* hist, int w, const std::uint16_t* vals, const std::uint16_t* mask,
+                  const ScoreParams& p, float* out) {
+    for (int j = 0; j < w; ++j) {
+        out[j] = 0.0f;
+        if (!mask[j]) continue;
+        const std::uint16_t value = static_cast<std::uint16_t>(vals[j] + p.num_diffs);
+        const int compact = static_cast<int>(vals[j]) - p.band_base;
+        if (static_cast<unsigned>(compact) >= p.band_size) continue;
+        const std::uint16_t* hc = hist + j;
+        const std::uint16_t p0 = hc[std::size_t(compact) * w];
+        float best = 0.0f;
+        for (std::uint32_t act = p.active[value]; act; act &= act - 1) {
+            const int d = std::countr_zero(act);
+            const int up = compact + (d + 1), down = compact - (d + 1);
+            const std::uint16_t p1 = hc[std::size_t(up) * w];
+            const std::uint16_t p2 = down >= 0 ? hc[std::size_t(down) * w] : 0;
+            const std::uint16_t q = p1 > p2 ? p1 : p2;
+            const float v = static_cast<float>(kContrastWeights[d] * p0 * q) * kReciprocal.v[q + p0];
+            if (v > best) best = v;
+        }
+        out[j] = best;
+    }
+}
 
 void mode3_row(const std::uint16_t* a, const std::uint16_t* b, const std::uint16_t* c, std::uint16_t* out,
                std::size_t n) {

@@ -9,6 +9,31 @@
 
 namespace vmaf::cambi {
 
+// Suprathreshold contrast response per contrast step (index d = step - 1).
+inline constexpr int kContrastWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                      8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+/// Largest window * window the reciprocal table covers (as upstream).
+inline constexpr int kReciprocalTableSize = 4226;
+
+/// reciprocal_table()[i] = 1/i as upstream's table has it (0 for i = 0), i < kReciprocalTableSize.
+const float* reciprocal_table();
+
+/// What the c-value kernels need of Params (see cambi_core.hpp).
+struct ScoreParams {
+    int num_diffs = 4;                     ///< contrast steps 1 ... num_diffs
+    const std::uint32_t* active = nullptr; ///< Params::active: bit d for value + num_diffs
+    std::uint16_t band_base = 0, band_size = 0;
+};
+
+/// Banding values of one row: out[j] = 0 where mask[j] is 0, else the c value
+/// of the 10-bit sample vals[j] (at most 1023) from the window histograms
+/// hist[(v - band_base) * w + j]: the largest over active steps s = d + 1 of
+/// weight[d] * p0 * q / (p0 + q) (float product with the reciprocal table),
+/// p0 the count of vals[j], q the larger count of vals[j] +- s (0 below the
+/// band). hist[band_size * w] must be readable (pair reads).
+void c_values_row(const std::uint16_t* hist, int w, const std::uint16_t* vals, const std::uint16_t* mask,
+                  const ScoreParams& p, float* out);
+
 /// out[j] = the value that two or three of a[j], b[j], c[j] share, else the
 /// smallest of them (upstream's mode3; symmetric in its arguments). out may
 /// alias none of the inputs.
@@ -61,6 +86,7 @@ struct CambiKernels {
     decltype(&box7_above) box7 = &box7_above;
     decltype(&slide_row) slide = &slide_row;
     decltype(&topk_stats) stats = &topk_stats;
+    decltype(&c_values_row) c_values = &c_values_row;
     decltype(&anti_dither_row) anti_dither = &anti_dither_row;
 };
 

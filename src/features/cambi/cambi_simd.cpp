@@ -13,7 +13,13 @@
 //          already done);
 //   stats: nonzero count and minimum exact; the sum in double lanes (an
 //          order the contract allows);
-//   anti-dither: sums of four 10-bit samples fit in uint16.
+//   anti-dither: sums of four 10-bit samples fit in uint16;
+//   c values: int32 lanes, histogram counts gathered as int32 pairs at byte
+//          offsets (hence the readable element past the histograms), the
+//          same int product (< 2^31: counts <= 4225, weights <= 9) converted
+//          to float and multiplied by the gathered reciprocal as the scalar
+//          code does; max() equals the scalar "if (v > best)" for these
+//          non-negative, non-NaN values.
 // Columns past the last full vector use the scalar formula.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/cambi/cambi_simd.cpp"
@@ -182,7 +188,89 @@ void AntiDitherRow(u16* HWY_RESTRICT r, const u16* HWY_RESTRICT below, std::size
     if (j < n) cambi::anti_dither_row(r + j, below + j, n - j);
 }
 
+void CValuesRow(const u16* HWY_RESTRICT hist, int w, const u16* HWY_RESTRICT vals, const u16* HWY_RESTRICT mask,
+                const cambi::ScoreParams& p, float* HWY_RESTRICT out) {
+    const hn::ScalableTag<std::int32_t> di;
+    const hn::Rebind<u16, decltype(di)> d16;
+    const hn::Rebind<float, decltype(di)> df;
+    const int N = static_cast<int>(hn::Lanes(di));
+    const auto zero = hn::Zero(di);
+    const auto zero16 = hn::Zero(d16);
+    const auto zf = hn::Zero(df);
+    const auto base = hn::Set(di, p.band_base);
+    const auto last = hn::Set(di, p.band_size - 1);
+    const auto width = hn::Set(di, w);
+    const auto low16 = hn::Set(di, 0xffff);
+    // hist as int32 at byte offsets: lane = hist[idx] | hist[idx + 1] << 16.
+    const auto* h32 = reinterpret_cast<const std::int32_t*>(hist);
+    auto count_at = [&](hn::Vec<decltype(di)> row, hn::Vec<decltype(di)> col) {
+        const auto byte_offset = hn::ShiftLeft<1>(hn::Add(hn::Mul(row, width), col));
+        return hn::And(hn::GatherOffset(di, h32, byte_offset), low16);
+    };
+    const float* recip = cambi::reciprocal_table();
+    const auto* active = reinterpret_cast<const std::int32_t*>(p.active);
+    int j = 0;
+    for (; j + N <= w; j += N) {
+        const auto m16 = hn::LoadU(d16, mask + j);
+        if (hn::AllTrue(d16, hn::Eq(m16, zero16))) {
+            hn::StoreU(zf, df, out + j);
+            continue;
+        }
+        const auto v = hn::PromoteTo(di, hn::LoadU(d16, vals + j));
+        const auto compact = hn::Sub(v, base);
+        const auto valid = hn::And(hn::Ne(hn::PromoteTo(di, m16), zero),
+                                   hn::And(hn::Not(hn::Lt(compact, zero)), hn::Not(hn::Gt(compact, last))));
+        if (hn::AllFalse(di, valid)) {
+            hn::StoreU(zf, df, out + j);
+            continue;
+        }
+        const auto row0 = hn::Min(hn::Max(compact, zero), last);
+        const auto col = hn::Iota(di, j);
+        const auto p0 = count_at(row0, col);
+        const auto act = hn::IfThenElseZero(valid, hn::GatherIndex(di, active, hn::Add(v, hn::Set(di, p.num_diffs))));
+        auto best = zf;
+        for (int d = 0; d < p.num_diffs; ++d) {
+            const auto on = hn::Ne(hn::And(act, hn::Set(di, 1 << d)), zero);
+            if (hn::AllFalse(di, on)) continue;
+            const auto step = hn::Set(di, d + 1);
+            const auto p1 = count_at(hn::Min(hn::Add(row0, step), last), col);
+            const auto down = hn::Sub(row0, step);
+            const auto p2 = hn::IfThenZeroElse(hn::Lt(down, zero), count_at(hn::Max(down, zero), col));
+            const auto q = hn::Max(p1, p2);
+            const auto num = hn::ConvertTo(df, hn::Mul(hn::Set(di, cambi::kContrastWeights[d]), hn::Mul(p0, q)));
+            const auto val = hn::Mul(num, hn::GatherIndex(df, recip, hn::Add(q, p0)));
+            best = hn::Max(best, hn::IfThenElseZero(hn::RebindMask(df, on), val));
+        }
+        hn::StoreU(best, df, out + j);
+    }
+    if (j < w) {
+        // The tail as its own row: columns j ... w - 1 of the same histograms.
+        for (; j < w; ++j) {
+            const cambi::ScoreParams& sp = p;
+            float* o = out + j;
+            *o = 0.0f;
+            if (!mask[j]) continue;
+            const int compact = static_cast<int>(vals[j]) - sp.band_base;
+            if (static_cast<unsigned>(compact) >= sp.band_size) continue;
+            const u16* hc = hist + j;
+            const u16 p0 = hc[std::size_t(compact) * w];
+            float best = 0.0f;
+            for (std::uint32_t a = sp.active[vals[j] + sp.num_diffs]; a; a &= a - 1) {
+                const int d = __builtin_ctz(a);
+                const int up = compact + (d + 1), down = compact - (d + 1);
+                const u16 p1 = hc[std::size_t(up) * w];
+                const u16 p2 = down >= 0 ? hc[std::size_t(down) * w] : 0;
+                const u16 q = p1 > p2 ? p1 : p2;
+                const float val = static_cast<float>(cambi::kContrastWeights[d] * p0 * q) * recip[q + p0];
+                if (val > best) best = val;
+            }
+            *o = best;
+        }
+    }
+}
+
 void FillCambiKernels(cambi::CambiKernels& k) {
+    k.c_values = &CValuesRow;
     k.stats = &TopkStats;
     k.anti_dither = &AntiDitherRow;
     k.mode3 = &Mode3;
