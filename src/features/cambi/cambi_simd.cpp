@@ -7,10 +7,13 @@
 //   flat:  equality with the right neighbour (and the row below);
 //   box7:  seven shifted loads summed (at most 49, no overflow), compared
 //          as int16;
-//   slide: vectors of columns tested for a change at once; the histogram
-//          rows of changed columns are updated a vector at a time (the last,
-//          partial vector as an overlapping one adding 0 to the columns
-//          already done);
+//   slide: vectors of columns tested for a change at once; consecutive
+//          changed columns with the same value update their histogram row
+//          as one run (per column: how many of the run's columns are within
+//          the window, in int16 lanes: columns < 2^15), a vector at a time
+//          (the last, partial vector as an overlapping one adding 0 to the
+//          columns already done); counts are summed mod 2^16 as the scalar
+//          code's one-by-one updates are;
 //   stats: nonzero count and minimum exact; the sum in double lanes (an
 //          order the contract allows);
 //   anti-dither: sums of four 10-bit samples fit in uint16;
@@ -103,18 +106,66 @@ HWY_INLINE void AddRange(u16* HWY_RESTRICT h, int lo, int hi, u16 delta) {
     for (; c < hi; ++c) h[c] = static_cast<u16>(h[c] + delta);
 }
 
-/// The scalar step of one column j (see cambi::slide_row).
-HWY_INLINE void SlideColumn(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_vals, const u16* out_mask,
-                            const u16* in_vals, const u16* in_mask, u16 band_base, u16 band_size, int j) {
-    const u16 ro = out_vals ? static_cast<u16>(out_vals[j] - band_base) : 0;
-    const u16 ri = in_vals ? static_cast<u16>(in_vals[j] - band_base) : 0;
-    const bool sub = out_vals && out_mask[j] && ro < band_size;
-    const bool add = in_vals && in_mask[j] && ri < band_size;
-    if (sub && add && ro == ri) return;
-    const int lo = std::max(j - pad, 0), hi = std::min(j + pad + 1, w);
-    if (sub) AddRange(hist + std::size_t{ro} * w, lo, hi, 0xffff);
-    if (add) AddRange(hist + std::size_t{ri} * w, lo, hi, 1);
+/// hist row h, columns [max(a - pad, 0), min(b + pad + 1, w)): subtracts
+/// (sub) or adds the number of columns of the run [a, b] within pad of each
+/// column, min(c + pad, b) - max(c - pad, a) + 1: the sum of the run's
+/// single-column range updates (integer adds, so in any order).
+HWY_INLINE void ApplyRun(u16* HWY_RESTRICT h, int w, int pad, int a, int b, bool sub) {
+    const hn::ScalableTag<std::int16_t> d;
+    const hn::RebindToUnsigned<decltype(d)> du;
+    const int N = static_cast<int>(hn::Lanes(d));
+    const int lo = std::max(a - pad, 0), hi = std::min(b + pad + 1, w);
+    if (a == b) {
+        AddRange(h, lo, hi, sub ? 0xffff : 1);
+        return;
+    }
+    if (hi - lo < N) {
+        for (int c = lo; c < hi; ++c) {
+            const int n = std::min(c + pad, b) - std::max(c - pad, a) + 1;
+            h[c] = static_cast<u16>(sub ? h[c] - n : h[c] + n);
+        }
+        return;
+    }
+    const auto vpad = hn::Set(d, static_cast<std::int16_t>(pad));
+    const auto va = hn::Set(d, static_cast<std::int16_t>(a));
+    const auto vb = hn::Set(d, static_cast<std::int16_t>(b));
+    const auto one = hn::Set(d, 1);
+    auto count = [&](int c0) {
+        const auto c = hn::Iota(d, static_cast<std::int16_t>(c0));
+        return hn::BitCast(du, hn::Add(hn::Sub(hn::Min(hn::Add(c, vpad), vb), hn::Max(hn::Sub(c, vpad), va)), one));
+    };
+    auto apply = [&](int c0, hn::Vec<decltype(du)> n) {
+        const auto v = hn::LoadU(du, h + c0);
+        hn::StoreU(sub ? hn::Sub(v, n) : hn::Add(v, n), du, h + c0);
+    };
+    int c = lo;
+    for (; c + N <= hi; c += N) apply(c, count(c));
+    if (c < hi) {  // the last N columns again, adding nothing to those done
+        const int start = hi - N;
+        apply(start, hn::IfThenZeroElse(hn::FirstN(du, static_cast<std::size_t>(c - start)), count(start)));
+    }
 }
+
+/// Consecutive columns leaving (or entering) the histogram with the same
+/// value, applied as one run.
+struct RunTracker {
+    u16* hist;
+    int w, pad;
+    bool sub;
+    int value = -1, a = 0, b = -2;
+    void flush() {
+        if (value >= 0) ApplyRun(hist + std::size_t(value) * w, w, pad, a, b, sub);
+        value = -1;
+    }
+    void feed(int j, int v) {
+        if (v == value && j == b + 1) {
+            b = j;
+            return;
+        }
+        flush();
+        value = v, a = b = j;
+    }
+};
 
 void SlideRow(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_vals, const u16* out_mask, const u16* in_vals,
               const u16* in_mask, u16 band_base, u16 band_size) {
@@ -129,6 +180,16 @@ void SlideRow(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_vals, const
         r = hn::Sub(hn::LoadU(d, vals + j), base);
         return hn::And(hn::Ne(hn::LoadU(d, mask + j), zero), hn::Eq(hn::Min(r, last), r));
     };
+    RunTracker subs{hist, w, pad, true}, adds{hist, w, pad, false};
+    auto column = [&](int j) {
+        const u16 ro = out_vals ? static_cast<u16>(out_vals[j] - band_base) : 0;
+        const u16 ri = in_vals ? static_cast<u16>(in_vals[j] - band_base) : 0;
+        const bool sub = out_vals && out_mask[j] && ro < band_size;
+        const bool add = in_vals && in_mask[j] && ri < band_size;
+        if (sub && add && ro == ri) return;
+        if (sub) subs.feed(j, ro);
+        if (add) adds.feed(j, ri);
+    };
     std::uint8_t bits[HWY_MAX_BYTES / 8 + 8] = {};
     int j = 0;
     for (; j + N <= w; j += N) {
@@ -141,12 +202,11 @@ void SlideRow(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_vals, const
         if (hn::AllFalse(d, need)) continue;
         hn::StoreMaskBits(d, need, bits);
         for (int byte = 0; byte * 8 < N; ++byte)
-            for (unsigned b = bits[byte]; b; b &= b - 1) {
-                const int col = j + byte * 8 + __builtin_ctz(b);
-                SlideColumn(hist, w, pad, out_vals, out_mask, in_vals, in_mask, band_base, band_size, col);
-            }
+            for (unsigned b = bits[byte]; b; b &= b - 1) column(j + byte * 8 + __builtin_ctz(b));
     }
-    for (; j < w; ++j) SlideColumn(hist, w, pad, out_vals, out_mask, in_vals, in_mask, band_base, band_size, j);
+    for (; j < w; ++j) column(j);
+    subs.flush();
+    adds.flush();
 }
 
 cambi::TopkStats TopkStats(const float* HWY_RESTRICT c, std::size_t n) {
