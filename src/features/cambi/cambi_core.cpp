@@ -276,8 +276,8 @@ void quick_select(float* arr, int n, int k) {
 /// so every partial sum of any subset, in any order, is a multiple of q no
 /// larger than the total S. When S <= 2^53 q all of them are exact doubles,
 /// and the top-k sum is the exact sum of the k largest values however it is
-/// formed. The test uses 2^52 q against a rounded S, a margin far above that
-/// S's relative error (n * 2^-53).
+/// formed. The test compares a rounded S (relative error below n * 2^-53 <=
+/// 2^-22 for any summation order) with 2^53 q (1 - 2^-21).
 bool exact_topk_sum(const float* c, int n, int k, const TopkStats& st, std::vector<float>& tmp, double& sum) {
     const int nonzero = static_cast<int>(st.nonzero);
     if (nonzero == 0) {
@@ -287,7 +287,7 @@ bool exact_topk_sum(const float* c, int n, int k, const TopkStats& st, std::vect
     const double total = st.sum;
     int e = 0;
     std::frexp(st.min_nonzero, &e);  // min_nz in [2^(e-1), 2^e)
-    if (!(total <= std::ldexp(1.0, 52 + e - 24))) return false;
+    if (!(total <= std::ldexp(1.0 - 0x1p-21, 53 + e - 24))) return false;
     if (nonzero <= k) {  // the k largest are every nonzero value plus zeros
         sum = total;
         return true;
