@@ -112,7 +112,11 @@ Sizes resolve_sizes(const OptionValues& o, const VideoGeometry& g) {
 class CambiExtractor final : public FeatureExtractor {
 public:
     CambiExtractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
-        : kernels_(cambi::cambi_registry().select(cpumask)), sizes_(resolve_sizes(o, g)), bpc_(g.bpc), max_val_(o.d(kMaxVal)), full_ref_(o.b(kFullRef)) {
+        : kernels_(cambi::cambi_registry().select(cpumask)),
+          sizes_(resolve_sizes(o, g)),
+          bpc_(g.bpc),
+          max_val_(o.d(kMaxVal)),
+          full_ref_(o.b(kFullRef)) {
         const unsigned enc_bitdepth = o.i(kEncBitdepth) ? static_cast<unsigned>(o.i(kEncBitdepth)) : g.bpc;
         const double topk = o.d(kTopk) != kDefaultTopk ? o.d(kTopk) : o.d(kCambiTopk);
         const std::string& eotf = o.s(kCambiEotf) != kDefaultEotf ? o.s(kCambiEotf) : o.s(kEotf);

@@ -49,7 +49,8 @@ TEST(CambiCheckasm, Mode3AndFlatAndAntiDither) {
         for (unsigned w : kWidths)
             for (unsigned hi : {3u, 1023u, 65535u}) {
                 SCOPED_TRACE(name + " w " + std::to_string(w) + " max " + std::to_string(hi));
-                const auto a = runs(rng, w + 1, 0, hi, 4), b = runs(rng, w + 1, 0, hi, 4), c = runs(rng, w + 1, 0, hi, 4);
+                const auto a = runs(rng, w + 1, 0, hi, 4), b = runs(rng, w + 1, 0, hi, 4),
+                           c = runs(rng, w + 1, 0, hi, 4);
                 GuardedPlane<u16> want(w, 1), got(w, 1);
                 ref.mode3(a.data(), b.data(), c.data(), want.data(), w);
                 k.mode3(a.data(), b.data(), c.data(), got.data(), w);
