@@ -135,7 +135,7 @@ TEST(CambiCheckasm, CValuesAndStats) {
                 std::vector<u16> hist(std::size_t{p.band_size} * w + 1);
                 for (auto& h : hist) h = rng() % 3 ? static_cast<u16>(count(rng)) : 0;
                 const auto vals = runs(rng, w, p.band_base > 40 ? p.band_base - 40 : 0,
-                                       std::min(1023, p.band_base + p.band_size + 40), 6);
+                                       std::min(1024, p.band_base + p.band_size + 40), 6);
                 const auto mask = runs(rng, w, 0, 1, 10);
                 GuardedPlane<float> want(w, 1), got(w, 1);
                 ref.c_values(hist.data(), static_cast<int>(w), vals.data(), mask.data(), sp, want.data());

@@ -354,7 +354,8 @@ Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_th
     const int lo = static_cast<int>(p.vlt_luma) - 3 * p.num_diffs + 1;
     p.band_base = lo > 0 ? static_cast<std::uint16_t>(lo) : 0;
     p.band_size = static_cast<std::uint16_t>(p.tvi[p.num_diffs - 1] + 1 - p.band_base);
-    p.active.assign((1 << 10) + p.num_diffs, 0);
+    // 10-bit conversion rounds 12- and 16-bit 65535-ish samples up to 1024.
+    p.active.assign((1 << 10) + 1 + p.num_diffs, 0);
     for (int value = 0; value < static_cast<int>(p.active.size()); ++value)
         for (int d = 0; d < p.num_diffs; ++d)
             if (value <= p.tvi[d] && value + (d + 1) > p.vlt_luma) p.active[value] |= 1u << d;

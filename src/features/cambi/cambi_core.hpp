@@ -28,7 +28,7 @@ struct Params {
     bool high_res_speedup = false;        ///< halve the resolution right after the spatial mask
     std::uint16_t band_base = 0;          ///< lowest 10-bit value that can contribute to a histogram
     std::uint16_t band_size = 0;          ///< number of histogram rows (values band_base ...)
-    /// Per value + num_diffs (0 ... 1023 + num_diffs): bit d set when contrast
+    /// Per value + num_diffs (0 ... 1024 + num_diffs): bit d set when contrast
     /// step d + 1 passes the visibility test (value <= tvi[d], value + d + 1 > vlt_luma).
     std::vector<std::uint32_t> active;
 };

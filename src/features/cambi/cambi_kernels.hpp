@@ -26,7 +26,7 @@ struct ScoreParams {
 };
 
 /// Banding values of one row: out[j] = 0 where mask[j] is 0, else the c value
-/// of the 10-bit sample vals[j] (at most 1023) from the window histograms
+/// of the 10-bit sample vals[j] (at most 1024) from the window histograms
 /// hist[(v - band_base) * w + j]: the largest over active steps s = d + 1 of
 /// weight[d] * p0 * q / (p0 + q) (float product with the reciprocal table),
 /// p0 the count of vals[j], q the larger count of vals[j] +- s (0 below the

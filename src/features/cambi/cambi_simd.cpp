@@ -299,7 +299,11 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int w, const u16* HWY_RESTRICT val
             const auto p2 = hn::IfThenZeroElse(hn::Lt(down, zero), count_at(hn::Max(down, zero), col));
             const auto q = hn::Max(p1, p2);
             const auto num = hn::ConvertTo(df, hn::Mul(hn::Set(di, cambi::kContrastWeights[d]), hn::Mul(p0, q)));
-            const auto val = hn::Mul(num, hn::GatherIndex(df, recip, hn::Add(q, p0)));
+            // Lanes in use have p0 + q <= window^2 < kReciprocalTableSize (two
+            // values' counts in one window); the clamp only keeps the others'
+            // gathers (clamped, possibly equal rows) inside the table.
+            const auto sum = hn::Min(hn::Add(q, p0), hn::Set(di, cambi::kReciprocalTableSize - 1));
+            const auto val = hn::Mul(num, hn::GatherIndex(df, recip, sum));
             best = hn::Max(best, hn::IfThenElseZero(hn::RebindMask(df, on), val));
         }
         hn::StoreU(best, df, out + j);
