@@ -4,8 +4,10 @@
 // guard zones around the outputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -170,6 +172,38 @@ TEST(CambiCheckasm, StatsOfArbitraryFloats) {
             EXPECT_EQ(a.nonzero, b.nonzero);
             EXPECT_EQ(std::bit_cast<std::uint32_t>(a.min_nonzero), std::bit_cast<std::uint32_t>(b.min_nonzero));
             EXPECT_LE(std::fabs(a.sum - b.sum), a.sum * n * 0x1p-52);
+        }
+}
+
+/// Pooling of banding-like values (w * p0 * q / (p0 + q) as floats, >= 0.5)
+/// whose sums are exact in any order: equal to the sum of the sorted top k,
+/// whether the nonzero values fit in k (sum of all) or not (radix select).
+TEST(CambiPool, TopkMatchesSortedSum) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const float* recip = cambi::reciprocal_table();
+    for (double nonzero_share : {0.0, 0.1, 0.5, 0.9, 1.0})
+        for (double topk : {0.0001, 0.3, 0.6, 1.0}) {
+            const unsigned w = 317, h = 91;
+            std::vector<float> c(std::size_t{w} * h);
+            for (auto& v : c) {
+                const int p0 = 1 + static_cast<int>(rng() % 500), q = 1 + static_cast<int>(rng() % 500);
+                v = std::uniform_real_distribution<double>(0, 1)(rng) < nonzero_share
+                        ? static_cast<float>(static_cast<int>(1 + rng() % 4) * p0 * q) * recip[p0 + q]
+                        : 0.0f;
+            }
+            std::vector<float> sorted = c;
+            std::sort(sorted.begin(), sorted.end(), std::greater<float>());
+            const int n = static_cast<int>(c.size());
+            const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+            double want = 0;
+            for (int i = 0; i < k; ++i) want += sorted[i];
+            std::vector<float> tmp;
+            for (const auto& [name, kern] : variants()) {
+                std::vector<float> work = c;
+                EXPECT_EQ(want / k, cambi::pool(work.data(), topk, w, h, tmp, kern))
+                    << name << " nonzero " << nonzero_share << " topk " << topk;
+            }
         }
 }
 

@@ -316,15 +316,6 @@ bool exact_topk_sum(const float* c, int n, int k, const TopkStats& st, std::vect
     return true;
 }
 
-double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
-    const int n = static_cast<int>(w * h);
-    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
-    double sum = 0;
-    if (exact_topk_sum(c, n, k, kern.stats(c, static_cast<std::size_t>(n)), tmp, sum)) return sum / k;
-    quick_select(c, n, k);
-    for (int i = 0; i < k; ++i) sum += c[i];
-    return sum / k;
-}
 
 Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Params& p) {
     int max_weight = kContrastWeights[0];
@@ -337,6 +328,16 @@ Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Par
 }
 
 }  // namespace
+
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
+    const int n = static_cast<int>(w * h);
+    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+    double sum = 0;
+    if (exact_topk_sum(c, n, k, kern.stats(c, static_cast<std::size_t>(n)), tmp, sum)) return sum / k;
+    quick_select(c, n, k);
+    for (int i = 0; i < k; ++i) sum += c[i];
+    return sum / k;
+}
 
 Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_threshold, const char* eotf_name,
                    double topk, unsigned enc_bitdepth, bool high_res_speedup) {

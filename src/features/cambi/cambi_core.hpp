@@ -53,6 +53,11 @@ struct Heatmap {
     std::vector<std::uint16_t> samples;
 };
 
+/// Mean of the k = clamp(topk * w * h, 1, w * h) largest of c[0, w * h)
+/// (values >= 0, no NaN), summed as upstream sums them after its quick_select
+/// (which may reorder c); `tmp` is scratch.
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kernels);
+
 /// CAMBI score of the luma plane of a `bpc`-bit picture evaluated at `width` x `height`
 /// (nearest-sample resampled when that differs from the plane). Throws
 /// vmaf::Error(Input) when a sample exceeds the bit depth. With `heatmaps`
