@@ -111,8 +111,12 @@ Sizes resolve_sizes(const OptionValues& o, const VideoGeometry& g) {
 
 class CambiExtractor final : public FeatureExtractor {
 public:
-    CambiExtractor(const OptionValues& o, const VideoGeometry& g)
-        : sizes_(resolve_sizes(o, g)), bpc_(g.bpc), max_val_(o.d(kMaxVal)), full_ref_(o.b(kFullRef)) {
+    CambiExtractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
+        : kernels_(cambi::cambi_registry().select(cpumask)),
+          sizes_(resolve_sizes(o, g)),
+          bpc_(g.bpc),
+          max_val_(o.d(kMaxVal)),
+          full_ref_(o.b(kFullRef)) {
         const unsigned enc_bitdepth = o.i(kEncBitdepth) ? static_cast<unsigned>(o.i(kEncBitdepth)) : g.bpc;
         const double topk = o.d(kTopk) != kDefaultTopk ? o.d(kTopk) : o.d(kCambiTopk);
         const std::string& eotf = o.s(kCambiEotf) != kDefaultEotf ? o.s(kCambiEotf) : o.s(kEotf);
@@ -137,11 +141,11 @@ public:
         auto st = std::make_unique<CambiFrame>();
         const bool heatmaps = !heatmap_files_.empty();
         const double dist_score = cambi::score_picture(dist.plane(0), bpc_, sizes_.enc_w, sizes_.enc_h, window_,
-                                                       params_, scratch, heatmaps ? &st->heatmaps : nullptr);
+                                                       params_, scratch, heatmaps ? &st->heatmaps : nullptr, kernels_);
         st->scores.emplace_back(kScore, std::min(dist_score, max_val_));
         if (full_ref_) {
             const double src_score = cambi::score_picture(ref.plane(0), bpc_, sizes_.src_w, sizes_.src_h,
-                                                          src_window_, params_, scratch, nullptr);
+                                                          src_window_, params_, scratch, nullptr, kernels_);
             st->scores.emplace_back(kSource, std::min(src_score, max_val_));
             const double combined = std::max(0.0, dist_score - src_score);
             st->scores.emplace_back(kFullReference, std::min(combined, max_val_));
@@ -185,6 +189,7 @@ private:
         }
     }
 
+    const cambi::CambiKernels kernels_;  ///< selected once for ctx.cpumask
     const Sizes sizes_;
     const unsigned bpc_;
     const double max_val_;
@@ -195,8 +200,8 @@ private:
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
-                                         const ExtractorContext& /*ctx*/) {
-    return std::make_unique<CambiExtractor>(opts, geom);
+                                         const ExtractorContext& ctx) {
+    return std::make_unique<CambiExtractor>(opts, geom, ctx.cpumask);
 }
 
 }  // namespace

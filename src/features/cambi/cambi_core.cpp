@@ -1,11 +1,15 @@
 #include "features/cambi/cambi_core.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <cstdlib>
 #include <string>
 #include <utility>
 
+#include "features/cambi/cambi_kernels.hpp"
 #include "features/cambi/cambi_luminance.hpp"
 #include "vmaf/error.hpp"
 
@@ -14,26 +18,7 @@ namespace vmaf::cambi {
 namespace {
 
 constexpr int kScaleWeights[kNumScales] = {16, 8, 4, 2, 1};
-// Suprathreshold contrast response per contrast step (index d = step - 1).
-constexpr int kContrastWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                      8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 constexpr int kMaskFilter = 7;  // side of the flat-area counting square
-
-// reciprocal(i) = 1/i rounded to 9 significant decimal digits, then to float;
-// 0 for i = 0. That is the table upstream ships: its values are decimal
-// literals, and 42 of them differ from 1.0f / i in the last bit.
-struct Reciprocals {
-    float v[kReciprocalTableSize];
-    Reciprocals() {
-        v[0] = 0.0f;
-        char buf[32];
-        for (int i = 1; i < kReciprocalTableSize; ++i) {
-            std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
-            v[i] = std::strtof(buf, nullptr);
-        }
-    }
-};
-const Reciprocals kReciprocal;
 
 // ---- visibility thresholds -------------------------------------------------
 
@@ -124,18 +109,19 @@ void to_10bit(const Plane& p, std::uint16_t* out, unsigned out_w, unsigned out_h
 }
 
 /// 2x2 box average (edges: 2-tap) of the image as it was before the call.
-void anti_dither(std::uint16_t* d, unsigned w, unsigned h) {
+void anti_dither(std::uint16_t* d, unsigned w, unsigned h, const CambiKernels& k) {
     for (unsigned i = 0; i + 1 < h; ++i) {
         std::uint16_t* r = d + std::size_t{i} * w;
         const std::uint16_t* n = r + w;
-        for (unsigned j = 0; j + 1 < w; ++j) r[j] = (r[j] + r[j + 1] + n[j] + n[j + 1]) >> 2;
+        k.anti_dither(r, n, w - 1);
         r[w - 1] = (r[w - 1] + n[w - 1]) >> 1;
     }
     std::uint16_t* r = d + std::size_t{h - 1} * w;
     for (unsigned j = 0; j + 1 < w; ++j) r[j] = (r[j] + r[j + 1]) >> 1;
 }
 
-void preprocess(const Plane& p, unsigned bpc, std::uint16_t* out, unsigned w, unsigned h, unsigned enc_bitdepth) {
+void preprocess(const Plane& p, unsigned bpc, std::uint16_t* out, unsigned w, unsigned h, unsigned enc_bitdepth,
+                const CambiKernels& k) {
     if (bpc == 8) {
         to_10bit<std::uint8_t>(p, out, w, h, [](std::uint8_t v) { return static_cast<std::uint16_t>(v << 2); });
     } else {
@@ -149,7 +135,7 @@ void preprocess(const Plane& p, unsigned bpc, std::uint16_t* out, unsigned w, un
                                     [=](std::uint16_t v) { return static_cast<std::uint16_t>((v + round) >> shift); });
         }
     }
-    if (enc_bitdepth < 10) anti_dither(out, w, h);
+    if (enc_bitdepth < 10) anti_dither(out, w, h, k);
 }
 
 // ---- spatial mask ----------------------------------------------------------
@@ -169,34 +155,34 @@ std::uint16_t mask_threshold(unsigned w, unsigned h) {
 
 /// mask = 1 where more than mask_threshold() pixels of the 7x7 square around
 /// (zero outside the picture) have a zero derivative (equal to their right and
-/// lower neighbours; the last column/row count as equal).
+/// lower neighbours; the last column/row count as equal). Each row's
+/// derivative is computed once into a ring of kMaskFilter + 1 rows; colsum
+/// holds the square's column counts between 3 zero entries either side.
 void spatial_mask(const std::uint16_t* img, std::uint16_t* mask, unsigned w, unsigned h, std::ptrdiff_t stride,
-                  std::vector<std::uint32_t>& colsum) {
+                  std::vector<std::uint16_t>& buf, const CambiKernels& k) {
     const int pad = kMaskFilter / 2;
+    constexpr int kRing = kMaskFilter + 1;
     const std::uint32_t threshold = mask_threshold(w, h);
-    colsum.assign(w, 0);
-    auto flat = [&](unsigned r, unsigned c) -> std::uint32_t {
-        const std::uint16_t* p = img + r * stride + c;
-        const bool right = c == w - 1 || p[0] == p[1];
-        const bool below = r == h - 1 || p[0] == p[stride];
-        return right && below;
+    buf.assign(std::size_t{w} * (kRing + 1) + 2 * pad, 0);
+    std::uint16_t* colsum = buf.data() + pad;
+    std::uint16_t* ring = colsum + w + pad;
+    const int hi = static_cast<int>(h);
+    auto flat = [&](int r) { return ring + std::size_t(r % kRing) * w; };
+    auto add_row = [&](int r) {
+        if (r >= hi) return;
+        const std::uint16_t* row = img + r * stride;
+        std::uint16_t* f = flat(r);
+        k.flat(row, r + 1 < hi ? row + stride : nullptr, f, w);
+        for (unsigned c = 0; c < w; ++c) colsum[c] = static_cast<std::uint16_t>(colsum[c] + f[c]);
     };
-    auto add_row = [&](int r, int sign) {
-        if (r < 0 || r >= static_cast<int>(h)) return;
-        for (unsigned c = 0; c < w; ++c) colsum[c] += sign * flat(static_cast<unsigned>(r), c);
-    };
-    for (int r = 0; r < pad; ++r) add_row(r, +1);
-    for (int r = 0; r < static_cast<int>(h); ++r) {
-        add_row(r + pad, +1);
-        std::uint32_t s = 0;
-        for (int c = 0; c < pad && c < static_cast<int>(w); ++c) s += colsum[c];
-        std::uint16_t* m = mask + r * stride;
-        for (int c = 0; c < static_cast<int>(w); ++c) {
-            if (c + pad < static_cast<int>(w)) s += colsum[c + pad];
-            m[c] = s > threshold;
-            if (c - pad >= 0) s -= colsum[c - pad];
+    for (int r = 0; r < pad; ++r) add_row(r);
+    for (int r = 0; r < hi; ++r) {
+        add_row(r + pad);
+        k.box7(colsum, threshold, mask + r * stride, w);
+        if (r - pad >= 0) {
+            const std::uint16_t* f = flat(r - pad);
+            for (unsigned c = 0; c < w; ++c) colsum[c] = static_cast<std::uint16_t>(colsum[c] - f[c]);
         }
-        add_row(r - pad, -1);
     }
 }
 
@@ -208,131 +194,52 @@ void decimate(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride) {
         for (unsigned j = 0; j < w; ++j) d[i * stride + j] = d[(2 * i) * stride + 2 * j];
 }
 
-std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
-    if (a == b || a == c) return a;
-    if (b == c) return b;
-    return std::min({a, b, c});
-}
-
 /// 3x3 separable mode filter (horizontal then vertical), in place; the outer
 /// rows and columns keep their horizontally / unfiltered values as upstream.
-void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride, std::vector<std::uint16_t>& rows) {
+void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride, std::vector<std::uint16_t>& rows,
+                 const CambiKernels& k) {
     rows.resize(3 * std::size_t{w});
     for (unsigned i = 0; i < h; ++i) {
         const std::uint16_t* src = d + i * stride;
         std::uint16_t* hr = rows.data() + (i % 3) * std::size_t{w};
         hr[0] = src[0];
-        for (unsigned j = 1; j + 1 < w; ++j) hr[j] = mode3(src[j - 1], src[j], src[j + 1]);
+        if (w > 2) k.mode3(src, src + 1, src + 2, hr + 1, w - 2);
         hr[w - 1] = src[w - 1];
-        if (i > 1) {
-            std::uint16_t* out = d + (i - 1) * stride;
-            for (unsigned j = 0; j < w; ++j) out[j] = mode3(rows[j], rows[w + j], rows[2 * std::size_t{w} + j]);
-        }
+        if (i > 1) k.mode3(rows.data(), rows.data() + w, rows.data() + 2 * std::size_t{w}, d + (i - 1) * stride, w);
     }
-}
-
-/// Histograms of a sliding window: hist[(v - band_base) * w + c] counts the
-/// masked pixels of value v in the window's columns around column c and its
-/// current rows.
-class WindowHistogram {
-public:
-    WindowHistogram(std::uint16_t* hist, const std::uint16_t* img, const std::uint16_t* mask, int w,
-                    std::ptrdiff_t stride, int pad, const Params& p)
-        : hist_(hist), img_(img), mask_(mask), w_(w), stride_(stride), pad_(pad), p_(p) {}
-
-    /// Adds (+1) or removes (-1) picture row r.
-    void update(int r, int sign) {
-        const std::uint16_t* v = img_ + r * stride_;
-        const std::uint16_t* m = mask_ + r * stride_;
-        for (int j = 0; j < w_; ++j) {
-            if (!m[j]) continue;
-            const std::uint16_t row = static_cast<std::uint16_t>(v[j] - p_.band_base);
-            if (row >= p_.band_size) continue;
-            std::uint16_t* h = hist_ + std::size_t{row} * w_;
-            const int lo = std::max(j - pad_, 0), hi = std::min(j + pad_ + 1, w_);
-            for (int c = lo; c < hi; ++c) h[c] = static_cast<std::uint16_t>(h[c] + sign);
-        }
-    }
-
-    /// Removes row `out` and adds row `in`; a column whose two pixels fall in
-    /// the same histogram row cancels out and is skipped.
-    void slide(int out, int in) {
-        const std::uint16_t *vo = img_ + out * stride_, *mo = mask_ + out * stride_;
-        const std::uint16_t *vi = img_ + in * stride_, *mi = mask_ + in * stride_;
-        for (int j = 0; j < w_; ++j) {
-            const std::uint16_t ro = static_cast<std::uint16_t>(vo[j] - p_.band_base);
-            const std::uint16_t ri = static_cast<std::uint16_t>(vi[j] - p_.band_base);
-            const bool sub = mo[j] && ro < p_.band_size, add = mi[j] && ri < p_.band_size;
-            if (sub && add && ro == ri) continue;
-            const int lo = std::max(j - pad_, 0), hi = std::min(j + pad_ + 1, w_);
-            if (sub) {
-                std::uint16_t* h = hist_ + std::size_t{ro} * w_;
-                for (int c = lo; c < hi; ++c) --h[c];
-            }
-            if (add) {
-                std::uint16_t* h = hist_ + std::size_t{ri} * w_;
-                for (int c = lo; c < hi; ++c) ++h[c];
-            }
-        }
-    }
-
-private:
-    std::uint16_t* hist_;
-    const std::uint16_t *img_, *mask_;
-    int w_;
-    std::ptrdiff_t stride_;
-    int pad_;
-    const Params& p_;
-};
-
-/// Banding value of one masked pixel of 10-bit value `raw` from its window histogram (column `col`).
-float c_value(const std::uint16_t* hist, std::uint16_t raw, int col, int w, const Params& p) {
-    const int nd = p.num_diffs;
-    const std::uint16_t value = static_cast<std::uint16_t>(raw + nd);
-    const int compact = static_cast<int>(value) - (p.band_base + nd);
-    if (static_cast<unsigned>(compact) >= p.band_size) return 0.0f;
-    const std::uint16_t p0 = hist[std::size_t(compact) * w + col];
-    float best = 0.0f;
-    for (int d = 0; d < nd; ++d) {
-        if (value <= p.tvi[d] && value + (d + 1) > p.vlt_luma) {
-            const int up = compact + (d + 1), down = compact - (d + 1);
-            const std::uint16_t p1 = hist[std::size_t(up) * w + col];
-            const std::uint16_t p2 = down >= 0 ? hist[std::size_t(down) * w + col] : 0;
-            const std::uint16_t q = p1 > p2 ? p1 : p2;
-            const float v = static_cast<float>(kContrastWeights[d] * p0 * q) * kReciprocal.v[q + p0];
-            if (v > best) best = v;
-        }
-    }
-    return best;
 }
 
 /// c values of a w x h scale into c (row-major, w per row); unmasked pixels are 0.
 void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h, std::ptrdiff_t stride, int window,
-              const Params& p, std::vector<std::uint16_t>& hist_buf, float* c) {
+              const Params& p, std::vector<std::uint16_t>& hist_buf, float* c, const CambiKernels& k) {
     const int pad = window >> 1;
-    hist_buf.assign(std::size_t{p.band_size} * w, 0);
-    std::fill(c, c + std::size_t(w) * h, 0.0f);
-    WindowHistogram hist(hist_buf.data(), img, mask, w, stride, pad, p);
+    // One element past the last row: the SIMD c-value kernels read pairs.
+    hist_buf.assign(std::size_t{p.band_size} * w + 1, 0);
+    std::uint16_t* hist = hist_buf.data();
+    auto row_of = [&](int r) { return img + r * stride; };
+    auto mask_of = [&](int r) { return mask + r * stride; };
+    auto add = [&](int r) { k.slide(hist, w, pad, nullptr, nullptr, row_of(r), mask_of(r), p.band_base, p.band_size); };
+    auto remove = [&](int r) {
+        k.slide(hist, w, pad, row_of(r), mask_of(r), nullptr, nullptr, p.band_base, p.band_size);
+    };
+    const ScoreParams sp{p.num_diffs, p.active.data(), p.band_base, p.band_size};
     auto score_row = [&](int i) {
-        if (i >= h) return;
-        const std::uint16_t* v = img + i * stride;
-        const std::uint16_t* m = mask + i * stride;
-        for (int j = 0; j < w; ++j)
-            if (m[j]) c[std::size_t(i) * w + j] = c_value(hist_buf.data(), v[j], j, w, p);
+        if (i < h) k.c_values(hist, w, row_of(i), mask_of(i), sp, c + std::size_t(i) * w);
     };
     // The three row phases of upstream (grow, slide, shrink), kept literally so
     // that even degenerate heights (h < window) behave identically.
-    for (int i = 0; i < pad && i < h; ++i) hist.update(i, +1);
+    for (int i = 0; i < pad && i < h; ++i) add(i);
     for (int i = 0; i < pad + 1; ++i) {
-        if (i + pad < h) hist.update(i + pad, +1);
+        if (i + pad < h) add(i + pad);
         score_row(i);
     }
     for (int i = pad + 1; i < h - pad; ++i) {
-        hist.slide(i - pad - 1, i + pad);
+        k.slide(hist, w, pad, row_of(i - pad - 1), mask_of(i - pad - 1), row_of(i + pad), mask_of(i + pad),
+                p.band_base, p.band_size);
         score_row(i);
     }
     for (int i = h - pad; i < h; ++i) {
-        if (i - pad - 1 >= 0) hist.update(i - pad - 1, -1);
+        if (i - pad - 1 >= 0) remove(i - pad - 1);
         score_row(i);
     }
 }
@@ -360,14 +267,55 @@ void quick_select(float* arr, int n, int k) {
     }
 }
 
-double pool(float* c, double topk, unsigned w, unsigned h) {
-    const int n = static_cast<int>(w * h);
-    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
-    quick_select(c, n, k);
-    double sum = 0;
-    for (int i = 0; i < k; ++i) sum += c[i];
-    return sum / k;
+/// Sum of the k largest of c[0, n) (all c >= 0 and finite) when it can be
+/// shown to be order-independent, i.e. equal to what upstream's sum over its
+/// quick_select arrangement gives; false (sum untouched) otherwise.
+///
+/// Proof used: with m the smallest nonzero value and q = 2^(floor(log2 m) - 23),
+/// every value is a multiple of q (a float >= 2^e is a multiple of 2^(e-23)),
+/// so every partial sum of any subset, in any order, is a multiple of q no
+/// larger than the total S. When S <= 2^53 q all of them are exact doubles,
+/// and the top-k sum is the exact sum of the k largest values however it is
+/// formed. The test compares a rounded S (relative error below n * 2^-53 <=
+/// 2^-22 for any summation order) with 2^53 q (1 - 2^-21).
+bool exact_topk_sum(const float* c, int n, int k, const TopkStats& st, std::vector<float>& tmp, double& sum) {
+    const int nonzero = static_cast<int>(st.nonzero);
+    if (nonzero == 0) {
+        sum = 0.0;
+        return true;
+    }
+    const double total = st.sum;
+    int e = 0;
+    std::frexp(st.min_nonzero, &e);  // min_nz in [2^(e-1), 2^e)
+    if (!(total <= std::ldexp(1.0 - 0x1p-21, 53 + e - 24))) return false;
+    if (nonzero <= k) {  // the k largest are every nonzero value plus zeros
+        sum = total;
+        return true;
+    }
+    // Radix select on the (monotonic, as the values are >= 0) float bits:
+    // bucket by the top 12 bits, sum whole buckets above the k-th largest,
+    // then the largest of its bucket.
+    constexpr int kShift = 20, kBuckets = 1 << (32 - kShift);
+    std::vector<int> count(kBuckets, 0);
+    for (int j = 0; j < n; ++j) ++count[std::bit_cast<std::uint32_t>(c[j]) >> kShift];
+    int above = 0, b = kBuckets - 1;
+    for (; above + count[b] < k; --b) above += count[b];
+    double s = 0.0;
+    tmp.clear();
+    for (int j = 0; j < n; ++j) {
+        const std::uint32_t bucket = std::bit_cast<std::uint32_t>(c[j]) >> kShift;
+        if (bucket > static_cast<std::uint32_t>(b))
+            s += c[j];
+        else if (bucket == static_cast<std::uint32_t>(b))
+            tmp.push_back(c[j]);
+    }
+    const int rest = k - above;  // 1 <= rest <= tmp.size()
+    std::nth_element(tmp.begin(), tmp.begin() + (rest - 1), tmp.end(), std::greater<float>());
+    for (int j = 0; j < rest; ++j) s += tmp[j];
+    sum = s;
+    return true;
 }
+
 
 Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Params& p) {
     int max_weight = kContrastWeights[0];
@@ -380,6 +328,16 @@ Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Par
 }
 
 }  // namespace
+
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
+    const int n = static_cast<int>(w * h);
+    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+    double sum = 0;
+    if (exact_topk_sum(c, n, k, kern.stats(c, static_cast<std::size_t>(n)), tmp, sum)) return sum / k;
+    quick_select(c, n, k);
+    for (int i = 0; i < k; ++i) sum += c[i];
+    return sum / k;
+}
 
 Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_threshold, const char* eotf_name,
                    double topk, unsigned enc_bitdepth, bool high_res_speedup) {
@@ -397,6 +355,11 @@ Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_th
     const int lo = static_cast<int>(p.vlt_luma) - 3 * p.num_diffs + 1;
     p.band_base = lo > 0 ? static_cast<std::uint16_t>(lo) : 0;
     p.band_size = static_cast<std::uint16_t>(p.tvi[p.num_diffs - 1] + 1 - p.band_base);
+    // 10-bit conversion rounds 12- and 16-bit 65535-ish samples up to 1024.
+    p.active.assign((1 << 10) + 1 + p.num_diffs, 0);
+    for (int value = 0; value < static_cast<int>(p.active.size()); ++value)
+        for (int d = 0; d < p.num_diffs; ++d)
+            if (value <= p.tvi[d] && value + (d + 1) > p.vlt_luma) p.active[value] |= 1u << d;
     return p;
 }
 
@@ -407,14 +370,14 @@ std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned hei
 }
 
 double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned height, std::uint16_t window,
-                     const Params& params, Scratch& s, std::vector<Heatmap>* heatmaps) {
+                     const Params& params, Scratch& s, std::vector<Heatmap>* heatmaps, const CambiKernels& k) {
     const std::size_t n = std::size_t{width} * height;
     const std::ptrdiff_t stride = width;
     s.image.resize(n);
     s.mask.resize(n);
     s.c_values.resize(n);
-    preprocess(luma, bpc, s.image.data(), width, height, params.enc_bitdepth);
-    spatial_mask(s.image.data(), s.mask.data(), width, height, stride, s.box);
+    preprocess(luma, bpc, s.image.data(), width, height, params.enc_bitdepth, k);
+    spatial_mask(s.image.data(), s.mask.data(), width, height, stride, s.mask_buf, k);
 
     double scores[kNumScales];
     unsigned w = width, h = height;
@@ -426,11 +389,11 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
             decimate(s.image.data(), w, h, stride);
             decimate(s.mask.data(), w, h, stride);
         }
-        filter_mode(s.image.data(), w, h, stride, s.filter_rows);
+        filter_mode(s.image.data(), w, h, stride, s.filter_rows, k);
         c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params,
-                 s.hist, s.c_values.data());
+                 s.hist, s.c_values.data(), k);
         if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
-        scores[scale] = pool(s.c_values.data(), params.topk, w, h);
+        scores[scale] = pool(s.c_values.data(), params.topk, w, h, s.topk_tmp, k);
     }
     double score = 0.0;
     for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];

@@ -11,13 +11,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "features/cambi/cambi_kernels.hpp"
 #include "vmaf/picture.hpp"
 
 namespace vmaf::cambi {
 
 inline constexpr int kNumScales = 5;
-/// Largest window*window the reciprocal table covers (as upstream).
-inline constexpr int kReciprocalTableSize = 4226;
 
 /// Everything fixed for a run, derived once from the options (see Setup()).
 struct Params {
@@ -29,6 +28,9 @@ struct Params {
     bool high_res_speedup = false;        ///< halve the resolution right after the spatial mask
     std::uint16_t band_base = 0;          ///< lowest 10-bit value that can contribute to a histogram
     std::uint16_t band_size = 0;          ///< number of histogram rows (values band_base ...)
+    /// Per value + num_diffs (0 ... 1024 + num_diffs): bit d set when contrast
+    /// step d + 1 passes the visibility test (value <= tvi[d], value + d + 1 > vlt_luma).
+    std::vector<std::uint32_t> active;
 };
 
 /// Builds Params; `eotf_name` "bt1886" or "pq". Throws vmaf::Error(Usage) on an unknown EOTF.
@@ -41,9 +43,8 @@ std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned hei
 
 /// Per-thread working memory; sized on first use.
 struct Scratch {
-    std::vector<std::uint16_t> image, mask, hist, filter_rows;
-    std::vector<std::uint32_t> box;
-    std::vector<float> c_values;
+    std::vector<std::uint16_t> image, mask, hist, filter_rows, mask_buf;
+    std::vector<float> c_values, topk_tmp;
 };
 
 /// Banding heat map of one scale: c values scaled to 16 bits, row-major.
@@ -52,11 +53,18 @@ struct Heatmap {
     std::vector<std::uint16_t> samples;
 };
 
+/// Mean of the k = clamp(topk * w * h, 1, w * h) largest of c[0, w * h)
+/// (values >= 0, no NaN), summed as upstream sums them after its quick_select
+/// (which may reorder c); `tmp` is scratch.
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kernels);
+
 /// CAMBI score of the luma plane of a `bpc`-bit picture evaluated at `width` x `height`
 /// (nearest-sample resampled when that differs from the plane). Throws
 /// vmaf::Error(Input) when a sample exceeds the bit depth. With `heatmaps`
-/// non-null, also returns the kNumScales heat maps.
+/// non-null, also returns the kNumScales heat maps. `kernels`: the row kernels
+/// to use (any variant gives the same result).
 double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned height, std::uint16_t window,
-                     const Params& params, Scratch& scratch, std::vector<Heatmap>* heatmaps);
+                     const Params& params, Scratch& scratch, std::vector<Heatmap>* heatmaps,
+                     const CambiKernels& kernels = CambiKernels{});
 
 }  // namespace vmaf::cambi

@@ -1,0 +1,210 @@
+// checkasm-style tests of the CAMBI kernel table: every kernel of every SIMD
+// variant against the scalar reference, bit for bit, on random and edge
+// inputs (runs of equal values, empty masks, band edges, odd widths), with
+// guard zones around the outputs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "features/cambi/cambi_core.hpp"
+#include "features/cambi/cambi_kernels.hpp"
+#include "support/checkasm.hpp"
+
+namespace {
+
+using namespace vmaf;
+using test::GuardedPlane;
+using u16 = std::uint16_t;
+
+const std::vector<unsigned> kWidths = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 257, 1921};
+
+std::vector<std::pair<std::string, cambi::CambiKernels>> variants() {
+    auto v = cambi::cambi_registry().variants();
+    EXPECT_FALSE(v.empty()) << "no SIMD variant compiled";
+    return v;
+}
+
+/// Values drawn from [lo, hi], repeated in runs of random length (as banded pictures have).
+std::vector<u16> runs(std::mt19937_64& rng, std::size_t n, unsigned lo, unsigned hi, unsigned max_run) {
+    std::uniform_int_distribution<unsigned> val(lo, hi), len(1, max_run);
+    std::vector<u16> out;
+    while (out.size() < n) {
+        const u16 v = static_cast<u16>(val(rng));
+        for (unsigned r = len(rng); r && out.size() < n; --r) out.push_back(v);
+    }
+    return out;
+}
+
+TEST(CambiCheckasm, HasVariants) { EXPECT_FALSE(variants().empty()); }
+
+TEST(CambiCheckasm, Mode3AndFlatAndAntiDither) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const cambi::CambiKernels ref;
+    for (const auto& [name, k] : variants())
+        for (unsigned w : kWidths)
+            for (unsigned hi : {3u, 1023u, 65535u}) {
+                SCOPED_TRACE(name + " w " + std::to_string(w) + " max " + std::to_string(hi));
+                const auto a = runs(rng, w + 1, 0, hi, 4), b = runs(rng, w + 1, 0, hi, 4),
+                           c = runs(rng, w + 1, 0, hi, 4);
+                GuardedPlane<u16> want(w, 1), got(w, 1);
+                ref.mode3(a.data(), b.data(), c.data(), want.data(), w);
+                k.mode3(a.data(), b.data(), c.data(), got.data(), w);
+                ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(u16))) << "mode3";
+                ASSERT_TRUE(got.intact()) << "mode3";
+                for (const u16* below : {static_cast<const u16*>(nullptr), b.data()}) {
+                    ref.flat(a.data(), below, want.data(), w);
+                    k.flat(a.data(), below, got.data(), w);
+                    ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(u16))) << "flat";
+                    ASSERT_TRUE(got.intact()) << "flat";
+                }
+                if (hi > 1023) continue;
+                auto ra = a, rb = a;  // n = w - 1 pairs of a row of w + 1 samples
+                ref.anti_dither(ra.data(), c.data(), w);
+                k.anti_dither(rb.data(), c.data(), w);
+                ASSERT_EQ(ra, rb) << "anti_dither";
+            }
+}
+
+TEST(CambiCheckasm, Box7) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const cambi::CambiKernels ref;
+    for (const auto& [name, k] : variants())
+        for (unsigned w : kWidths)
+            for (std::uint32_t thr : {0u, 7u, 24u, 48u, 49u, 1000u}) {
+                SCOPED_TRACE(name + " w " + std::to_string(w) + " threshold " + std::to_string(thr));
+                std::vector<u16> colsum(w + 6, 0);
+                const auto vals = runs(rng, w, 0, 7, 5);
+                std::copy(vals.begin(), vals.end(), colsum.begin() + 3);
+                GuardedPlane<u16> want(w, 1), got(w, 1);
+                ref.box7(colsum.data() + 3, thr, want.data(), w);
+                k.box7(colsum.data() + 3, thr, got.data(), w);
+                ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(u16)));
+                ASSERT_TRUE(got.intact());
+            }
+}
+
+TEST(CambiCheckasm, Slide) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const cambi::CambiKernels ref;
+    for (const auto& [name, k] : variants())
+        for (unsigned w : kWidths)
+            for (int pad : {1, 7, 16, 40}) {
+                const u16 base = static_cast<u16>(rng() % 8), size = static_cast<u16>(1 + rng() % 24);
+                SCOPED_TRACE(name + " w " + std::to_string(w) + " pad " + std::to_string(pad));
+                const auto vo = runs(rng, w, 0, base + size + 3, 9), vi = runs(rng, w, 0, base + size + 3, 9);
+                const auto mo = runs(rng, w, 0, 1, 12), mi = runs(rng, w, 0, 1, 12);
+                GuardedPlane<u16> want(w, size), got(w, size);
+                std::uniform_int_distribution<unsigned> count(0, 65535);
+                want.fill([&] { return count(rng); });
+                for (unsigned y = 0; y < size; ++y) std::memcpy(got.row(y), want.row(y), w * sizeof(u16));
+                // Both rows, only the entering one, only the leaving one.
+                for (int mode = 0; mode < 3; ++mode) {
+                    const u16 *o = mode == 1 ? nullptr : vo.data(), *om = mode == 1 ? nullptr : mo.data();
+                    const u16 *n = mode == 2 ? nullptr : vi.data(), *nm = mode == 2 ? nullptr : mi.data();
+                    // The kernels take w as the histogram stride: use a stride-w copy.
+                    std::vector<u16> hw(std::size_t{w} * size), hg(std::size_t{w} * size);
+                    for (unsigned y = 0; y < size; ++y) {
+                        std::memcpy(hw.data() + y * w, want.row(y), w * sizeof(u16));
+                        std::memcpy(hg.data() + y * w, got.row(y), w * sizeof(u16));
+                    }
+                    ref.slide(hw.data(), static_cast<int>(w), pad, o, om, n, nm, base, size);
+                    k.slide(hg.data(), static_cast<int>(w), pad, o, om, n, nm, base, size);
+                    ASSERT_EQ(hw, hg) << "mode " << mode;
+                }
+            }
+}
+
+TEST(CambiCheckasm, CValuesAndStats) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const cambi::CambiKernels ref;
+    for (int mlc : {0, 2, 5}) {
+        for (double vlt : {0.0, 10.0}) {
+            const cambi::Params p = cambi::make_params(mlc, 0.019, vlt, "bt1886", 0.6, 8, false);
+            const cambi::ScoreParams sp{p.num_diffs, p.active.data(), p.band_base, p.band_size};
+            for (unsigned w : kWidths) {
+                if (w > 300) continue;  // a band of ~560 histogram rows per column: keep it quick
+                std::uniform_int_distribution<unsigned> count(0, 65 * 65 / 2);
+                std::vector<u16> hist(std::size_t{p.band_size} * w + 1);
+                for (auto& h : hist) h = rng() % 3 ? static_cast<u16>(count(rng)) : 0;
+                const auto vals = runs(rng, w, p.band_base > 40 ? p.band_base - 40 : 0,
+                                       std::min(1024, p.band_base + p.band_size + 40), 6);
+                const auto mask = runs(rng, w, 0, 1, 10);
+                GuardedPlane<float> want(w, 1), got(w, 1);
+                ref.c_values(hist.data(), static_cast<int>(w), vals.data(), mask.data(), sp, want.data());
+                for (const auto& [name, k] : variants()) {
+                    SCOPED_TRACE(name + " mlc " + std::to_string(mlc) + " vlt " + std::to_string(vlt) + " w " +
+                                 std::to_string(w));
+                    k.c_values(hist.data(), static_cast<int>(w), vals.data(), mask.data(), sp, got.data());
+                    ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(float))) << "c_values";
+                    ASSERT_TRUE(got.intact()) << "c_values";
+                    // Stats of such values: exact partial sums here, so identical.
+                    const cambi::TopkStats a = ref.stats(want.data(), w), b = k.stats(want.data(), w);
+                    EXPECT_EQ(a.nonzero, b.nonzero);
+                    EXPECT_EQ(std::bit_cast<std::uint32_t>(a.min_nonzero), std::bit_cast<std::uint32_t>(b.min_nonzero));
+                    EXPECT_EQ(a.sum, b.sum);
+                }
+            }
+        }
+    }
+}
+
+TEST(CambiCheckasm, StatsOfArbitraryFloats) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const cambi::CambiKernels ref;
+    std::uniform_real_distribution<float> val(0.0f, 3000.0f);
+    for (const auto& [name, k] : variants())
+        for (unsigned n : {0u, 1u, 5u, 16u, 17u, 1000u, 100003u}) {
+            SCOPED_TRACE(name + " n " + std::to_string(n));
+            std::vector<float> c(n);
+            for (auto& v : c) v = rng() % 4 ? 0.0f : val(rng);
+            const cambi::TopkStats a = ref.stats(c.data(), n), b = k.stats(c.data(), n);
+            EXPECT_EQ(a.nonzero, b.nonzero);
+            EXPECT_EQ(std::bit_cast<std::uint32_t>(a.min_nonzero), std::bit_cast<std::uint32_t>(b.min_nonzero));
+            EXPECT_LE(std::fabs(a.sum - b.sum), a.sum * n * 0x1p-52);
+        }
+}
+
+/// Pooling of banding-like values (w * p0 * q / (p0 + q) as floats, >= 0.5)
+/// whose sums are exact in any order: equal to the sum of the sorted top k,
+/// whether the nonzero values fit in k (sum of all) or not (radix select).
+TEST(CambiPool, TopkMatchesSortedSum) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const float* recip = cambi::reciprocal_table();
+    for (double nonzero_share : {0.0, 0.1, 0.5, 0.9, 1.0})
+        for (double topk : {0.0001, 0.3, 0.6, 1.0}) {
+            const unsigned w = 317, h = 91;
+            std::vector<float> c(std::size_t{w} * h);
+            for (auto& v : c) {
+                const int p0 = 1 + static_cast<int>(rng() % 500), q = 1 + static_cast<int>(rng() % 500);
+                v = std::uniform_real_distribution<double>(0, 1)(rng) < nonzero_share
+                        ? static_cast<float>(static_cast<int>(1 + rng() % 4) * p0 * q) * recip[p0 + q]
+                        : 0.0f;
+            }
+            std::vector<float> sorted = c;
+            std::sort(sorted.begin(), sorted.end(), std::greater<float>());
+            const int n = static_cast<int>(c.size());
+            const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+            double want = 0;
+            for (int i = 0; i < k; ++i) want += sorted[i];
+            std::vector<float> tmp;
+            for (const auto& [name, kern] : variants()) {
+                std::vector<float> work = c;
+                EXPECT_EQ(want / k, cambi::pool(work.data(), topk, w, h, tmp, kern))
+                    << name << " nonzero " << nonzero_share << " topk " << topk;
+            }
+        }
+}
+
+}  // namespace
