@@ -120,10 +120,13 @@ public:
         const AVCodec* codec = nullptr;
         stream_ = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
         if (stream_ == AVERROR_STREAM_NOT_FOUND) throw Error(ErrorKind::Input, path + " has no video stream");
+        if (stream_ < 0 || !codec) {
+            // No stream index comes back with AVERROR_DECODER_NOT_FOUND: look again without a decoder.
+            const int any = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+            const char* name = any >= 0 ? avcodec_get_name(fmt_->streams[any]->codecpar->codec_id) : "unknown";
+            throw Error(ErrorKind::Input, path + ": no decoder for its video codec (" + std::string(name) + ")");
+        }
         const AVStream* st = fmt_->streams[stream_];
-        if (stream_ < 0 || !codec)
-            throw Error(ErrorKind::Input, path + ": no decoder for its video codec (" +
-                                              std::string(avcodec_get_name(st->codecpar->codec_id)) + ")");
         codec_ = codec;
         open_decoder(nullptr);
         if (ctx_->width <= 0 || ctx_->height <= 0 || ctx_->pix_fmt == AV_PIX_FMT_NONE)
