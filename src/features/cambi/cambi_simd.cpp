@@ -231,7 +231,9 @@ cambi::TopkStats TopkStats(const float* HWY_RESTRICT c, std::size_t n) {
     cambi::TopkStats st = cambi::topk_stats(c + i, n - i);
     st.sum += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sum_lo, sum_hi)));
     st.nonzero += nonzero;
-    st.min_nonzero = std::min(st.min_nonzero, hn::GetLane(hn::MinOfLanes(df, min_nz)));
+    // Only where a vector held a nonzero value: the all-+inf reduction is not
+    // +inf on every target (Highway's EMU128 gives the largest finite float).
+    if (nonzero) st.min_nonzero = std::min(st.min_nonzero, hn::GetLane(hn::MinOfLanes(df, min_nz)));
     return st;
 }
 
