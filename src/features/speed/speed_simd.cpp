@@ -42,6 +42,10 @@ void WeightedRows(float* HWY_RESTRICT out, const float* const* rows, const float
     }
 }
 
+// CovRow and ShiftSums keep their accumulators in arrays of vectors, which
+// sizeless (SVE) vector types cannot form: scalable targets keep the scalar
+// reference for these two (the same sums in the same order).
+#if !HWY_HAVE_SCALABLE
 // One accumulator group (5 used lanes of speed::kCovGroup) is kGroupVecs vectors.
 using DD = hn::CappedTag<double, speed::kCovGroup>;
 constexpr std::size_t kGroupVecs = speed::kCovGroup / hn::MaxLanes(DD());
@@ -80,6 +84,7 @@ void ShiftSums(float* HWY_RESTRICT acc, const float* HWY_RESTRICT a, std::size_t
         for (std::size_t v = 0; v < kVecs; ++v) s[v] = hn::Add(s[v], hn::LoadU(d, a + j + v * L));
     for (std::size_t v = 0; v < kVecs; ++v) hn::StoreU(s[v], d, acc + v * L);
 }
+#endif  // !HWY_HAVE_SCALABLE
 
 void LoadU8(float* HWY_RESTRICT out, const std::uint8_t* HWY_RESTRICT src, float offset, std::size_t n) {
     const hn::ScalableTag<float> d;
@@ -157,8 +162,10 @@ void FillSpeedKernels(speed::SpeedKernels& k) {
     k.subtract_row = &SubtractRow;
     k.scale_add = &ScaleAdd;
     k.weighted_rows = &WeightedRows;
+#if !HWY_HAVE_SCALABLE
     k.cov_row = &CovRow;
     k.shift_sums = &ShiftSums;
+#endif
 }
 
 [[maybe_unused]] const bool kRegistered = speed::speed_registry().add(HWY_TARGET, &FillSpeedKernels);
