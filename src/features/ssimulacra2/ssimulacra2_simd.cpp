@@ -28,6 +28,9 @@
 HWY_BEFORE_NAMESPACE();
 namespace vmaf::HWY_NAMESPACE {
 namespace {
+// The kernels keep per-channel vectors in arrays, which sizeless (SVE) vector
+// types cannot form: scalable targets use the scalar reference.
+#if !HWY_HAVE_SCALABLE
 
 namespace hn = hwy::HWY_NAMESPACE;
 namespace s2 = vmaf::ssimulacra2;
@@ -352,6 +355,7 @@ void FillKernels(s2::Kernels& k) {
 }
 
 [[maybe_unused]] const bool kRegistered = s2::ssimulacra2_registry().add(HWY_TARGET, &FillKernels);
+#endif  // !HWY_HAVE_SCALABLE
 
 }  // namespace
 }  // namespace vmaf::HWY_NAMESPACE
