@@ -21,7 +21,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DVMAF_LARGE_GOLDEN=OFF -DVMAF_ENABLE_CUDA=OFF -DVMAF_ENABLE_FFMPEG=OFF >/dev/null
 # Kernel tests and the CLI only: the full suite runs natively.
 targets=(vmaf_cli)
-for t in $(ninja -C "$build" -t targets all | sed -n 's/^\([a-z_]*checkasm_test\): .*/\1/p' | sort -u); do targets+=("$t"); done
+for t in $(ninja -C "$build" -t targets all | sed -n 's/^\([a-z0-9_]*checkasm_test\): .*/\1/p' | sort -u); do targets+=("$t"); done
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 # Unit labels of the checkasm tests, plus the golden suite limited to one pair.
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -R "[Cc]heckasm|corpus_setup"
