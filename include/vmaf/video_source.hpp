@@ -96,6 +96,10 @@ struct InputOptions {
     /// Container input: a packet or frame that fails to decode is left out
     /// and counted (VideoSource::decode_errors()) instead of failing the read.
     bool skip_decode_errors = false;
+    /// Container input: threads of the software decoder; 0 lets libavcodec
+    /// choose (one per core). 1 suits many scoring processes side by side
+    /// (GNU parallel, job arrays), which share the cores already.
+    unsigned decoder_threads = 0;
 };
 
 /// How the frames of a timed input are matched to the slots of a frame-rate

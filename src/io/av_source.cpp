@@ -102,7 +102,8 @@ struct ImageFree {
 
 class AvSource final : public VideoSource {
 public:
-    AvSource(const std::string& path, bool skip_errors) : path_(path), skip_errors_(skip_errors) {
+    AvSource(const std::string& path, const InputOptions& opts)
+        : path_(path), skip_errors_(opts.skip_decode_errors), decoder_threads_(opts.decoder_threads) {
         av_log_set_level(AV_LOG_QUIET);  // errors are ours to report, in one line
         // The format is decided by the content; pipes (not probed here) by libavformat.
         int score = 0;
@@ -290,7 +291,7 @@ private:
             av_buffer_unref(&device);
             throw Error(ErrorKind::Input, path_ + ": cannot set up the " + std::string(codec_->name) + " decoder");
         }
-        ctx_->thread_count = 0;  // the decoder's own threads
+        ctx_->thread_count = static_cast<int>(decoder_threads_);  // 0: libavcodec's choice
         ctx_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
         // A damaged stream is an error, not a concealed (silently different) picture.
         ctx_->err_recognition |= AV_EF_EXPLODE;
@@ -492,6 +493,7 @@ private:
     std::unique_ptr<PicturePool> pool_;
     std::optional<std::int64_t> timestamp_;  ///< of the frame read() returned last
     bool skip_errors_ = false;
+    unsigned decoder_threads_ = 0;
     std::uint64_t errors_ = 0;  ///< packets and frames left out for failing to decode
     unsigned frames_ = 0;   ///< frames delivered
     unsigned packets_ = 0;  ///< video packets sent to the decoder
@@ -508,7 +510,7 @@ std::string probe_container(const std::string& path) {
 }
 
 std::unique_ptr<VideoSource> open_av(const std::string& path, const InputOptions& opts) {
-    return std::make_unique<AvSource>(path, opts.skip_decode_errors);
+    return std::make_unique<AvSource>(path, opts);
 }
 
 }  // namespace vmaf::io

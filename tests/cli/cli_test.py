@@ -104,10 +104,11 @@ with tempfile.TemporaryDirectory() as tmp:
         expect_error(f"raw bit depth {b}", ["-r", REF, "-d", DIST, "-w", "576", "-h", "324", "-p", "420", "-b", b],
                      "bitdepth", rc=1)
     pair = ["-r", REF, "-d", DIST] + RAW  # base without --frame_cnt: a repeated flag is another error
-    for flag in ["--frame_cnt", "--frame_skip_ref", "--subsample", "--threads"]:
+    for flag in ["--frame_cnt", "--frame_skip_ref", "--subsample", "--threads", "--decoder_threads"]:
         expect_error(f"{flag} -1", pair + [flag, "-1"], f"invalid value for {flag}: '-1'", rc=1)
         expect_error(f"{flag} 2^32", pair + [flag, "4294967296"], f"invalid value for {flag}: '4294967296'", rc=1)
     expect_error("--subsample 0", base + ["--subsample", "0"], "--subsample", rc=1)
+    expect_error("--decoder_threads 65", base + ["--decoder_threads", "65"], "--decoder_threads must be at most 64", rc=1)
     for header, needle in [
         ("W0 H48", "zero width or height"),
         ("W-5 H48", "bad width"),

@@ -87,6 +87,11 @@ with tempfile.TemporaryDirectory() as tmp:
         p2, b = vmaf(["-r", ref, "-d", dec] + raw, t("b.json"))
         check(f"{name}: scores == decoded raw at full precision", same_scores(a, b) and len(a["frames"]) == n,
               (p1.stderr + p2.stderr)[-400:])
+        if k in (0, 1):
+            # The decoder's thread count changes nothing but speed.
+            for threads in ("1", "3"):
+                p3, c = vmaf(["-r", ref, "-d", enc_file, "--decoder_threads", threads] + raw, t("c.json"))
+                check(f"{name}: --decoder_threads {threads} == default", same_scores(a, c), p3.stderr[-400:])
         if "converted" in name:
             lines = [l for l in p1.stderr.splitlines() if "libswscale" in l]
             check(f"{name}: one stderr line says so", len(lines) == 1, p1.stderr)

@@ -34,6 +34,10 @@ unsigned parse_unsigned(const std::string& flag, const std::string& text) {
     return static_cast<unsigned>(v);
 }
 
+/// libavcodec's own ceiling on decoder threads (FFmpeg's MAX_AUTO_THREADS
+/// is 16; frame threading beyond 64 only costs memory).
+constexpr unsigned kMaxDecoderThreads = 64;
+
 bool parse_flag_value(const std::string& key, const std::string& v) {
     if (v.empty() || v == "true" || v == "1") return true;
     if (v == "false" || v == "0") return false;
@@ -99,6 +103,8 @@ Inputs:
   --skip_decode_errors      leave out frames of a container that fail to decode
                             (counted on stderr; paired by time, their slot shows
                             the previous picture) instead of failing the run
+  --decoder_threads N       threads of a container's software decoder (default
+                            0: one per core; 1 when many runs share the cores)
   --scale_dist_to_ref FILTER  resize the distorted video to the reference's
                             size with this libswscale filter (bicubic, lanczos,
                             bilinear, spline, area, neighbor, ...), as FFmpeg's
@@ -152,7 +158,7 @@ Args parse_args(int argc_in, char** argv_in) {
     app.set_help_flag();  // -h is --height, as upstream
     app.allow_extras(false);
     std::vector<std::string> models, features;
-    std::string w, h, p, b, threads, subsample, cpumask, gpumask, frame_cnt, skip_ref, skip_dist, precision;
+    std::string w, h, p, b, threads, decoder_threads, subsample, cpumask, gpumask, frame_cnt, skip_ref, skip_dist, precision;
     bool help = false, fmt_flag = false;
     app.add_option("-r,--reference", a.reference);
     app.add_option("-d,--distorted", a.distorted);
@@ -165,6 +171,7 @@ Args parse_args(int argc_in, char** argv_in) {
     app.add_option("-o,--output", a.output);
     app.add_flag("--xml,--json,--csv,--sub", fmt_flag);
     app.add_option("--threads", threads);
+    app.add_option("--decoder_threads", decoder_threads);
     app.add_option("--subsample", subsample);
     app.add_option("-c,--cpumask", cpumask);
     app.add_option("--gpumask", gpumask);
@@ -228,6 +235,11 @@ Args parse_args(int argc_in, char** argv_in) {
             throw UsageError{"unsupported --bitdepth " + b + " (expected 8, 10, 12 or 16)"};
     }
     if (!threads.empty()) a.engine.threads = parse_unsigned("--threads", threads);
+    if (!decoder_threads.empty()) {
+        a.input.decoder_threads = parse_unsigned("--decoder_threads", decoder_threads);
+        if (a.input.decoder_threads > kMaxDecoderThreads)
+            throw UsageError{"--decoder_threads must be at most " + std::to_string(kMaxDecoderThreads)};
+    }
     if (!subsample.empty()) a.engine.subsample = parse_unsigned("--subsample", subsample);
     if (a.engine.subsample == 0) throw UsageError{"--subsample must be at least 1"};
     if (!cpumask.empty()) a.engine.cpumask = parse_unsigned("--cpumask", cpumask);
