@@ -29,6 +29,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from rows import rows, schema_errors  # tests/tune/rows.py
+
 TUNE, VMAF, CLIPS = sys.argv[1], sys.argv[2], sys.argv[3]
 W, H = 576, 324
 FRAME = W * H * 3 // 2
@@ -44,25 +46,6 @@ def check(name, cond, detail=""):
 
 def tune(args):
     return subprocess.run([TUNE] + args, capture_output=True, text=True, timeout=600)
-
-
-SCHEMA = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
-                                   "vmaf-tune-row.schema.json")))
-schema_errors = []
-
-
-def rows(path):
-    """Every row of a JSONL file, each validated against docs/vmaf-tune-row.schema.json."""
-    with open(path) as f:
-        out = [json.loads(l) for l in f if l.strip()]
-    try:
-        import jsonschema
-        for r in out:
-            for e in jsonschema.Draft202012Validator(SCHEMA).iter_errors(r):
-                schema_errors.append(f"{path}: {e.message}")
-    except ImportError:
-        schema_errors.append("python3-jsonschema is not installed")
-    return out
 
 
 def vmaf_cli(ref_y4m, dist, out_json, extra=()):

@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 
+from rows import rows, schema_errors  # tests/tune/rows.py
+
 TUNE, VMAF, CLIPS = sys.argv[1], sys.argv[2], sys.argv[3]
 SHOT = sys.argv[4] if len(sys.argv) > 4 else None
 W, H, FRAMES = 576, 324, 12
@@ -38,25 +40,6 @@ def check(name, cond, detail=""):
 
 def tune(args, **kw):
     return subprocess.run([TUNE] + args, capture_output=True, text=True, timeout=600, **kw)
-
-
-SCHEMA = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
-                                   "vmaf-tune-row.schema.json")))
-schema_errors = []
-
-
-def rows(path):
-    """Every row of a corpus file, each validated against docs/vmaf-tune-row.schema.json."""
-    with open(path) as f:
-        out = [json.loads(l) for l in f if l.strip()]
-    try:
-        import jsonschema
-        for r in out:
-            for e in jsonschema.Draft202012Validator(SCHEMA).iter_errors(r):
-                schema_errors.append(f"{path}: {e.message}")
-    except ImportError:
-        schema_errors.append("python3-jsonschema is not installed")
-    return out
 
 
 def stable(r):
