@@ -44,17 +44,51 @@ std::string control_escape(char ch) {
     return buf;
 }
 
-/// Escapes a key for JSON/XML attribute use (keys are plain ASCII identifiers in practice).
-std::string escaped(const std::string& s, bool xml) {
+/// A key as a JSON string's contents: quote and backslash escaped, control
+/// characters as \u00XX; other bytes (UTF-8) as they are.
+std::string json_escaped(const std::string& s) {
     std::string out;
     for (char ch : s) {
-        if (xml && ch == '"') out += "&quot;";
-        else if (xml && ch == '&') out += "&amp;";
-        else if (xml && ch == '<') out += "&lt;";
-        else if (!xml && (ch == '"' || ch == '\\')) (out += '\\') += ch;
-        else if (!xml && static_cast<unsigned char>(ch) < 0x20) out += control_escape(ch);
+        if (ch == '"' || ch == '\\') (out += '\\') += ch;
+        else if (static_cast<unsigned char>(ch) < 0x20) out += control_escape(ch);
         else out += ch;
     }
+    return out;
+}
+
+/// A key as an XML attribute value: markup characters as entities; tab, line
+/// feed and carriage return as character references; the other control
+/// characters, which XML 1.0 cannot carry at all, as U+FFFD.
+std::string xml_value(const std::string& s) {
+    std::string out;
+    for (char ch : s) {
+        switch (ch) {
+            case '"': out += "&quot;"; break;
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '\t': out += "&#9;"; break;
+            case '\n': out += "&#10;"; break;
+            case '\r': out += "&#13;"; break;
+            default: out += static_cast<unsigned char>(ch) < 0x20 ? "\xEF\xBF\xBD" : std::string(1, ch);
+        }
+    }
+    return out;
+}
+
+/// A key as an XML attribute name (the frame and aggregate elements carry
+/// scores as attributes, as upstream's report): every byte outside
+/// [A-Za-z0-9_.-] becomes '_', and a name that would not start with a letter
+/// or '_' gets a leading '_'. Upstream's keys pass unchanged.
+std::string xml_name(const std::string& s) {
+    std::string out;
+    for (char ch : s) {
+        const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                        ch == '.' || ch == '-';
+        out += ok ? ch : '_';
+    }
+    if (out.empty() || !((out[0] >= 'a' && out[0] <= 'z') || (out[0] >= 'A' && out[0] <= 'Z') || out[0] == '_'))
+        out.insert(out.begin(), '_');
     return out;
 }
 
@@ -76,14 +110,14 @@ void write_json(std::FILE* out, const ReportContext& c) {
         std::fprintf(out, "%s    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", first_frame ? "\n" : ",\n", i);
         first_frame = false;
         for (std::size_t k = 0; k < slots.size(); ++k)
-            std::fprintf(out, "        \"%s\": %s%s\n", escaped(fc.key(slots[k]), false).c_str(),
+            std::fprintf(out, "        \"%s\": %s%s\n", json_escaped(fc.key(slots[k])).c_str(),
                          json_number(fc.get(slots[k], i), c.precision).c_str(), k + 1 < slots.size() ? "," : "");
         std::fprintf(out, "      }\n    }");
     }
     std::fprintf(out, "\n  ],\n  \"pooled_metrics\": {");
     const auto& order = fc.written_order();
     for (std::size_t k = 0; k < order.size(); ++k) {
-        std::fprintf(out, "%s    \"%s\": {", k > 0 ? ",\n" : "\n", escaped(fc.key(order[k]), false).c_str());
+        std::fprintf(out, "%s    \"%s\": {", k > 0 ? ",\n" : "\n", json_escaped(fc.key(order[k])).c_str());
         bool first = true;
         for (const auto& p : kPools) {
             auto v = fc.pool(order[k], p.method, c.frame_count, c.subsample);
@@ -96,7 +130,7 @@ void write_json(std::FILE* out, const ReportContext& c) {
     std::fprintf(out, "\n  },\n  \"aggregate_metrics\": {");
     const auto& agg = fc.aggregates();
     for (std::size_t k = 0; k < agg.size(); ++k)
-        std::fprintf(out, "\n    \"%s\": %s%s", escaped(agg[k].first, false).c_str(),
+        std::fprintf(out, "\n    \"%s\": %s%s", json_escaped(agg[k].first).c_str(),
                      json_number(agg[k].second, c.precision).c_str(), k + 1 < agg.size() ? "," : "");
     std::fprintf(out, "\n  },\n");
     if (const PairingReport* p = c.pairing) {
@@ -104,7 +138,7 @@ void write_json(std::FILE* out, const ReportContext& c) {
             return "{\"repeated\": " + std::to_string(g.repeated) + ", \"skipped\": " + std::to_string(g.skipped) + "}";
         };
         std::fprintf(out, "  \"pairing\": {\"mode\": \"%s\", \"reference\": %s, \"distorted\": %s},\n",
-                     escaped(p->mode, false).c_str(), side(p->reference).c_str(), side(p->distorted).c_str());
+                     json_escaped(p->mode).c_str(), side(p->reference).c_str(), side(p->distorted).c_str());
     }
     std::fprintf(out, "  \"backend_used\": \"%s\"\n}\n", c.backend_used.c_str());
 }
@@ -129,12 +163,12 @@ void write_xml(std::FILE* out, const ReportContext& c) {
         if (slots.empty()) continue;
         std::fprintf(out, "    <frame frameNum=\"%u\" ", i);
         for (Slot s : slots)
-            std::fprintf(out, "%s=\"%s\" ", escaped(fc.key(s), true).c_str(), format_number(fc.get(s, i), c.precision).c_str());
+            std::fprintf(out, "%s=\"%s\" ", xml_name(fc.key(s)).c_str(), format_number(fc.get(s, i), c.precision).c_str());
         std::fprintf(out, "/>\n");
     }
     std::fprintf(out, "  </frames>\n  <pooled_metrics>\n");
     for (Slot s : fc.written_order()) {
-        std::fprintf(out, "    <metric name=\"%s\" ", escaped(fc.key(s), true).c_str());
+        std::fprintf(out, "    <metric name=\"%s\" ", xml_value(fc.key(s)).c_str());
         for (const auto& p : kPools)
             if (auto v = fc.pool(s, p.method, c.frame_count, c.subsample))
                 std::fprintf(out, "%s=\"%s\" ", p.name, format_number(*v, c.precision).c_str());
@@ -142,7 +176,7 @@ void write_xml(std::FILE* out, const ReportContext& c) {
     }
     std::fprintf(out, "  </pooled_metrics>\n  <aggregate_metrics ");
     for (const auto& [k, v] : fc.aggregates())
-        std::fprintf(out, "%s=\"%s\" ", escaped(k, true).c_str(), format_number(v, c.precision).c_str());
+        std::fprintf(out, "%s=\"%s\" ", xml_name(k).c_str(), format_number(v, c.precision).c_str());
     std::fprintf(out, "/>\n</VMAF>\n");
 }
 

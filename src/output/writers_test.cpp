@@ -113,6 +113,20 @@ TEST(Writers, XmlLayout) {
     EXPECT_NE(s.find("<aggregate_metrics apsnr_y=\"40.000000\" />"), std::string::npos);
 }
 
+// Keys from the C API (vmaf_import_feature_score) or model names may hold any
+// bytes: XML names and values stay well-formed, upstream's keys unchanged.
+TEST(Writers, XmlOddKeys) {
+    FeatureCollector fc;
+    const Slot a = fc.slot("9 a\"<&>\x01\tb"), b = fc.slot("psnr_y");
+    fc.write(a, 0, 1.0);
+    fc.write(b, 0, 2.0);
+    const ReportContext ctx{fc, 1, 1, 1.0, 64, 48, "cpu", {}};
+    const std::string s = capture(write_xml, ctx);
+    EXPECT_NE(s.find("<frame frameNum=\"0\" _9_a______b=\"1.000000\" psnr_y=\"2.000000\" />"), std::string::npos) << s;
+    EXPECT_NE(s.find("<metric name=\"9 a&quot;&lt;&amp;&gt;\xEF\xBF\xBD&#9;b\" "), std::string::npos) << s;
+    EXPECT_NE(s.find("<metric name=\"psnr_y\" "), std::string::npos) << s;
+}
+
 TEST(Writers, AtomicReplaceAndFailure) {
     Fixture fx;
     namespace fs = std::filesystem;
