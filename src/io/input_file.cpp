@@ -7,6 +7,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "vmaf/error.hpp"
 
@@ -49,14 +50,50 @@ InputFile::~InputFile() {
     if (f_) std::fclose(f_);
 }
 
-std::size_t InputFile::read(void* dst, std::size_t n) {
+InputFile::InputFile(InputFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      f_(std::exchange(other.f_, nullptr)),
+      regular_(other.regular_),
+      size_(other.size_),
+      discard_(std::move(other.discard_)),
+      ahead_(std::move(other.ahead_)),
+      ahead_pos_(other.ahead_pos_) {}
+
+std::string InputFile::peek(std::size_t n) {
+    if (regular_) {
+        std::string head(n, '\0');
+        head.resize(read_at(head.data(), n, tell()));
+        return head;
+    }
+    if (ahead_.size() - ahead_pos_ < n) {
+        ahead_.erase(0, ahead_pos_);
+        ahead_pos_ = 0;
+        const std::size_t have = ahead_.size();
+        ahead_.resize(n);
+        ahead_.resize(have + read_stdio(ahead_.data() + have, n - have));
+    }
+    return ahead_.substr(ahead_pos_, n);
+}
+
+std::size_t InputFile::read_stdio(void* dst, std::size_t n) {
     const std::size_t got = std::fread(dst, 1, n, f_);
     if (got < n && std::ferror(f_))
         throw Error(ErrorKind::Input, "read error in " + path_ + ": " + errno_text(errno));
     return got;
 }
 
+std::size_t InputFile::read(void* dst, std::size_t n) {
+    std::size_t done = 0;
+    if (ahead_pos_ < ahead_.size()) {
+        done = std::min(n, ahead_.size() - ahead_pos_);
+        std::memcpy(dst, ahead_.data() + ahead_pos_, done);
+        ahead_pos_ += done;
+    }
+    return done + (done < n ? read_stdio(static_cast<char*>(dst) + done, n - done) : 0);
+}
+
 int InputFile::get() {
+    if (ahead_pos_ < ahead_.size()) return static_cast<unsigned char>(ahead_[ahead_pos_++]);
     const int c = std::getc(f_);
     if (c == EOF && std::ferror(f_))
         throw Error(ErrorKind::Input, "read error in " + path_ + ": " + errno_text(errno));

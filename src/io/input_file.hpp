@@ -19,8 +19,10 @@ public:
     /// unreadable or a directory.
     explicit InputFile(const std::string& path);
     ~InputFile();
+    InputFile(InputFile&& other) noexcept;
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
+    InputFile& operator=(InputFile&&) = delete;
 
     const std::string& path() const { return path_; }
 
@@ -29,6 +31,11 @@ public:
     std::size_t read(void* dst, std::size_t n);
     /// Next byte, or -1 at end of file. Throws on an I/O error.
     int get();
+
+    /// Up to `n` bytes from the current position, left unconsumed: the next
+    /// reads return them again. How a pipe's content is recognised before a
+    /// reader takes it. Throws on an I/O error.
+    std::string peek(std::size_t n);
 
     /// Skips `n` bytes; returns how many were skipped (fewer only at end of
     /// file). Seeks when the file is a regular file, else reads and discards.
@@ -47,11 +54,15 @@ public:
     std::size_t read_at(void* dst, std::size_t n, std::uint64_t offset) const;
 
 private:
+    std::size_t read_stdio(void* dst, std::size_t n);
+
     std::string path_;
     std::FILE* f_ = nullptr;
     bool regular_ = false;
     std::uint64_t size_ = 0;
     std::vector<char> discard_;
+    std::string ahead_;          // bytes peek() read from a non-regular file
+    std::size_t ahead_pos_ = 0;  // how many of them reads have consumed
 };
 
 /// Bytes one frame of `fmt` at `bpc` occupies in the standard planar layout.

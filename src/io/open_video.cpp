@@ -1,14 +1,49 @@
 // open_video: picks the reader by the file's content.
+#include <sys/stat.h>
+
+#include <utility>
+
 #include "io/av_source.hpp"
+#include "io/input_file.hpp"
+#include "io/readers.hpp"
 #include "io/sniff.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
 
 namespace vmaf {
 
+namespace {
+
+/// Whether `path` can be read more than once (probed, then opened again);
+/// a missing path counts as one, so that its reader names the error.
+bool rereadable(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
+}
+
+/// A pipe, FIFO or device (`ffmpeg ... -f yuv4mpegpipe - | vmaf -d /dev/stdin`):
+/// read once, so its first bytes are peeked and the reader continues from them.
+/// Y4M, or raw YUV with `raw`; a container is refused (its demuxer would need
+/// the bytes already taken, and often seeking).
+std::unique_ptr<VideoSource> open_stream(const std::string& path, const VideoGeometry* raw) {
+    io::InputFile in(path);
+    const std::string head = in.peek(512);
+    const std::string seen =
+        io::describe_format(reinterpret_cast<const unsigned char*>(head.data()), head.size());
+    if (seen == "a Y4M file") return io::open_y4m(std::move(in));
+    if (seen.empty() && raw) return io::open_yuv(std::move(in), *raw);
+    if (seen.empty())
+        throw Error(ErrorKind::Input, path + " is a pipe without a Y4M header (raw YUV needs -w/-h/-p/-b)");
+    throw Error(ErrorKind::Input, path + " is a pipe carrying " + seen +
+                                      ", which is read from files only (pipe Y4M instead: ffmpeg ... -f yuv4mpegpipe -)");
+}
+
+}  // namespace
+
 std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOptions& opts) {
+    if (!rereadable(path)) return open_stream(path, nullptr);
     const std::string seen = io::sniff_file(path);
-    // Our own Y4M reader for Y4M (and for pipes, which cannot be probed twice).
+    // Our own Y4M reader for Y4M.
     if (seen == "a Y4M file" || (seen.empty() && !io::av_input_available())) return open_y4m(path);
     try {
         return io::open_av(path, opts);
@@ -22,6 +57,7 @@ std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOpti
 }
 
 std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw, const InputOptions& opts) {
+    if (!rereadable(path)) return open_stream(path, raw);
     if (raw && io::sniff_file(path).empty() && io::probe_container(path).empty()) return open_yuv(path, *raw);
     return open_video(path, opts);
 }

@@ -32,9 +32,11 @@
 #include <optional>
 #include <string_view>
 #include <vector>
+#include <utility>
 
 #include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/readers.hpp"
 #include "io/sniff.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
@@ -117,7 +119,7 @@ void upsample411(const std::uint8_t* src, int n, std::uint8_t* dst, int dst_n) {
 
 class Y4mSource final : public VideoSource {
 public:
-    explicit Y4mSource(const std::string& path) : in_(path) { parse_header(); }
+    explicit Y4mSource(io::InputFile in) : in_(std::move(in)) { parse_header(); }
 
     const VideoGeometry& geometry() const override { return geom_; }
     const StreamInfo& info() const override { return info_; }
@@ -362,6 +364,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<VideoSource> open_y4m(const std::string& path) { return std::make_unique<Y4mSource>(path); }
+std::unique_ptr<VideoSource> open_y4m(const std::string& path) { return std::make_unique<Y4mSource>(io::InputFile(path)); }
+
+std::unique_ptr<VideoSource> io::open_y4m(InputFile in) { return std::make_unique<Y4mSource>(std::move(in)); }
 
 }  // namespace vmaf

@@ -17,9 +17,11 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/readers.hpp"
 #include "io/sniff.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
@@ -30,8 +32,8 @@ namespace {
 
 class YuvSource final : public VideoSource {
 public:
-    YuvSource(const std::string& path, const VideoGeometry& geom)
-        : in_(path),
+    YuvSource(io::InputFile in, const VideoGeometry& geom)
+        : in_(std::move(in)),
           geom_(geom),
           frame_bytes_(io::planar_frame_bytes(geom.format, geom.bpc, geom.width, geom.height)),
           pool_(std::make_unique<PicturePool>(geom)) {}
@@ -157,7 +159,12 @@ std::unique_ptr<VideoSource> open_yuv(const std::string& path, const VideoGeomet
     if (const std::string seen = io::sniff_file(path); !seen.empty())
         throw Error(ErrorKind::Input, path + " appears to be " + seen + ", not raw YUV" +
                                           (seen == "a Y4M file" ? " (drop -w/-h/-p/-b to read it as Y4M)" : ""));
-    return std::make_unique<YuvSource>(path, geom);
+    return std::make_unique<YuvSource>(io::InputFile(path), geom);
+}
+
+std::unique_ptr<VideoSource> io::open_yuv(InputFile in, const VideoGeometry& geom) {
+    validate(in.path(), geom);
+    return std::make_unique<YuvSource>(std::move(in), geom);
 }
 
 }  // namespace vmaf

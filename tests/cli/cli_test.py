@@ -247,6 +247,30 @@ with tempfile.TemporaryDirectory() as tmp:
     check("Y4M beside raw flags is read by content", p.returncode == 0 and
           len(json.load(open(t("y4m_raw.json")))["frames"]) == 2, p.stderr)
 
+    # --- pipes: Y4M and raw YUV through /dev/stdin, as `ffmpeg ... - | vmaf` ---
+    def piped(args, data):
+        p = subprocess.run([VMAF] + args, input=data, capture_output=True, timeout=120)
+        return p.returncode, p.stderr.decode(errors="replace")
+
+    def scores(path):
+        d = json.load(open(path))
+        return d["frames"], d["pooled_metrics"]
+
+    full = ["--json", "--precision", "max", "--backend", "cpu", "-q"]
+    a_y4m = open(t("a.y4m"), "rb").read()
+    rc1, _ = piped(["-r", t("a.y4m"), "-d", t("a.y4m"), "-o", t("file.json")] + full, b"")
+    rc2, err = piped(["-r", t("a.y4m"), "-d", "/dev/stdin", "-o", t("pipe.json")] + full, a_y4m)
+    check("Y4M through a pipe == the file", rc1 == 0 and rc2 == 0 and scores(t("file.json")) == scores(t("pipe.json")), err)
+    raw3 = open(REF, "rb").read(3 * FRAME)
+    rc1, _ = piped(["-r", REF, "-d", DIST, "-o", t("rawfile.json")] + RAW + ["--frame_cnt", "3"] + full, b"")
+    rc2, err = piped(["-r", "/dev/stdin", "-d", DIST, "-o", t("rawpipe.json")] + RAW + full, raw3)
+    check("raw YUV through a pipe == the file", rc1 == 0 and rc2 == 0 and scores(t("rawfile.json")) == scores(t("rawpipe.json")), err)
+    for name, data, needle in [("a container", b"\x1a\x45\xdf\xa3" + bytes(600), "Matroska"),
+                               ("no Y4M header", b"hello\n", "without a Y4M header")]:
+        rc, err = piped(["-r", t("a.y4m"), "-d", "/dev/stdin", "-o", t("x.json")], data)
+        lines = [l for l in err.splitlines() if l.strip()]
+        check(f"pipe carrying {name}: one line, exit 1", rc == 1 and len(lines) == 1 and needle in lines[0], err)
+
     # --- backend selection contract ---
     p = expect_error("--backend vulkan is unsupported", base + ["--backend", "vulkan"], "vulkan", rc=1)
     for b in ["cuda", "sycl", "hip", "metal"]:
