@@ -1,9 +1,8 @@
 #include "io/av_source.hpp"
 
+#include "io/av_api.hpp"
+
 extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/hwcontext.h>
 // hwcontext_cuda.h needs only the CUDA driver API's handle types, declared
 // here so that the build needs no CUDA headers (libavcodec loads the driver).
 #ifndef CUDA_VERSION
@@ -12,9 +11,6 @@ typedef struct CUctx_st* CUcontext;
 typedef struct CUstream_st* CUstream;
 #endif
 #include <libavutil/hwcontext_cuda.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/pixdesc.h>
-#include <libswscale/swscale.h>
 }
 
 #include <sys/stat.h>
@@ -31,7 +27,7 @@ typedef struct CUstream_st* CUstream;
 namespace vmaf::io {
 
 bool av_input_available() {
-    return true;
+    return av_loadable();
 }
 
 namespace {
@@ -49,7 +45,7 @@ const AVInputFormat* probe_content(const std::string& path, int& score, std::siz
     pd.filename = "";
     pd.buf = buf.data();
     pd.buf_size = static_cast<int>(n);
-    return av_probe_input_format3(&pd, 1, &score);
+    return av().av_probe_input_format3(&pd, 1, &score);
 }
 
 /// Below this, a guess is too weak to take raw bytes for a container.
@@ -57,14 +53,14 @@ constexpr int kMinProbeScore = AVPROBE_SCORE_EXTENSION + 1;
 
 std::string av_error(int err) {
     char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-    av_strerror(err, buf, sizeof buf);
+    av().av_strerror(err, buf, sizeof buf);
     return buf;
 }
 
 /// The planar format another pixel format is converted to: the same chroma
 /// resolution (RGB counts as 4:4:4) and the next supported bit depth.
 AVPixelFormat conversion_target(AVPixelFormat f, VideoGeometry& g) {
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+    const AVPixFmtDescriptor* d = av().av_pix_fmt_desc_get(f);
     if (!d) throw Error(ErrorKind::Input, "unknown pixel format");
     const int depth = d->comp[0].depth;
     g.bpc = depth <= 8 ? 8 : depth <= 10 ? 10 : depth <= 12 ? 12 : 16;
@@ -82,29 +78,29 @@ AVPixelFormat conversion_target(AVPixelFormat f, VideoGeometry& g) {
 
 // Owners of the libav objects, so that a constructor that throws frees what it made.
 struct FormatClose {
-    void operator()(AVFormatContext* p) const { avformat_close_input(&p); }
+    void operator()(AVFormatContext* p) const { av().avformat_close_input(&p); }
 };
 struct CodecFree {
-    void operator()(AVCodecContext* p) const { avcodec_free_context(&p); }
+    void operator()(AVCodecContext* p) const { av().avcodec_free_context(&p); }
 };
 struct PacketFree {
-    void operator()(AVPacket* p) const { av_packet_free(&p); }
+    void operator()(AVPacket* p) const { av().av_packet_free(&p); }
 };
 struct FrameFree {
-    void operator()(AVFrame* p) const { av_frame_free(&p); }
+    void operator()(AVFrame* p) const { av().av_frame_free(&p); }
 };
 struct SwsFree {
-    void operator()(SwsContext* p) const { sws_freeContext(p); }
+    void operator()(SwsContext* p) const { av().sws_freeContext(p); }
 };
 struct ImageFree {
-    void operator()(std::uint8_t* p) const { av_free(p); }
+    void operator()(std::uint8_t* p) const { av().av_free(p); }
 };
 
 class AvSource final : public VideoSource {
 public:
     AvSource(const std::string& path, const InputOptions& opts)
         : path_(path), skip_errors_(opts.skip_decode_errors), decoder_threads_(opts.decoder_threads) {
-        av_log_set_level(AV_LOG_QUIET);  // errors are ours to report, in one line
+        av().av_log_set_level(AV_LOG_QUIET);  // errors are ours to report, in one line
         // The format is decided by the content; pipes (not probed here) by libavformat.
         int score = 0;
         const AVInputFormat* by_content = probe_content(path, score);
@@ -113,18 +109,18 @@ public:
         if (!by_content && ::stat(path.c_str(), &sb) == 0 && S_ISREG(sb.st_mode))
             throw Error(ErrorKind::Input, path + " is not a video format this build recognises");
         AVFormatContext* fmt = nullptr;
-        if (int r = avformat_open_input(&fmt, path.c_str(), by_content, nullptr); r < 0)
+        if (int r = av().avformat_open_input(&fmt, path.c_str(), by_content, nullptr); r < 0)
             throw Error(ErrorKind::Input, "cannot read " + path + " as a video: " + av_error(r));
         fmt_.reset(fmt);
-        if (int r = avformat_find_stream_info(fmt_.get(), nullptr); r < 0)
+        if (int r = av().avformat_find_stream_info(fmt_.get(), nullptr); r < 0)
             throw Error(ErrorKind::Input, "cannot read " + path + " as a video: " + av_error(r));
         const AVCodec* codec = nullptr;
-        stream_ = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+        stream_ = av().av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
         if (stream_ == AVERROR_STREAM_NOT_FOUND) throw Error(ErrorKind::Input, path + " has no video stream");
         if (stream_ < 0 || !codec) {
             // No stream index comes back with AVERROR_DECODER_NOT_FOUND: look again without a decoder.
-            const int any = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
-            const char* name = any >= 0 ? avcodec_get_name(fmt_->streams[any]->codecpar->codec_id) : "unknown";
+            const int any = av().av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+            const char* name = any >= 0 ? av().avcodec_get_name(fmt_->streams[any]->codecpar->codec_id) : "unknown";
             throw Error(ErrorKind::Input, path + ": no decoder for its video codec (" + std::string(name) + ")");
         }
         const AVStream* st = fmt_->streams[stream_];
@@ -141,9 +137,9 @@ public:
         src_fmt_ = ctx_->pix_fmt;
         if (!native_format(src_fmt_, geom_)) {
             dst_fmt_ = conversion_target(src_fmt_, geom_);
-            info_.conversion = std::string("converting ") + av_get_pix_fmt_name(src_fmt_) + " to " +
-                               av_get_pix_fmt_name(dst_fmt_) + " with libswscale (as ffmpeg -pix_fmt " +
-                               av_get_pix_fmt_name(dst_fmt_) + " would)";
+            info_.conversion = std::string("converting ") + av().av_get_pix_fmt_name(src_fmt_) + " to " +
+                               av().av_get_pix_fmt_name(dst_fmt_) + " with libswscale (as ffmpeg -pix_fmt " +
+                               av().av_get_pix_fmt_name(dst_fmt_) + " would)";
         }
         const AVRational fr = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
         if (fr.num > 0 && fr.den > 0) {
@@ -160,8 +156,8 @@ public:
         }
         info_.container = fmt_->iformat->name;
         info_.codec = codec->name;
-        pkt_.reset(av_packet_alloc());
-        frame_.reset(av_frame_alloc());
+        pkt_.reset(av().av_packet_alloc());
+        frame_.reset(av().av_frame_alloc());
         if (!pkt_ || !frame_) throw std::bad_alloc();
     }
 
@@ -183,9 +179,9 @@ public:
         // another (e.g. FFmpeg's own av1 where libdav1d was preferred).
         const AVCodec* hw_codec = nullptr;
         void* it = nullptr;
-        for (const AVCodec* c = codec_; c && !hw_codec; c = av_codec_iterate(&it)) {
-            if (!av_codec_is_decoder(c) || c->id != codec_->id) continue;
-            for (int i = 0; const AVCodecHWConfig* h = avcodec_get_hw_config(c, i); ++i)
+        for (const AVCodec* c = codec_; c && !hw_codec; c = av().av_codec_iterate(&it)) {
+            if (!av().av_codec_is_decoder(c) || c->id != codec_->id) continue;
+            for (int i = 0; const AVCodecHWConfig* h = av().avcodec_get_hw_config(c, i); ++i)
                 if (h->device_type == AV_HWDEVICE_TYPE_CUDA && (h->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
                     hw_codec = c;
         }
@@ -213,12 +209,12 @@ public:
             info_.codec += " (NVDEC)";
             return true;
         }
-        why = std::string("the GPU's decoder does not take this ") + avcodec_get_name(codec_->id) + " stream (" +
-              av_get_pix_fmt_name(src_fmt_) + "): decoding in software";
+        why = std::string("the GPU's decoder does not take this ") + av().avcodec_get_name(codec_->id) + " stream (" +
+              av().av_get_pix_fmt_name(src_fmt_) + "): decoding in software";
         if (codec_ != sw_codec) {
             // That decoder may have no software path: start over with the usual one.
             codec_ = sw_codec;
-            av_frame_unref(frame_.get());
+            av().av_frame_unref(frame_.get());
             reopen_input();
             open_decoder(nullptr);
             return false;
@@ -259,24 +255,24 @@ private:
     static int cuda_device(const DeviceTarget& target, AVBufferRef*& out) {
         if (!target.native_context) {
             AVDictionary* opts = nullptr;
-            av_dict_set(&opts, "primary_ctx", "1", 0);
-            const int r = av_hwdevice_ctx_create(&out, AV_HWDEVICE_TYPE_CUDA, std::to_string(target.device).c_str(), opts, 0);
-            av_dict_free(&opts);
+            av().av_dict_set(&opts, "primary_ctx", "1", 0);
+            const int r = av().av_hwdevice_ctx_create(&out, AV_HWDEVICE_TYPE_CUDA, std::to_string(target.device).c_str(), opts, 0);
+            av().av_dict_free(&opts);
             return r;
         }
-        out = av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
+        out = av().av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA);
         if (!out) return AVERROR(ENOMEM);
         auto* hw = reinterpret_cast<AVHWDeviceContext*>(out->data);
         static_cast<AVCUDADeviceContext*>(hw->hwctx)->cuda_ctx = static_cast<CUcontext>(target.native_context);
-        const int r = av_hwdevice_ctx_init(out);
-        if (r < 0) av_buffer_unref(&out);
+        const int r = av().av_hwdevice_ctx_init(out);
+        if (r < 0) av().av_buffer_unref(&out);
         return r;
     }
 
     /// Seeks back to the start after a trial decode (before any frame was delivered).
     void reopen_input() {
-        if (av_seek_frame(fmt_.get(), stream_, std::numeric_limits<std::int64_t>::min(), AVSEEK_FLAG_BACKWARD) < 0 &&
-            avformat_seek_file(fmt_.get(), -1, std::numeric_limits<std::int64_t>::min(), 0, 0, 0) < 0)
+        if (av().av_seek_frame(fmt_.get(), stream_, std::numeric_limits<std::int64_t>::min(), AVSEEK_FLAG_BACKWARD) < 0 &&
+            av().avformat_seek_file(fmt_.get(), -1, std::numeric_limits<std::int64_t>::min(), 0, 0, 0) < 0)
             throw Error(ErrorKind::Input, path_ + ": cannot go back to the start after trying the GPU's decoder");
         draining_ = false;
         packets_ = 0;
@@ -286,9 +282,9 @@ private:
     /// come in that CUDA device's memory.
     void open_decoder(AVBufferRef* device) {
         const AVStream* st = fmt_->streams[stream_];
-        ctx_.reset(avcodec_alloc_context3(codec_));
-        if (!ctx_ || avcodec_parameters_to_context(ctx_.get(), st->codecpar) < 0) {
-            av_buffer_unref(&device);
+        ctx_.reset(av().avcodec_alloc_context3(codec_));
+        if (!ctx_ || av().avcodec_parameters_to_context(ctx_.get(), st->codecpar) < 0) {
+            av().av_buffer_unref(&device);
             throw Error(ErrorKind::Input, path_ + ": cannot set up the " + std::string(codec_->name) + " decoder");
         }
         ctx_->thread_count = static_cast<int>(decoder_threads_);  // 0: libavcodec's choice
@@ -304,7 +300,7 @@ private:
             // holds need no extra ones.
             ctx_->thread_count = 1;
         }
-        if (int r = avcodec_open2(ctx_.get(), codec_, nullptr); r < 0)
+        if (int r = av().avcodec_open2(ctx_.get(), codec_, nullptr); r < 0)
             throw Error(ErrorKind::Input,
                         path_ + ": cannot open the " + std::string(codec_->name) + " decoder: " + av_error(r));
     }
@@ -314,7 +310,7 @@ private:
         for (const AVPixelFormat* p = fmts; *p != AV_PIX_FMT_NONE; ++p)
             if (*p == AV_PIX_FMT_CUDA) return *p;
         for (const AVPixelFormat* p = fmts; *p != AV_PIX_FMT_NONE; ++p)
-            if (!(av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *p;
+            if (!(av().av_pix_fmt_desc_get(*p)->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *p;
         return AV_PIX_FMT_NONE;
     }
 
@@ -330,8 +326,8 @@ private:
         const unsigned stored = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_YUV444P ? 8 : 16;
         if ((!semi && !planar444) || (semi && geom_.format != PixelFormat::Yuv420) ||
             (planar444 && geom_.format != PixelFormat::Yuv444) || (stored == 8) != (geom_.bpc == 8))
-            throw Error(ErrorKind::Input, path_ + ": the GPU's decoder gives " + av_get_pix_fmt_name(sw) + " frames for a " +
-                                              av_get_pix_fmt_name(src_fmt_) + " stream, which cannot be scored on the GPU");
+            throw Error(ErrorKind::Input, path_ + ": the GPU's decoder gives " + av().av_get_pix_fmt_name(sw) + " frames for a " +
+                                              av().av_get_pix_fmt_name(src_fmt_) + " stream, which cannot be scored on the GPU");
         const unsigned shift = stored - geom_.bpc;
         const unsigned w = geom_.width, h = geom_.height;
         // The decoder's frame is one of its few output surfaces (32 at most,
@@ -340,7 +336,7 @@ private:
         AVFrame* copy = device_copy(sw);
         std::shared_ptr<void> owner(copy, [](void* f) {
             AVFrame* frame = static_cast<AVFrame*>(f);
-            av_frame_free(&frame);
+            av().av_frame_free(&frame);
         });
         Plane planes[3];
         planes[0] = Plane{copy->data[0], copy->linesize[0], w, h, 1, shift};
@@ -361,24 +357,24 @@ private:
     AVFrame* device_copy(AVPixelFormat sw) {
         if (!copies_) {
             const auto* fc = reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data);
-            AVBufferRef* ref = av_hwframe_ctx_alloc(fc->device_ref);
+            AVBufferRef* ref = av().av_hwframe_ctx_alloc(fc->device_ref);
             if (!ref) throw std::bad_alloc();
             auto* own = reinterpret_cast<AVHWFramesContext*>(ref->data);
             own->format = AV_PIX_FMT_CUDA;
             own->sw_format = sw;
             own->width = frame_->width;
             own->height = frame_->height;
-            if (const int r = av_hwframe_ctx_init(ref); r < 0) {
-                av_buffer_unref(&ref);
+            if (const int r = av().av_hwframe_ctx_init(ref); r < 0) {
+                av().av_buffer_unref(&ref);
                 throw Error(ErrorKind::Input, path_ + ": cannot set up GPU frame copies: " + av_error(r));
             }
             copies_.reset(ref);
         }
-        std::unique_ptr<AVFrame, FrameFree> copy(av_frame_alloc());
+        std::unique_ptr<AVFrame, FrameFree> copy(av().av_frame_alloc());
         if (!copy) throw std::bad_alloc();
-        if (int r = av_hwframe_get_buffer(copies_.get(), copy.get(), 0); r < 0)
+        if (int r = av().av_hwframe_get_buffer(copies_.get(), copy.get(), 0); r < 0)
             throw Error(ErrorKind::Input, path_ + ": cannot allocate a GPU frame: " + av_error(r));
-        if (int r = av_hwframe_transfer_data(copy.get(), frame_.get(), 0); r < 0)
+        if (int r = av().av_hwframe_transfer_data(copy.get(), frame_.get(), 0); r < 0)
             throw Error(ErrorKind::Input, path_ + ": cannot copy a decoded GPU frame: " + av_error(r));
         return copy.release();
     }
@@ -388,14 +384,14 @@ private:
         timestamp_.reset();
         if (frame_->best_effort_timestamp != AV_NOPTS_VALUE && info_.time_base_den)
             timestamp_ = frame_->best_effort_timestamp;
-        av_frame_unref(frame_.get());
+        av().av_frame_unref(frame_.get());
         ++frames_;
     }
 
     /// Decodes the next frame into frame_; false at the end of the stream.
     bool decode_next() {
         for (;;) {
-            const int r = avcodec_receive_frame(ctx_.get(), frame_.get());
+            const int r = av().avcodec_receive_frame(ctx_.get(), frame_.get());
             if (r == 0) {
                 if (frame_->width != ctx_->width || frame_->height != ctx_->height ||
                     frame_->width != static_cast<int>(geom_.width) ||
@@ -408,7 +404,7 @@ private:
                         throw Error(ErrorKind::Input, path_ + ": frame " + std::to_string(frames_) +
                                                           " is corrupt (--skip_decode_errors leaves such frames out)");
                     ++errors_;
-                    av_frame_unref(frame_.get());
+                    av().av_frame_unref(frame_.get());
                     continue;
                 }
                 return true;
@@ -422,22 +418,22 @@ private:
                 continue;
             }
             if (draining_) return false;
-            const int rr = av_read_frame(fmt_.get(), pkt_.get());
+            const int rr = av().av_read_frame(fmt_.get(), pkt_.get());
             if (rr == AVERROR_EOF) {
                 draining_ = true;
-                avcodec_send_packet(ctx_.get(), nullptr);
+                av().avcodec_send_packet(ctx_.get(), nullptr);
                 continue;
             }
             if (rr < 0)
                 throw Error(ErrorKind::Input,
                             path_ + ": read error after frame " + std::to_string(frames_) + ": " + av_error(rr));
             if (pkt_->stream_index != stream_) {
-                av_packet_unref(pkt_.get());
+                av().av_packet_unref(pkt_.get());
                 continue;
             }
             const std::int64_t pts = pkt_->pts != AV_NOPTS_VALUE ? pkt_->pts : pkt_->dts;
-            const int sr = avcodec_send_packet(ctx_.get(), pkt_.get());
-            av_packet_unref(pkt_.get());
+            const int sr = av().avcodec_send_packet(ctx_.get(), pkt_.get());
+            av().av_packet_unref(pkt_.get());
             ++packets_;
             if (sr < 0 && sr != AVERROR(EAGAIN) && skip_errors_) {
                 ++errors_;
@@ -460,13 +456,13 @@ private:
     void convert() {
         if (!sws_) {
             // ffmpeg's CLI scales with flags=bicubic by default.
-            sws_.reset(sws_getContext(ctx_->width, ctx_->height, src_fmt_, ctx_->width, ctx_->height, dst_fmt_,
+            sws_.reset(av().sws_getContext(ctx_->width, ctx_->height, src_fmt_, ctx_->width, ctx_->height, dst_fmt_,
                                       SWS_BICUBIC, nullptr, nullptr, nullptr));
-            if (!sws_ || av_image_alloc(conv_, conv_stride_, ctx_->width, ctx_->height, dst_fmt_, 64) < 0)
-                throw Error(ErrorKind::Input, path_ + ": cannot convert " + av_get_pix_fmt_name(src_fmt_));
+            if (!sws_ || av().av_image_alloc(conv_, conv_stride_, ctx_->width, ctx_->height, dst_fmt_, 64) < 0)
+                throw Error(ErrorKind::Input, path_ + ": cannot convert " + av().av_get_pix_fmt_name(src_fmt_));
             conv_owner_.reset(conv_[0]);
         }
-        sws_scale(sws_.get(), frame_->data, frame_->linesize, 0, ctx_->height, conv_, conv_stride_);
+        av().sws_scale(sws_.get(), frame_->data, frame_->linesize, 0, ctx_->height, conv_, conv_stride_);
     }
 
     std::string path_;
@@ -479,7 +475,7 @@ private:
     std::unique_ptr<AVFrame, FrameFree> frame_;
     std::unique_ptr<SwsContext, SwsFree> sws_;
     struct BufferUnref {
-        void operator()(AVBufferRef* p) const { av_buffer_unref(&p); }
+        void operator()(AVBufferRef* p) const { av().av_buffer_unref(&p); }
     };
     std::unique_ptr<AVBufferRef, BufferUnref> copies_;  ///< frames context of device_copy()
     std::unique_ptr<std::uint8_t, ImageFree> conv_owner_;  ///< the converted picture's buffer (conv_ points into it)
@@ -502,6 +498,7 @@ private:
 }  // namespace
 
 std::string probe_container(const std::string& path) {
+    if (!av_loadable()) return "";  // as in a build without FFmpeg
     int score = 0;
     // Whether raw flags meet a container: its signature is in the first bytes,
     // and probing a megabyte of raw samples with every demuxer costs ~0.1 s.
@@ -510,6 +507,11 @@ std::string probe_container(const std::string& path) {
 }
 
 std::unique_ptr<VideoSource> open_av(const std::string& path, const InputOptions& opts) {
+    try {
+        av();
+    } catch (const Error& e) {
+        throw Error(ErrorKind::Input, path + ": " + e.what());
+    }
     return std::make_unique<AvSource>(path, opts);
 }
 

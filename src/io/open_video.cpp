@@ -1,6 +1,7 @@
 // open_video: picks the reader by the file's content.
 #include <sys/stat.h>
 
+#include <cstdint>
 #include <utility>
 
 #include "io/av_source.hpp"
@@ -19,6 +20,16 @@ namespace {
 bool rereadable(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
+}
+
+/// Whether `path` is a non-empty regular file of whole raw frames of `raw`:
+/// with no signature our sniff knows, that is raw YUV without asking
+/// libavformat (whose probe would load FFmpeg's libraries).
+bool whole_frames(const std::string& path, const VideoGeometry& raw) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return false;
+    const std::uint64_t frame = io::planar_frame_bytes(raw.format, raw.bpc, raw.width, raw.height);
+    return frame > 0 && static_cast<std::uint64_t>(st.st_size) % frame == 0;
 }
 
 /// A pipe, FIFO or device (`ffmpeg ... -f yuv4mpegpipe - | vmaf -d /dev/stdin`):
@@ -58,7 +69,9 @@ std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOpti
 
 std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw, const InputOptions& opts) {
     if (!rereadable(path)) return open_stream(path, raw);
-    if (raw && io::sniff_file(path).empty() && io::probe_container(path).empty()) return open_yuv(path, *raw);
+    if (raw && io::sniff_file(path).empty() &&
+        (whole_frames(path, *raw) || io::probe_container(path).empty()))
+        return open_yuv(path, *raw);
     return open_video(path, opts);
 }
 

@@ -2,13 +2,10 @@
 #include <cstring>
 #include <map>
 
+#include "io/av_api.hpp"
 #include "io/av_formats.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
-
-extern "C" {
-#include <libswscale/swscale.h>
-}
 
 namespace vmaf {
 
@@ -36,7 +33,7 @@ int filter_flags(const std::string& name) {
 }
 
 struct SwsFree {
-    void operator()(SwsContext* p) const { sws_freeContext(p); }
+    void operator()(SwsContext* p) const { io::av().sws_freeContext(p); }
 };
 
 class ScaledSource final : public VideoSource {
@@ -48,7 +45,7 @@ public:
         geom_.width = width;
         geom_.height = height;
         const int flags = filter_flags(filter);
-        sws_.reset(sws_getContext(static_cast<int>(in.width), static_cast<int>(in.height),
+        sws_.reset(io::av().sws_getContext(static_cast<int>(in.width), static_cast<int>(in.height),
                                   io::av_format(in.format, in.bpc), static_cast<int>(width), static_cast<int>(height),
                                   io::av_format(geom_.format, geom_.bpc), flags, nullptr, nullptr, nullptr));
         if (!sws_)
@@ -99,7 +96,7 @@ private:
             dst[p] = static_cast<std::uint8_t*>(to.plane(p).data);
             dst_stride[p] = static_cast<int>(to.plane(p).stride);
         }
-        sws_scale(sws_.get(), src, src_stride, 0, static_cast<int>(from.height()), dst, dst_stride);
+        io::av().sws_scale(sws_.get(), src, src_stride, 0, static_cast<int>(from.height()), dst, dst_stride);
     }
 
     std::unique_ptr<VideoSource> inner_;
