@@ -56,6 +56,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "video")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Static-library users also need these development packages.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libhwy-dev, libtbb-dev, nlohmann-json3-dev")
+# Container input opens FFmpeg's libraries with dlopen (src/io/av_api.cpp).
+if(VMAF_HAVE_FFMPEG)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${VMAF_FFMPEG_DEB_PACKAGES}")
+endif()
 # Same C headers, pkg-config name and CLI name as Netflix's packaging.
 set(CPACK_DEBIAN_PACKAGE_CONFLICTS "libvmaf-dev")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
