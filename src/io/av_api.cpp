@@ -24,6 +24,17 @@ struct Loaded {
     std::optional<Error> error;
 };
 
+#if VMAF_AV_LINKED
+// A build that links FFmpeg (VMAF_FFMPEG_DLOPEN=OFF, or static archives): the
+// table holds the linked functions.
+Loaded load() {
+    Loaded out;
+#define VMAF_AV_LINK(lib, name) out.api.name = &::name;
+    VMAF_AV_FUNCTIONS(VMAF_AV_LINK)
+#undef VMAF_AV_LINK
+    return out;
+}
+#else
 Loaded load() {
     Loaded out;
     try {
@@ -52,6 +63,7 @@ Loaded load() {
     }
     return out;
 }
+#endif
 
 const Loaded& loaded() {
     static const Loaded table = load();  // initialised once, thread-safely

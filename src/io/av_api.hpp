@@ -7,6 +7,8 @@
 // the loaded libraries have the ABI of the declarations below.
 //
 // Call through the table: av().avformat_open_input(&fmt, path, nullptr, nullptr).
+// A build that links FFmpeg instead (VMAF_FFMPEG_DLOPEN=OFF, or static
+// archives; VMAF_AV_LINKED) fills the same table with the linked functions.
 #pragma once
 
 extern "C" {
