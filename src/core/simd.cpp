@@ -26,18 +26,19 @@ std::int64_t detect_targets() {
     unsigned a = 0, b = 0, c = 0, d = 0;
     std::int64_t out = HWY_SCALAR | HWY_EMU128;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return out;
-    const bool ssse3 = bit(d, 25) && bit(d, 26) && bit(c, 0) && bit(c, 9);  // SSE, SSE2, SSE3, SSSE3
+    const bool ssse3 = bit(d, 25) && bit(d, 26) && bit(c, 0) && bit(c, 9);           // SSE, SSE2, SSE3, SSSE3
     const bool sse4 = ssse3 && bit(c, 19) && bit(c, 20) && bit(c, 1) && bit(c, 25);  // SSE4.1/4.2, PCLMUL, AES
     const bool osxsave = bit(c, 27);
     const bool avx_fma_f16c = bit(c, 28) && bit(c, 12) && bit(c, 29);
     unsigned b7 = 0, c7 = 0, ext_c = 0;
     if (__get_cpuid_count(7, 0, &a, &b7, &c7, &d) == 0) b7 = c7 = 0;
     if (__get_cpuid(0x80000001u, &a, &b, &ext_c, &d) == 0) ext_c = 0;
-    const bool avx2 = sse4 && avx_fma_f16c && bit(b7, 5) && bit(b7, 3) && bit(b7, 8) && bit(ext_c, 5);  // + BMI1/2, LZCNT
+    const bool avx2 =
+        sse4 && avx_fma_f16c && bit(b7, 5) && bit(b7, 3) && bit(b7, 8) && bit(ext_c, 5);  // + BMI1/2, LZCNT
     const bool avx3 = avx2 && bit(b7, 16) && bit(b7, 17) && bit(b7, 28) && bit(b7, 30) && bit(b7, 31);  // F DQ CD BW VL
     // VBMI, VBMI2, VAES, VPCLMULQDQ, VNNI, BITALG, VPOPCNTDQ
-    const bool avx3_dl = avx3 && bit(c7, 1) && bit(c7, 6) && bit(c7, 9) && bit(c7, 10) && bit(c7, 11) &&
-                         bit(c7, 12) && bit(c7, 14);
+    const bool avx3_dl =
+        avx3 && bit(c7, 1) && bit(c7, 6) && bit(c7, 9) && bit(c7, 10) && bit(c7, 11) && bit(c7, 12) && bit(c7, 14);
     // Registers the OS saves: XMM (bit 1), YMM (2), opmask and ZMM (5-7).
     unsigned xcr0 = 0;
     if (osxsave) {

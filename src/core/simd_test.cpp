@@ -11,7 +11,8 @@ namespace {
 TEST(Simd, SupportedTargetsAreHighways) {
     std::int64_t ours = 0;
     for (std::int64_t t : supported_targets()) ours |= t;
-    EXPECT_EQ(ours, hwy::SupportedTargets()) << "ours " << std::hex << ours << ", Highway's " << hwy::SupportedTargets();
+    EXPECT_EQ(ours, hwy::SupportedTargets())
+        << "ours " << std::hex << ours << ", Highway's " << hwy::SupportedTargets();
 }
 
 TEST(Simd, CpumaskDisablesTargets) {

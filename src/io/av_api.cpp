@@ -51,11 +51,11 @@ Loaded load() {
         handle.avcodec = open_library(names.avcodec);
         handle.avformat = open_library(names.avformat);
         handle.swscale = open_library(names.swscale);
-#define VMAF_AV_RESOLVE(lib, name)                                                                          \
-    out.api.name = reinterpret_cast<decltype(out.api.name)>(::dlsym(handle.lib, #name));                      \
-    if (!out.api.name)                                                                                        \
-        throw Error(ErrorKind::Input, "FFmpeg's " + names.lib + " has no " #name                              \
-                                      " (container input and scaling are unavailable)");
+#define VMAF_AV_RESOLVE(lib, name)                                                       \
+    out.api.name = reinterpret_cast<decltype(out.api.name)>(::dlsym(handle.lib, #name)); \
+    if (!out.api.name)                                                                   \
+        throw Error(ErrorKind::Input,                                                    \
+                    "FFmpeg's " + names.lib + " has no " #name " (container input and scaling are unavailable)");
         VMAF_AV_FUNCTIONS(VMAF_AV_RESOLVE)
 #undef VMAF_AV_RESOLVE
     } catch (const Error& e) {

@@ -26,49 +26,49 @@ namespace vmaf::io {
 
 // Every FFmpeg function the library calls: X(library, function). A function
 // used without an entry here is an undefined symbol at link time.
-#define VMAF_AV_FUNCTIONS(X)              \
-    X(avutil, av_log_set_level)           \
-    X(avutil, av_strerror)                \
-    X(avutil, av_free)                    \
-    X(avutil, av_pix_fmt_desc_get)        \
-    X(avutil, av_get_pix_fmt_name)        \
-    X(avutil, av_image_alloc)             \
-    X(avutil, av_frame_alloc)             \
-    X(avutil, av_frame_free)              \
-    X(avutil, av_frame_unref)             \
-    X(avutil, av_dict_set)                \
-    X(avutil, av_dict_free)               \
-    X(avutil, av_buffer_unref)            \
-    X(avutil, av_hwdevice_ctx_create)     \
-    X(avutil, av_hwdevice_ctx_alloc)      \
-    X(avutil, av_hwdevice_ctx_init)       \
-    X(avutil, av_hwframe_ctx_alloc)       \
-    X(avutil, av_hwframe_ctx_init)        \
-    X(avutil, av_hwframe_get_buffer)      \
-    X(avutil, av_hwframe_transfer_data)   \
-    X(avcodec, avcodec_get_name)          \
-    X(avcodec, av_codec_iterate)          \
-    X(avcodec, av_codec_is_decoder)       \
-    X(avcodec, avcodec_get_hw_config)     \
-    X(avcodec, avcodec_alloc_context3)    \
-    X(avcodec, avcodec_free_context)      \
+#define VMAF_AV_FUNCTIONS(X)                  \
+    X(avutil, av_log_set_level)               \
+    X(avutil, av_strerror)                    \
+    X(avutil, av_free)                        \
+    X(avutil, av_pix_fmt_desc_get)            \
+    X(avutil, av_get_pix_fmt_name)            \
+    X(avutil, av_image_alloc)                 \
+    X(avutil, av_frame_alloc)                 \
+    X(avutil, av_frame_free)                  \
+    X(avutil, av_frame_unref)                 \
+    X(avutil, av_dict_set)                    \
+    X(avutil, av_dict_free)                   \
+    X(avutil, av_buffer_unref)                \
+    X(avutil, av_hwdevice_ctx_create)         \
+    X(avutil, av_hwdevice_ctx_alloc)          \
+    X(avutil, av_hwdevice_ctx_init)           \
+    X(avutil, av_hwframe_ctx_alloc)           \
+    X(avutil, av_hwframe_ctx_init)            \
+    X(avutil, av_hwframe_get_buffer)          \
+    X(avutil, av_hwframe_transfer_data)       \
+    X(avcodec, avcodec_get_name)              \
+    X(avcodec, av_codec_iterate)              \
+    X(avcodec, av_codec_is_decoder)           \
+    X(avcodec, avcodec_get_hw_config)         \
+    X(avcodec, avcodec_alloc_context3)        \
+    X(avcodec, avcodec_free_context)          \
     X(avcodec, avcodec_parameters_to_context) \
-    X(avcodec, avcodec_open2)             \
-    X(avcodec, avcodec_send_packet)       \
-    X(avcodec, avcodec_receive_frame)     \
-    X(avcodec, av_packet_alloc)           \
-    X(avcodec, av_packet_free)            \
-    X(avcodec, av_packet_unref)           \
-    X(avformat, av_probe_input_format3)   \
-    X(avformat, avformat_open_input)      \
-    X(avformat, avformat_close_input)     \
-    X(avformat, avformat_find_stream_info) \
-    X(avformat, av_find_best_stream)      \
-    X(avformat, av_read_frame)            \
-    X(avformat, av_seek_frame)            \
-    X(avformat, avformat_seek_file)       \
-    X(swscale, sws_getContext)            \
-    X(swscale, sws_scale)                 \
+    X(avcodec, avcodec_open2)                 \
+    X(avcodec, avcodec_send_packet)           \
+    X(avcodec, avcodec_receive_frame)         \
+    X(avcodec, av_packet_alloc)               \
+    X(avcodec, av_packet_free)                \
+    X(avcodec, av_packet_unref)               \
+    X(avformat, av_probe_input_format3)       \
+    X(avformat, avformat_open_input)          \
+    X(avformat, avformat_close_input)         \
+    X(avformat, avformat_find_stream_info)    \
+    X(avformat, av_find_best_stream)          \
+    X(avformat, av_read_frame)                \
+    X(avformat, av_seek_frame)                \
+    X(avformat, avformat_seek_file)           \
+    X(swscale, sws_getContext)                \
+    X(swscale, sws_scale)                     \
     X(swscale, sws_freeContext)
 
 /// Pointers to the functions above, each with its declared type.

@@ -256,7 +256,8 @@ private:
         if (!target.native_context) {
             AVDictionary* opts = nullptr;
             av().av_dict_set(&opts, "primary_ctx", "1", 0);
-            const int r = av().av_hwdevice_ctx_create(&out, AV_HWDEVICE_TYPE_CUDA, std::to_string(target.device).c_str(), opts, 0);
+            const int r = av().av_hwdevice_ctx_create(&out, AV_HWDEVICE_TYPE_CUDA,
+                                                      std::to_string(target.device).c_str(), opts, 0);
             av().av_dict_free(&opts);
             return r;
         }
@@ -271,8 +272,9 @@ private:
 
     /// Seeks back to the start after a trial decode (before any frame was delivered).
     void reopen_input() {
-        if (av().av_seek_frame(fmt_.get(), stream_, std::numeric_limits<std::int64_t>::min(), AVSEEK_FLAG_BACKWARD) < 0 &&
-            av().avformat_seek_file(fmt_.get(), -1, std::numeric_limits<std::int64_t>::min(), 0, 0, 0) < 0)
+        constexpr std::int64_t kFirst = std::numeric_limits<std::int64_t>::min();
+        if (av().av_seek_frame(fmt_.get(), stream_, kFirst, AVSEEK_FLAG_BACKWARD) < 0 &&
+            av().avformat_seek_file(fmt_.get(), -1, kFirst, 0, 0, 0) < 0)
             throw Error(ErrorKind::Input, path_ + ": cannot go back to the start after trying the GPU's decoder");
         draining_ = false;
         packets_ = 0;
@@ -326,8 +328,9 @@ private:
         const unsigned stored = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_YUV444P ? 8 : 16;
         if ((!semi && !planar444) || (semi && geom_.format != PixelFormat::Yuv420) ||
             (planar444 && geom_.format != PixelFormat::Yuv444) || (stored == 8) != (geom_.bpc == 8))
-            throw Error(ErrorKind::Input, path_ + ": the GPU's decoder gives " + av().av_get_pix_fmt_name(sw) + " frames for a " +
-                                              av().av_get_pix_fmt_name(src_fmt_) + " stream, which cannot be scored on the GPU");
+            throw Error(ErrorKind::Input, path_ + ": the GPU's decoder gives " + av().av_get_pix_fmt_name(sw) +
+                                              " frames for a " + av().av_get_pix_fmt_name(src_fmt_) +
+                                              " stream, which cannot be scored on the GPU");
         const unsigned shift = stored - geom_.bpc;
         const unsigned w = geom_.width, h = geom_.height;
         // The decoder's frame is one of its few output surfaces (32 at most,
@@ -457,7 +460,7 @@ private:
         if (!sws_) {
             // ffmpeg's CLI scales with flags=bicubic by default.
             sws_.reset(av().sws_getContext(ctx_->width, ctx_->height, src_fmt_, ctx_->width, ctx_->height, dst_fmt_,
-                                      SWS_BICUBIC, nullptr, nullptr, nullptr));
+                                           SWS_BICUBIC, nullptr, nullptr, nullptr));
             if (!sws_ || av().av_image_alloc(conv_, conv_stride_, ctx_->width, ctx_->height, dst_fmt_, 64) < 0)
                 throw Error(ErrorKind::Input, path_ + ": cannot convert " + av().av_get_pix_fmt_name(src_fmt_));
             conv_owner_.reset(conv_[0]);

@@ -69,8 +69,7 @@ std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOpti
 
 std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw, const InputOptions& opts) {
     if (!rereadable(path)) return open_stream(path, raw);
-    if (raw && io::sniff_file(path).empty() &&
-        (whole_frames(path, *raw) || io::probe_container(path).empty()))
+    if (raw && io::sniff_file(path).empty() && (whole_frames(path, *raw) || io::probe_container(path).empty()))
         return open_yuv(path, *raw);
     return open_video(path, opts);
 }

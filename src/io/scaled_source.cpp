@@ -46,8 +46,9 @@ public:
         geom_.height = height;
         const int flags = filter_flags(filter);
         sws_.reset(io::av().sws_getContext(static_cast<int>(in.width), static_cast<int>(in.height),
-                                  io::av_format(in.format, in.bpc), static_cast<int>(width), static_cast<int>(height),
-                                  io::av_format(geom_.format, geom_.bpc), flags, nullptr, nullptr, nullptr));
+                                           io::av_format(in.format, in.bpc), static_cast<int>(width),
+                                           static_cast<int>(height), io::av_format(geom_.format, geom_.bpc), flags,
+                                           nullptr, nullptr, nullptr));
         if (!sws_)
             throw Error(ErrorKind::Input,
                         "cannot scale " + name_ + " to " + std::to_string(width) + "x" + std::to_string(height));
