@@ -76,7 +76,12 @@ private:
             t.slot = started_ ? last_slot_ + 1 : 0;
         } else {
             if (!started_) origin_ = *ts;
-            t.slot = static_cast<double>(*ts - origin_) * slots_per_tick_;
+            std::int64_t since_origin;
+            if (__builtin_sub_overflow(*ts, origin_, &since_origin))
+                throw Error(ErrorKind::Input, src_->name() + ": frame " + std::to_string(read_ - 1) +
+                                                  " has a timestamp out of range (" + std::to_string(*ts) +
+                                                  " after " + std::to_string(origin_) + ")");
+            t.slot = static_cast<double>(since_origin) * slots_per_tick_;
         }
         started_ = true;
         last_slot_ = t.slot;

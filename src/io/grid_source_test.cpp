@@ -109,5 +109,19 @@ TEST(GridSource, AnUnknownRateLeavesTheSourceAsItIs) {
     EXPECT_EQ(align_to_grid(std::move(src), GridMode::Exact, 0, 1).get(), before);
 }
 
+// Found by container_fuzz: a corrupt stream's timestamps so far apart that
+// their difference overflows 64 bits (undefined behaviour before).
+TEST(GridSource, TimestampsTooFarApartAreAnError) {
+    for (GridMode mode : {GridMode::Exact, GridMode::Nearest}) {
+        GridStats st;
+        try {
+            slots({-1051027559541637121, 8974532621669815134}, mode, st);
+            ADD_FAILURE() << "no error";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("timestamp out of range"), std::string::npos) << e.what();
+        }
+    }
+}
+
 }  // namespace
 }  // namespace vmaf
