@@ -91,6 +91,39 @@ TEST(CambiCheckasm, Box7) {
             }
 }
 
+TEST(CambiCheckasm, BandCodes) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const cambi::CambiKernels ref;
+    for (const auto& [name, k] : variants())
+        for (unsigned w : kWidths)
+            for (u16 base : {u16{0}, u16{3}, u16{900}}) {
+                const u16 size = static_cast<u16>(1 + rng() % 600);
+                SCOPED_TRACE(name + " w " + std::to_string(w) + " base " + std::to_string(base));
+                // Values around both band edges, and 10-bit extremes.
+                const auto vals = runs(rng, w, 0, 1024, 5);
+                const auto near = runs(rng, w, base > 2 ? base - 2u : 0u, base + size + 2u, 5);
+                const auto mask = runs(rng, w, 0, 3, 7);
+                for (const std::vector<u16>* v : {&vals, &near}) {
+                    GuardedPlane<u16> want(w, 1), got(w, 1);
+                    ref.band_codes(v->data(), mask.data(), base, size, want.data(), w);
+                    k.band_codes(v->data(), mask.data(), base, size, got.data(), w);
+                    ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(u16)));
+                    ASSERT_TRUE(got.intact());
+                }
+            }
+}
+
+/// A row of band codes with the kNoCode sentinels the slide kernels need
+/// either side; runs of equal codes and of kNoCode, from rows [0, size).
+std::vector<u16> code_row(std::mt19937_64& rng, unsigned w, u16 size) {
+    std::vector<u16> row = runs(rng, w + 2, 0, size, 9);
+    for (auto& c : row)
+        if (c == size) c = cambi::kNoCode;
+    row.front() = row.back() = cambi::kNoCode;
+    return row;
+}
+
 TEST(CambiCheckasm, Slide) {
     SCOPED_TRACE(test::seed_trace());
     std::mt19937_64 rng(test::checkasm_seed());
@@ -98,26 +131,24 @@ TEST(CambiCheckasm, Slide) {
     for (const auto& [name, k] : variants())
         for (unsigned w : kWidths)
             for (int pad : {1, 7, 16, 40}) {
-                const u16 base = static_cast<u16>(rng() % 8), size = static_cast<u16>(1 + rng() % 24);
+                const u16 size = static_cast<u16>(1 + rng() % 24);
                 SCOPED_TRACE(name + " w " + std::to_string(w) + " pad " + std::to_string(pad));
-                const auto vo = runs(rng, w, 0, base + size + 3, 9), vi = runs(rng, w, 0, base + size + 3, 9);
-                const auto mo = runs(rng, w, 0, 1, 12), mi = runs(rng, w, 0, 1, 12);
-                GuardedPlane<u16> want(w, size), got(w, size);
+                const auto co = code_row(rng, w, size);
+                // The entering row: independent, or the leaving one with a few
+                // changes (mostly cancelling columns, as in flat areas).
+                auto ci = rng() % 2 ? code_row(rng, w, size) : co;
+                for (unsigned j = 1; j <= w; ++j)
+                    if (rng() % 8 == 0) ci[j] = rng() % 4 ? static_cast<u16>(rng() % size) : cambi::kNoCode;
                 std::uniform_int_distribution<unsigned> count(0, 65535);
-                want.fill([&] { return count(rng); });
-                for (unsigned y = 0; y < size; ++y) std::memcpy(got.row(y), want.row(y), w * sizeof(u16));
+                std::vector<u16> start(std::size_t{w} * size);
+                for (auto& h : start) h = static_cast<u16>(count(rng));
                 // Both rows, only the entering one, only the leaving one.
                 for (int mode = 0; mode < 3; ++mode) {
-                    const u16 *o = mode == 1 ? nullptr : vo.data(), *om = mode == 1 ? nullptr : mo.data();
-                    const u16 *n = mode == 2 ? nullptr : vi.data(), *nm = mode == 2 ? nullptr : mi.data();
-                    // The kernels take w as the histogram stride: use a stride-w copy.
-                    std::vector<u16> hw(std::size_t{w} * size), hg(std::size_t{w} * size);
-                    for (unsigned y = 0; y < size; ++y) {
-                        std::memcpy(hw.data() + y * w, want.row(y), w * sizeof(u16));
-                        std::memcpy(hg.data() + y * w, got.row(y), w * sizeof(u16));
-                    }
-                    ref.slide(hw.data(), static_cast<int>(w), pad, o, om, n, nm, base, size);
-                    k.slide(hg.data(), static_cast<int>(w), pad, o, om, n, nm, base, size);
+                    const u16* o = mode == 1 ? nullptr : co.data() + 1;
+                    const u16* n = mode == 2 ? nullptr : ci.data() + 1;
+                    auto hw = start, hg = start;
+                    ref.slide(hw.data(), static_cast<int>(w), pad, o, n);
+                    k.slide(hg.data(), static_cast<int>(w), pad, o, n);
                     ASSERT_EQ(hw, hg) << "mode " << mode;
                 }
             }
@@ -139,12 +170,19 @@ TEST(CambiCheckasm, CValuesAndStats) {
                 const auto vals = runs(rng, w, p.band_base > 40 ? p.band_base - 40 : 0,
                                        std::min(1024, p.band_base + p.band_size + 40), 6);
                 const auto mask = runs(rng, w, 0, 1, 10);
+                // Rows of one value with a few others (the kernels' flat-area path) or mixed.
+                const u16 one = static_cast<u16>(std::min<unsigned>(1024, p.band_base + rng() % p.band_size));
+                auto flat = vals;
+                for (auto& v : flat) v = rng() % 16 ? one : v;
+                std::vector<u16> codes(w);
+                ref.band_codes(rng() % 2 ? flat.data() : vals.data(), mask.data(), p.band_base, p.band_size,
+                               codes.data(), w);
                 GuardedPlane<float> want(w, 1), got(w, 1);
-                ref.c_values(hist.data(), static_cast<int>(w), vals.data(), mask.data(), sp, want.data());
+                ref.c_values(hist.data(), static_cast<int>(w), codes.data(), sp, want.data());
                 for (const auto& [name, k] : variants()) {
                     SCOPED_TRACE(name + " mlc " + std::to_string(mlc) + " vlt " + std::to_string(vlt) + " w " +
                                  std::to_string(w));
-                    k.c_values(hist.data(), static_cast<int>(w), vals.data(), mask.data(), sp, got.data());
+                    k.c_values(hist.data(), static_cast<int>(w), codes.data(), sp, got.data());
                     ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(float))) << "c_values";
                     ASSERT_TRUE(got.intact()) << "c_values";
                     // Stats of such values: exact partial sums here, so identical.

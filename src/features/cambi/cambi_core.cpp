@@ -210,21 +210,26 @@ void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride
 }
 
 /// c values of a w x h scale into c (row-major, w per row); unmasked pixels are 0.
+/// The band codes of the rows in the window (and the one leaving it) are kept
+/// in a ring of window + 1 rows, each with a kNoCode sentinel either side.
 void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h, std::ptrdiff_t stride, int window,
-              const Params& p, std::vector<std::uint16_t>& hist_buf, float* c, const CambiKernels& k) {
+              const Params& p, Scratch& s, float* c, const CambiKernels& k) {
     const int pad = window >> 1;
     // One element past the last row: the SIMD c-value kernels read pairs.
-    hist_buf.assign(std::size_t{p.band_size} * w + 1, 0);
-    std::uint16_t* hist = hist_buf.data();
-    auto row_of = [&](int r) { return img + r * stride; };
-    auto mask_of = [&](int r) { return mask + r * stride; };
-    auto add = [&](int r) { k.slide(hist, w, pad, nullptr, nullptr, row_of(r), mask_of(r), p.band_base, p.band_size); };
-    auto remove = [&](int r) {
-        k.slide(hist, w, pad, row_of(r), mask_of(r), nullptr, nullptr, p.band_base, p.band_size);
+    s.hist.assign(std::size_t{p.band_size} * w + 1, 0);
+    std::uint16_t* hist = s.hist.data();
+    const int ring = 2 * pad + 2;
+    const std::size_t code_stride = std::size_t(w) + 2;
+    s.codes.assign(code_stride * ring, kNoCode);
+    auto codes_of = [&](int r) { return s.codes.data() + std::size_t(r % ring) * code_stride + 1; };
+    auto add = [&](int r) {
+        k.band_codes(img + r * stride, mask + r * stride, p.band_base, p.band_size, codes_of(r), std::size_t(w));
+        k.slide(hist, w, pad, nullptr, codes_of(r));
     };
+    auto remove = [&](int r) { k.slide(hist, w, pad, codes_of(r), nullptr); };
     const ScoreParams sp{p.num_diffs, p.active.data(), p.band_base, p.band_size};
     auto score_row = [&](int i) {
-        if (i < h) k.c_values(hist, w, row_of(i), mask_of(i), sp, c + std::size_t(i) * w);
+        if (i < h) k.c_values(hist, w, codes_of(i), sp, c + std::size_t(i) * w);
     };
     // The three row phases of upstream (grow, slide, shrink), kept literally so
     // that even degenerate heights (h < window) behave identically.
@@ -234,8 +239,9 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
         score_row(i);
     }
     for (int i = pad + 1; i < h - pad; ++i) {
-        k.slide(hist, w, pad, row_of(i - pad - 1), mask_of(i - pad - 1), row_of(i + pad), mask_of(i + pad),
-                p.band_base, p.band_size);
+        const int in = i + pad;
+        k.band_codes(img + in * stride, mask + in * stride, p.band_base, p.band_size, codes_of(in), std::size_t(w));
+        k.slide(hist, w, pad, codes_of(i - pad - 1), codes_of(in));
         score_row(i);
     }
     for (int i = h - pad; i < h; ++i) {
@@ -390,8 +396,8 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
             decimate(s.mask.data(), w, h, stride);
         }
         filter_mode(s.image.data(), w, h, stride, s.filter_rows, k);
-        c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params,
-                 s.hist, s.c_values.data(), k);
+        c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params, s,
+                 s.c_values.data(), k);
         if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
         scores[scale] = pool(s.c_values.data(), params.topk, w, h, s.topk_tmp, k);
     }

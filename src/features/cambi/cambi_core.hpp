@@ -43,7 +43,7 @@ std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned hei
 
 /// Per-thread working memory; sized on first use.
 struct Scratch {
-    std::vector<std::uint16_t> image, mask, hist, filter_rows, mask_buf;
+    std::vector<std::uint16_t> image, mask, hist, codes, filter_rows, mask_buf;
     std::vector<float> c_values, topk_tmp;
 };
 
