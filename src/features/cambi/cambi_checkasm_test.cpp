@@ -140,16 +140,22 @@ TEST(CambiCheckasm, Slide) {
                 for (unsigned j = 1; j <= w; ++j)
                     if (rng() % 8 == 0) ci[j] = rng() % 4 ? static_cast<u16>(rng() % size) : cambi::kNoCode;
                 std::uniform_int_distribution<unsigned> count(0, 65535);
-                std::vector<u16> start(std::size_t{w} * size);
+                // The fast stride, and others (vectors that do not divide it, or wider than it).
+                const int stride = rng() % 2 ? cambi::hist_stride(static_cast<int>(w))
+                                             : static_cast<int>(w + rng() % 40);
+                std::vector<u16> start(std::size_t(stride) * size);
                 for (auto& h : start) h = static_cast<u16>(count(rng));
                 // Both rows, only the entering one, only the leaving one.
                 for (int mode = 0; mode < 3; ++mode) {
                     const u16* o = mode == 1 ? nullptr : co.data() + 1;
                     const u16* n = mode == 2 ? nullptr : ci.data() + 1;
                     auto hw = start, hg = start;
-                    ref.slide(hw.data(), static_cast<int>(w), pad, o, n);
-                    k.slide(hg.data(), static_cast<int>(w), pad, o, n);
-                    ASSERT_EQ(hw, hg) << "mode " << mode;
+                    ref.slide(hw.data(), stride, static_cast<int>(w), pad, o, n);
+                    k.slide(hg.data(), stride, static_cast<int>(w), pad, o, n);
+                    for (unsigned y = 0; y < size; ++y)  // columns [w, stride) are scratch
+                        ASSERT_TRUE(std::equal(hw.begin() + y * stride, hw.begin() + y * stride + w,
+                                               hg.begin() + y * stride))
+                            << "mode " << mode << " stride " << stride << " row " << y;
                 }
             }
 }
@@ -165,7 +171,9 @@ TEST(CambiCheckasm, CValuesAndStats) {
             for (unsigned w : kWidths) {
                 if (w > 300) continue;  // a band of ~560 histogram rows per column: keep it quick
                 std::uniform_int_distribution<unsigned> count(0, 65 * 65 / 2);
-                std::vector<u16> hist(std::size_t{p.band_size} * w + 1);
+                const int stride = rng() % 2 ? cambi::hist_stride(static_cast<int>(w))
+                                             : static_cast<int>(w + rng() % 40);
+                std::vector<u16> hist(std::size_t{p.band_size} * stride + 1);
                 for (auto& h : hist) h = rng() % 3 ? static_cast<u16>(count(rng)) : 0;
                 const auto vals = runs(rng, w, p.band_base > 40 ? p.band_base - 40 : 0,
                                        std::min(1024, p.band_base + p.band_size + 40), 6);
@@ -178,11 +186,11 @@ TEST(CambiCheckasm, CValuesAndStats) {
                 ref.band_codes(rng() % 2 ? flat.data() : vals.data(), mask.data(), p.band_base, p.band_size,
                                codes.data(), w);
                 GuardedPlane<float> want(w, 1), got(w, 1);
-                ref.c_values(hist.data(), static_cast<int>(w), codes.data(), sp, want.data());
+                ref.c_values(hist.data(), stride, static_cast<int>(w), codes.data(), sp, want.data());
                 for (const auto& [name, k] : variants()) {
                     SCOPED_TRACE(name + " mlc " + std::to_string(mlc) + " vlt " + std::to_string(vlt) + " w " +
                                  std::to_string(w));
-                    k.c_values(hist.data(), static_cast<int>(w), codes.data(), sp, got.data());
+                    k.c_values(hist.data(), stride, static_cast<int>(w), codes.data(), sp, got.data());
                     ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(float))) << "c_values";
                     ASSERT_TRUE(got.intact()) << "c_values";
                     // Stats of such values: exact partial sums here, so identical.

@@ -215,21 +215,25 @@ void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride
 void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h, std::ptrdiff_t stride, int window,
               const Params& p, Scratch& s, float* c, const CambiKernels& k) {
     const int pad = window >> 1;
-    // One element past the last row: the SIMD c-value kernels read pairs.
-    s.hist.assign(std::size_t{p.band_size} * w + 1, 0);
+    // Rows start at 128-byte boundaries (whole SIMD vectors per cache line);
+    // one element past the last row: the SIMD c-value kernels read pairs.
+    const int hist_w = hist_stride(w);
+    constexpr std::size_t kAlign = 64;  // elements
+    s.hist.assign(std::size_t{p.band_size} * hist_w + 1 + kAlign, 0);
     std::uint16_t* hist = s.hist.data();
+    hist += (kAlign - reinterpret_cast<std::uintptr_t>(hist) / sizeof(std::uint16_t) % kAlign) % kAlign;
     const int ring = 2 * pad + 2;
     const std::size_t code_stride = std::size_t(w) + 2;
     s.codes.assign(code_stride * ring, kNoCode);
     auto codes_of = [&](int r) { return s.codes.data() + std::size_t(r % ring) * code_stride + 1; };
     auto add = [&](int r) {
         k.band_codes(img + r * stride, mask + r * stride, p.band_base, p.band_size, codes_of(r), std::size_t(w));
-        k.slide(hist, w, pad, nullptr, codes_of(r));
+        k.slide(hist, hist_w, w, pad, nullptr, codes_of(r));
     };
-    auto remove = [&](int r) { k.slide(hist, w, pad, codes_of(r), nullptr); };
+    auto remove = [&](int r) { k.slide(hist, hist_w, w, pad, codes_of(r), nullptr); };
     const ScoreParams sp{p.num_diffs, p.active.data(), p.band_base, p.band_size};
     auto score_row = [&](int i) {
-        if (i < h) k.c_values(hist, w, codes_of(i), sp, c + std::size_t(i) * w);
+        if (i < h) k.c_values(hist, hist_w, w, codes_of(i), sp, c + std::size_t(i) * w);
     };
     // The three row phases of upstream (grow, slide, shrink), kept literally so
     // that even degenerate heights (h < window) behave identically.
@@ -241,7 +245,7 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
     for (int i = pad + 1; i < h - pad; ++i) {
         const int in = i + pad;
         k.band_codes(img + in * stride, mask + in * stride, p.band_base, p.band_size, codes_of(in), std::size_t(w));
-        k.slide(hist, w, pad, codes_of(i - pad - 1), codes_of(in));
+        k.slide(hist, hist_w, w, pad, codes_of(i - pad - 1), codes_of(in));
         score_row(i);
     }
     for (int i = h - pad; i < h; ++i) {

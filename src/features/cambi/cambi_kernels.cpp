@@ -48,19 +48,20 @@ void band_codes_row(const std::uint16_t* vals, const std::uint16_t* mask, std::u
     }
 }
 
-void c_values_row(const std::uint16_t* hist, int w, const std::uint16_t* codes, const ScoreParams& p, float* out) {
+void c_values_row(const std::uint16_t* hist, int stride, int w, const std::uint16_t* codes, const ScoreParams& p,
+                  float* out) {
     for (int j = 0; j < w; ++j) {
         out[j] = 0.0f;
         if (codes[j] == kNoCode) continue;
         const int row = codes[j];
         const std::uint16_t* hc = hist + j;
-        const std::uint16_t p0 = hc[std::size_t(row) * w];
+        const std::uint16_t p0 = hc[std::size_t(row) * stride];
         float best = 0.0f;
         for (std::uint32_t act = p.active[row + p.band_base + p.num_diffs]; act; act &= act - 1) {
             const int d = std::countr_zero(act);
             const int up = row + (d + 1), down = row - (d + 1);
-            const std::uint16_t p1 = hc[std::size_t(up) * w];
-            const std::uint16_t p2 = down >= 0 ? hc[std::size_t(down) * w] : 0;
+            const std::uint16_t p1 = hc[std::size_t(up) * stride];
+            const std::uint16_t p2 = down >= 0 ? hc[std::size_t(down) * stride] : 0;
             const std::uint16_t q = p1 > p2 ? p1 : p2;
             const float v = static_cast<float>(kContrastWeights[d] * p0 * q) * kReciprocal.v[q + p0];
             if (v > best) best = v;
@@ -89,14 +90,15 @@ void box7_above(const std::uint16_t* colsum, std::uint32_t threshold, std::uint1
     }
 }
 
-void slide_row(std::uint16_t* hist, int w, int pad, const std::uint16_t* out_codes, const std::uint16_t* in_codes) {
+void slide_row(std::uint16_t* hist, int stride, int w, int pad, const std::uint16_t* out_codes,
+               const std::uint16_t* in_codes) {
     for (int j = 0; j < w; ++j) {
         const std::uint16_t ro = out_codes ? out_codes[j] : kNoCode;
         const std::uint16_t ri = in_codes ? in_codes[j] : kNoCode;
         if (ro == ri) continue;
         const int lo = std::max(j - pad, 0), hi = std::min(j + pad + 1, w);
-        if (ro != kNoCode) add_range(hist + std::size_t{ro} * w, lo, hi, 0xffff);
-        if (ri != kNoCode) add_range(hist + std::size_t{ri} * w, lo, hi, 1);
+        if (ro != kNoCode) add_range(hist + std::size_t{ro} * stride, lo, hi, 0xffff);
+        if (ri != kNoCode) add_range(hist + std::size_t{ri} * stride, lo, hi, 1);
     }
 }
 

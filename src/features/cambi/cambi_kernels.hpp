@@ -35,14 +35,23 @@ inline constexpr std::uint16_t kNoCode = 0xffff;
 void band_codes_row(const std::uint16_t* vals, const std::uint16_t* mask, std::uint16_t band_base,
                     std::uint16_t band_size, std::uint16_t* out, std::size_t w);
 
+/// The window histograms: one row of `stride` (>= w) uint16 counts per
+/// histogram row (10-bit value - band_base), column c at index c; columns
+/// [w, stride) are scratch that the SIMD slide kernels may write. Fastest
+/// with stride = hist_stride(w) and rows at 128-byte boundaries (the slide
+/// then updates whole aligned vectors).
+inline constexpr int kHistColumns = 64;
+inline constexpr int hist_stride(int w) { return (w + kHistColumns - 1) / kHistColumns * kHistColumns; }
+
 /// Banding values of one row: out[j] = 0 where codes[j] is kNoCode, else the
 /// c value of the sample with histogram row r = codes[j] (10-bit value
 /// r + band_base, at most 1024) from the window histograms
-/// hist[r' * w + j]: the largest over active steps s = d + 1 of
+/// hist[r' * stride + j]: the largest over active steps s = d + 1 of
 /// weight[d] * p0 * q / (p0 + q) (float product with the reciprocal table),
 /// p0 the count of row r, q the larger count of rows r +- s (0 below row 0).
-/// hist[band_size * w] must be readable (pair reads).
-void c_values_row(const std::uint16_t* hist, int w, const std::uint16_t* codes, const ScoreParams& p, float* out);
+/// hist[band_size * stride] must be readable (pair reads).
+void c_values_row(const std::uint16_t* hist, int stride, int w, const std::uint16_t* codes, const ScoreParams& p,
+                  float* out);
 
 /// out[j] = the value that two or three of a[j], b[j], c[j] share, else the
 /// smallest of them (upstream's mode3; symmetric in its arguments). out may
@@ -59,15 +68,16 @@ void flat_row(const std::uint16_t* row, const std::uint16_t* below, std::uint16_
 /// caller keeps them 0); every colsum entry is at most 7.
 void box7_above(const std::uint16_t* colsum, std::uint32_t threshold, std::uint16_t* out, std::size_t w);
 
-/// One row step of the sliding-window histograms hist[r * w + c] (w
-/// columns; pad = half the window): every column j whose code in
+/// One row step of the sliding-window histograms hist[r * stride + c] (w
+/// columns, see hist_stride(); pad = half the window): every column j whose code in
 /// `out_codes` is a histogram row r (not kNoCode) is removed from row r at
 /// columns [j - pad, j + pad] (clipped to the picture), every such column of
 /// `in_codes` added; a column with the same code in both rows cancels out.
 /// A null row stands for a row of kNoCode. codes[-1] and codes[w] of a
 /// non-null row must be readable and hold kNoCode. Counts wrap modulo 2^16
 /// as upstream's do.
-void slide_row(std::uint16_t* hist, int w, int pad, const std::uint16_t* out_codes, const std::uint16_t* in_codes);
+void slide_row(std::uint16_t* hist, int stride, int w, int pad, const std::uint16_t* out_codes,
+               const std::uint16_t* in_codes);
 
 /// What top-k pooling needs to know about the c values of a scale.
 struct TopkStats {

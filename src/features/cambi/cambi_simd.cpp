@@ -90,37 +90,19 @@ void Box7Above(const u16* HWY_RESTRICT colsum, std::uint32_t threshold, u16* HWY
     if (j < w) cambi::box7_above(colsum + j, threshold, out + j, w - j);
 }
 
-/// h[lo, hi) += delta (mod 2^16).
-HWY_INLINE void AddRange(u16* HWY_RESTRICT h, int lo, int hi, u16 delta) {
-    const hn::ScalableTag<u16> d;
-    const int N = static_cast<int>(hn::Lanes(d));
-    const auto vd = hn::Set(d, delta);
-    int c = lo;
-    for (; c + N <= hi; c += N) hn::StoreU(hn::Add(hn::LoadU(d, h + c), vd), d, h + c);
-    if (c == hi) return;
-    if (hi - lo >= N) {  // the last N columns again, adding only to those not done yet
-        const int start = hi - N;
-        const auto tail = hn::IfThenZeroElse(hn::FirstN(d, static_cast<std::size_t>(c - start)), vd);
-        hn::StoreU(hn::Add(hn::LoadU(d, h + start), tail), d, h + start);
-        return;
-    }
-    for (; c < hi; ++c) h[c] = static_cast<u16>(h[c] + delta);
-}
-
-/// hist row h, columns [max(a - pad, 0), min(b + pad + 1, w)): subtracts
-/// (sub) or adds the number of columns of the run [a, b] within pad of each
-/// column, min(c + pad, b) - max(c - pad, a) + 1: the sum of the run's
-/// single-column range updates (integer adds, so in any order).
-HWY_INLINE void ApplyRun(u16* HWY_RESTRICT h, int w, int pad, int a, int b, bool sub) {
+/// hist row h (`stride` columns), columns [max(a - pad, 0), min(b + pad + 1, w)):
+/// subtracts (sub) or adds the number of columns of the run [a, b] within pad
+/// of each column, min(c + pad, b) - max(c - pad, a) + 1: the sum of the
+/// run's single-column range updates (integer adds, so in any order). Whole
+/// vectors at multiples of N columns (so overlapping runs of a row hit the
+/// same vectors), adding 0 left of the range and writing only scratch
+/// columns right of w; counts in int16 lanes (columns < 2^15).
+HWY_INLINE void ApplyRun(u16* HWY_RESTRICT h, int stride, int w, int pad, int a, int b, bool sub) {
     const hn::ScalableTag<std::int16_t> d;
     const hn::RebindToUnsigned<decltype(d)> du;
     const int N = static_cast<int>(hn::Lanes(d));
     const int lo = std::max(a - pad, 0), hi = std::min(b + pad + 1, w);
-    if (a == b) {
-        AddRange(h, lo, hi, sub ? 0xffff : 1);
-        return;
-    }
-    if (hi - lo < N) {
+    if (N > stride) {  // vectors wider than the histogram
         for (int c = lo; c < hi; ++c) {
             const int n = std::min(c + pad, b) - std::max(c - pad, a) + 1;
             h[c] = static_cast<u16>(sub ? h[c] - n : h[c] + n);
@@ -131,19 +113,21 @@ HWY_INLINE void ApplyRun(u16* HWY_RESTRICT h, int w, int pad, int a, int b, bool
     const auto va = hn::Set(d, static_cast<std::int16_t>(a));
     const auto vb = hn::Set(d, static_cast<std::int16_t>(b));
     const auto one = hn::Set(d, 1);
+    const auto zero = hn::Zero(d);
     auto count = [&](int c0) {
         const auto c = hn::Iota(d, static_cast<std::int16_t>(c0));
-        return hn::BitCast(du, hn::Add(hn::Sub(hn::Min(hn::Add(c, vpad), vb), hn::Max(hn::Sub(c, vpad), va)), one));
+        const auto n = hn::Add(hn::Sub(hn::Min(hn::Add(c, vpad), vb), hn::Max(hn::Sub(c, vpad), va)), one);
+        return hn::BitCast(du, hn::Max(n, zero));
     };
-    auto apply = [&](int c0, hn::Vec<decltype(du)> n) {
-        const auto v = hn::LoadU(du, h + c0);
-        hn::StoreU(sub ? hn::Sub(v, n) : hn::Add(v, n), du, h + c0);
-    };
-    int c = lo;
-    for (; c + N <= hi; c += N) apply(c, count(c));
-    if (c < hi) {  // the last N columns again, adding nothing to those done
-        const int start = hi - N;
-        apply(start, hn::IfThenZeroElse(hn::FirstN(du, static_cast<std::size_t>(c - start)), count(start)));
+    for (int c = lo - lo % N; c < hi; c += N) {
+        int start = c;
+        auto n = count(c);
+        if (c + N > stride) {  // N does not divide stride: the last N columns, adding 0 to those before c
+            start = stride - N;
+            n = hn::IfThenZeroElse(hn::FirstN(du, static_cast<std::size_t>(c - start)), count(start));
+        }
+        const auto v = hn::LoadU(du, h + start);
+        hn::StoreU(sub ? hn::Sub(v, n) : hn::Add(v, n), du, h + start);
     }
 }
 
@@ -151,13 +135,13 @@ HWY_INLINE void ApplyRun(u16* HWY_RESTRICT h, int w, int pad, int a, int b, bool
 /// same code, fed as start and end columns in column order.
 struct RunTracker {
     u16* hist;
-    int w, pad;
+    int stride, w, pad;
     bool sub;
     int a = -1;
     u16 code = 0;
     void start(int j, u16 c) { a = j, code = c; }
     void end(int b) {
-        ApplyRun(hist + std::size_t(code) * w, w, pad, a, b, sub);
+        ApplyRun(hist + std::size_t(code) * stride, stride, w, pad, a, b, sub);
         a = -1;
     }
 };
@@ -197,11 +181,11 @@ HWY_INLINE void FeedRuns(const u16* codes, int j0, std::uint64_t starts, std::ui
     if (starts) t.start(j0 + __builtin_ctzll(starts), codes[j0 + __builtin_ctzll(starts)]);
 }
 
-void SlideRow(u16* HWY_RESTRICT hist, int w, int pad, const u16* out_codes, const u16* in_codes) {
+void SlideRow(u16* HWY_RESTRICT hist, int stride, int w, int pad, const u16* out_codes, const u16* in_codes) {
     const hn::ScalableTag<u16> d;
     const int N = static_cast<int>(hn::Lanes(d));
     const auto none = hn::Set(d, cambi::kNoCode);
-    RunTracker subs{hist, w, pad, true}, adds{hist, w, pad, false};
+    RunTracker subs{hist, stride, w, pad, true}, adds{hist, stride, w, pad, false};
     // Codes of both rows at columns j ... j + N - 1, equal codes cancelled.
     auto load = [&](int j, hn::Vec<decltype(d)>& o, hn::Vec<decltype(d)>& i) {
         o = out_codes ? hn::LoadU(d, out_codes + j) : none;
@@ -299,8 +283,8 @@ void AntiDitherRow(u16* HWY_RESTRICT r, const u16* HWY_RESTRICT below, std::size
     if (j < n) cambi::anti_dither_row(r + j, below + j, n - j);
 }
 
-void CValuesRow(const u16* HWY_RESTRICT hist, int w, const u16* HWY_RESTRICT codes, const cambi::ScoreParams& p,
-                float* HWY_RESTRICT out) {
+void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_RESTRICT codes,
+                const cambi::ScoreParams& p, float* HWY_RESTRICT out) {
     const hn::ScalableTag<std::int32_t> di;
     const hn::Rebind<u16, decltype(di)> d16;
     const hn::Rebind<float, decltype(di)> df;
@@ -310,7 +294,7 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int w, const u16* HWY_RESTRICT cod
     const auto none = hn::Set(di, cambi::kNoCode);
     const auto zf = hn::Zero(df);
     const auto last = hn::Set(di, p.band_size - 1);
-    const auto width = hn::Set(di, w);
+    const auto width = hn::Set(di, stride);
     const auto low16 = hn::Set(di, 0xffff);
     // Lanes in use have p0 + q <= window^2 < kReciprocalTableSize (two
     // values' counts in one window); the clamp only keeps the other lanes'
@@ -345,7 +329,7 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int w, const u16* HWY_RESTRICT cod
         if (hn::AllTrue(di, hn::Or(hn::Eq(code, hn::Set(di, row)), hn::Not(valid)))) {
             // One row for every valid lane (flat areas): plain loads.
             const u16* hc = hist + j;
-            auto load = [&](int r) { return hn::PromoteTo(di, hn::LoadU(d16, hc + std::size_t(r) * w)); };
+            auto load = [&](int r) { return hn::PromoteTo(di, hn::LoadU(d16, hc + std::size_t(r) * stride)); };
             const auto p0 = load(row);
             for (std::uint32_t act = p.active[row + active_offset]; act; act &= act - 1) {
                 const int d = __builtin_ctz(act);
@@ -379,13 +363,13 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int w, const u16* HWY_RESTRICT cod
             if (codes[j] == cambi::kNoCode) continue;
             const int row = codes[j];
             const u16* hc = hist + j;
-            const u16 p0 = hc[std::size_t(row) * w];
+            const u16 p0 = hc[std::size_t(row) * stride];
             float best = 0.0f;
             for (std::uint32_t a = p.active[row + active_offset]; a; a &= a - 1) {
                 const int d = __builtin_ctz(a);
                 const int up = row + (d + 1), down = row - (d + 1);
-                const u16 p1 = hc[std::size_t(up) * w];
-                const u16 p2 = down >= 0 ? hc[std::size_t(down) * w] : 0;
+                const u16 p1 = hc[std::size_t(up) * stride];
+                const u16 p2 = down >= 0 ? hc[std::size_t(down) * stride] : 0;
                 const u16 q = p1 > p2 ? p1 : p2;
                 const float val = static_cast<float>(cambi::kContrastWeights[d] * p0 * q) * recip[q + p0];
                 if (val > best) best = val;
