@@ -178,10 +178,12 @@ TEST(CambiCheckasm, CValuesAndStats) {
                 const auto vals = runs(rng, w, p.band_base > 40 ? p.band_base - 40 : 0,
                                        std::min(1024, p.band_base + p.band_size + 40), 6);
                 const auto mask = runs(rng, w, 0, 1, 10);
-                // Rows of one value with a few others (the kernels' flat-area path) or mixed.
-                const u16 one = static_cast<u16>(std::min<unsigned>(1024, p.band_base + rng() % p.band_size));
+                // Rows of 1 to 6 values of the band with a few others (the
+                // kernels' few-rows path), or mixed.
+                std::vector<u16> few(1 + rng() % 6);
+                for (auto& v : few) v = static_cast<u16>(std::min<unsigned>(1024, p.band_base + rng() % p.band_size));
                 auto flat = vals;
-                for (auto& v : flat) v = rng() % 16 ? one : v;
+                for (auto& v : flat) v = rng() % 16 ? few[rng() % few.size()] : v;
                 std::vector<u16> codes(w);
                 ref.band_codes(rng() % 2 ? flat.data() : vals.data(), mask.data(), p.band_base, p.band_size,
                                codes.data(), w);

@@ -324,17 +324,38 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_
         const auto code = hn::PromoteTo(di, c16);
         const auto valid = hn::Ne(code, none);
         auto best = zf;
-        // kNoCode is above every row: the minimum is the smallest valid row.
-        const int row = hn::GetLane(hn::MinOfLanes(di, code));
-        if (hn::AllTrue(di, hn::Or(hn::Eq(code, hn::Set(di, row)), hn::Not(valid)))) {
-            // One row for every valid lane (flat areas): plain loads.
+        // The distinct rows of the valid lanes, smallest first, up to kFewRows.
+        constexpr int kFewRows = 4;
+        int rows[kFewRows];
+        int nrows = 0;
+        auto left = valid;
+        for (; nrows < kFewRows && !hn::AllFalse(di, left); ++nrows) {
+            rows[nrows] = hn::GetLane(hn::MinOfLanes(di, hn::IfThenElse(left, code, none)));
+            left = hn::AndNot(hn::Eq(code, hn::Set(di, rows[nrows])), left);
+        }
+        if (hn::AllFalse(di, left)) {
+            // Few rows (flat areas, band edges): plain loads of those rows,
+            // blended per lane. A lane whose row has step d inactive keeps
+            // q = 0 for it, hence a value of 0 (0 times a finite reciprocal).
             const u16* hc = hist + j;
             auto load = [&](int r) { return hn::PromoteTo(di, hn::LoadU(d16, hc + std::size_t(r) * stride)); };
-            const auto p0 = load(row);
-            for (std::uint32_t act = p.active[row + active_offset]; act; act &= act - 1) {
-                const int d = __builtin_ctz(act);
-                const auto p1 = load(row + d + 1);
-                const auto q = row - (d + 1) >= 0 ? hn::Max(p1, load(row - (d + 1))) : p1;
+            auto p0 = hn::Zero(di);
+            std::uint32_t act[kFewRows], any = 0;
+            for (int k = 0; k < nrows; ++k) {
+                p0 = hn::IfThenElse(hn::Eq(code, hn::Set(di, rows[k])), load(rows[k]), p0);
+                act[k] = p.active[rows[k] + active_offset];
+                any |= act[k];
+            }
+            for (; any; any &= any - 1) {
+                const int d = __builtin_ctz(any);
+                auto q = hn::Zero(di);
+                for (int k = 0; k < nrows; ++k) {
+                    if (!(act[k] >> d & 1)) continue;
+                    const int r = rows[k];
+                    const auto p1 = load(r + d + 1);
+                    const auto qr = r - (d + 1) >= 0 ? hn::Max(p1, load(r - (d + 1))) : p1;
+                    q = nrows == 1 ? qr : hn::IfThenElse(hn::Eq(code, hn::Set(di, r)), qr, q);
+                }
                 best = hn::Max(best, value(d, p0, q));
             }
         } else {
