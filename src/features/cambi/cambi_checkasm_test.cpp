@@ -255,4 +255,40 @@ TEST(CambiPool, TopkMatchesSortedSum) {
         }
 }
 
+/// Pooling where the exactness proof does not apply (tiny values beside
+/// large totals): upstream's quick_select and in-order sum, bit for bit,
+/// whether the first pivot is 0 with enough zeros left of k (the replay
+/// without selection), 0 without them, or nonzero; zeros spread or in runs.
+TEST(CambiPool, InexactSumsMatchQuickSelect) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed());
+    const cambi::CambiKernels ref;
+    for (double zero_share : {0.2, 0.45, 0.6, 0.8, 0.95, 0.999})
+        for (bool clustered : {false, true})
+            for (double topk : {0.3, 0.6, 0.9})
+                for (unsigned w : {1u, 7u, 613u}) {
+                    const unsigned h = 97;
+                    std::vector<float> c(std::size_t{w} * h);
+                    std::uniform_real_distribution<double> u(0, 1);
+                    bool zero = false;
+                    for (auto& v : c) {
+                        if (!clustered || rng() % 40 == 0) zero = u(rng) < zero_share;
+                        v = zero ? 0.0f
+                                 : rng() % 50 ? static_cast<float>(u(rng) * 3000.0)
+                                              : static_cast<float>(1 + rng() % 7) / 1024.0f;
+                    }
+                    c[rng() % c.size()] = 1.0f / 4096.0f;  // a fine granularity, so the sum is order-dependent
+                    const int n = static_cast<int>(c.size());
+                    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+                    std::vector<float> sel = c;
+                    cambi::quick_select(sel.data(), n, k);
+                    double want = 0;
+                    for (int i = 0; i < k; ++i) want += sel[i];
+                    std::vector<float> tmp, work = c;
+                    const double got = cambi::pool(work.data(), topk, w, h, tmp, ref);
+                    EXPECT_EQ(want / k, got) << "zeros " << zero_share << " clustered " << clustered << " topk "
+                                             << topk << " w " << w;
+                }
+}
+
 }  // namespace

@@ -254,27 +254,46 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
     }
 }
 
-/// Upstream's in-place selection: afterwards arr[0, k) holds the k largest
-/// values in the order this exact partition scheme leaves them (the pooled sum
-/// depends on that order).
-void quick_select(float* arr, int n, int k) {
-    if (n == k) return;
-    int left = 0, right = n - 1;
-    while (left < right) {
-        const float pivot = arr[k];
-        int i = left, j = right;
-        do {
-            while (arr[i] > pivot) ++i;
-            while (arr[j] < pivot) --j;
-            if (i <= j) {
-                std::swap(arr[i], arr[j]);
-                ++i;
-                --j;
-            }
-        } while (i <= j);
-        if (j < k) left = i;
-        if (k < i) right = j;
+/// Upstream's top-k sum, sum of arr[0, k) in order after quick_select(c, n, k),
+/// without the selection when its first pivot c[k] is 0 and its first
+/// partition leaves k right of the split (so later passes only move zeros,
+/// right of every nonzero value); false (sum untouched) otherwise. c >= 0
+/// (zeros +0), k < n.
+///
+/// With pivot 0 the first partition of [0, R = n - 1] never moves its right
+/// index while scanning (no value is below 0): the t-th zero z_t met from the
+/// left (counted from 0) is swapped with c[R - t] while z_t <= R - t, and
+/// the left scan stops at R - t + 1 at the latest (the zeros swapped there).
+/// The split ends below k (j = R - T < k after T swaps) exactly when
+/// z_{n-k-1} <= k, i.e. when c[0, k] holds at least n - k zeros; the final
+/// arr[0, k) is then the left part so formed followed by zeros.
+bool zero_pivot_topk_sum(const float* c, int n, int k, double& sum) {
+    // 16 values that are all +0 (as the c values' zeros are).
+    auto zeros16 = [](const float* x) {
+        std::uint32_t bits = 0;
+        for (int q = 0; q < 16; ++q) bits |= std::bit_cast<std::uint32_t>(x[q]);
+        return bits == 0;
+    };
+    int zeros = 0;
+    for (int p = 0; p <= k; ++p) zeros += c[p] == 0.0f;
+    if (zeros < n - k) return false;
+    const int right = n - 1;
+    double s = 0.0;
+    int t = 0, p = 0;  // swaps so far; scan position (i)
+    for (;;) {
+        // 16 zeros swapped with 16 zeros, far from where the scans meet: nothing to add.
+        while (p + 32 <= right - t && zeros16(c + p) && zeros16(c + (right - t - 15))) p += 16, t += 16;
+        for (; p <= right - t && c[p] > 0.0f; ++p)
+            if (p < k) s += c[p];
+        if (p > right - t) break;  // met the zeros swapped in: i > j
+        // z_t = p takes c[R - t] (0 when the same element); adding 0 changes nothing.
+        if (p < k && c[right - t] != 0.0f) s += c[right - t];
+        ++t, ++p;
+        if (p > right - t) break;  // do-while test i <= j
     }
+    if (right - t >= k) return false;  // j >= k (not reached: the count above rules it out)
+    sum = s;
+    return true;
 }
 
 /// Sum of the k largest of c[0, n) (all c >= 0 and finite) when it can be
@@ -339,11 +358,32 @@ Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Par
 
 }  // namespace
 
+void quick_select(float* arr, int n, int k) {
+    if (n == k) return;
+    int left = 0, right = n - 1;
+    while (left < right) {
+        const float pivot = arr[k];
+        int i = left, j = right;
+        do {
+            while (arr[i] > pivot) ++i;
+            while (arr[j] < pivot) --j;
+            if (i <= j) {
+                std::swap(arr[i], arr[j]);
+                ++i;
+                --j;
+            }
+        } while (i <= j);
+        if (j < k) left = i;
+        if (k < i) right = j;
+    }
+}
+
 double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
     const int n = static_cast<int>(w * h);
     const int k = std::clamp(static_cast<int>(topk * n), 1, n);
     double sum = 0;
     if (exact_topk_sum(c, n, k, kern.stats(c, static_cast<std::size_t>(n)), tmp, sum)) return sum / k;
+    if (k < n && c[k] == 0.0f && zero_pivot_topk_sum(c, n, k, sum)) return sum / k;
     quick_select(c, n, k);
     for (int i = 0; i < k; ++i) sum += c[i];
     return sum / k;

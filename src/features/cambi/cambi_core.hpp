@@ -53,6 +53,11 @@ struct Heatmap {
     std::vector<std::uint16_t> samples;
 };
 
+/// Upstream's in-place selection on arr[0, n) (finite values, 1 <= k <= n):
+/// afterwards arr[0, k) holds the k largest values in the order this exact
+/// partition scheme leaves them (the pooled sum depends on that order).
+void quick_select(float* arr, int n, int k);
+
 /// Mean of the k = clamp(topk * w * h, 1, w * h) largest of c[0, w * h)
 /// (values >= 0, no NaN), summed as upstream sums them after its quick_select
 /// (which may reorder c); `tmp` is scratch.
