@@ -188,11 +188,16 @@ TEST(CambiCheckasm, CValuesAndStats) {
                 ref.band_codes(rng() % 2 ? flat.data() : vals.data(), mask.data(), p.band_base, p.band_size,
                                codes.data(), w);
                 GuardedPlane<float> want(w, 1), got(w, 1);
-                ref.c_values(hist.data(), stride, static_cast<int>(w), codes.data(), sp, want.data());
+                // The row's stats add to what the stats held before (another row's).
+                cambi::TopkStats before;
+                before.sum = 1000.5, before.nonzero = 3, before.min_nonzero = rng() % 2 ? 0.75f : 1e6f;
+                cambi::TopkStats ref_row = before;
+                ref.c_values(hist.data(), stride, static_cast<int>(w), codes.data(), sp, want.data(), ref_row);
                 for (const auto& [name, k] : variants()) {
                     SCOPED_TRACE(name + " mlc " + std::to_string(mlc) + " vlt " + std::to_string(vlt) + " w " +
                                  std::to_string(w));
-                    k.c_values(hist.data(), stride, static_cast<int>(w), codes.data(), sp, got.data());
+                    cambi::TopkStats got_row = before;
+                    k.c_values(hist.data(), stride, static_cast<int>(w), codes.data(), sp, got.data(), got_row);
                     ASSERT_EQ(0, std::memcmp(want.data(), got.data(), w * sizeof(float))) << "c_values";
                     ASSERT_TRUE(got.intact()) << "c_values";
                     // Stats of such values: exact partial sums here, so identical.
@@ -200,6 +205,15 @@ TEST(CambiCheckasm, CValuesAndStats) {
                     EXPECT_EQ(a.nonzero, b.nonzero);
                     EXPECT_EQ(std::bit_cast<std::uint32_t>(a.min_nonzero), std::bit_cast<std::uint32_t>(b.min_nonzero));
                     EXPECT_EQ(a.sum, b.sum);
+                    // Stats added by the c-value kernels: the same (and those of topk_stats()).
+                    EXPECT_EQ(ref_row.nonzero, got_row.nonzero);
+                    EXPECT_EQ(ref_row.nonzero, before.nonzero + a.nonzero);
+                    EXPECT_EQ(std::bit_cast<std::uint32_t>(ref_row.min_nonzero),
+                              std::bit_cast<std::uint32_t>(got_row.min_nonzero));
+                    EXPECT_EQ(std::bit_cast<std::uint32_t>(std::min(before.min_nonzero, a.min_nonzero)),
+                              std::bit_cast<std::uint32_t>(got_row.min_nonzero));
+                    EXPECT_EQ(ref_row.sum, got_row.sum);
+                    EXPECT_EQ(before.sum + a.sum, got_row.sum);
                 }
             }
         }

@@ -209,11 +209,12 @@ void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride
     }
 }
 
-/// c values of a w x h scale into c (row-major, w per row); unmasked pixels are 0.
+/// c values of a w x h scale into c (row-major, w per row; unmasked pixels are 0)
+/// and their stats into `stats` (from TopkStats{}).
 /// The band codes of the rows in the window (and the one leaving it) are kept
 /// in a ring of window + 1 rows, each with a kNoCode sentinel either side.
 void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h, std::ptrdiff_t stride, int window,
-              const Params& p, Scratch& s, float* c, const CambiKernels& k) {
+              const Params& p, Scratch& s, float* c, TopkStats& stats, const CambiKernels& k) {
     const int pad = window >> 1;
     // Rows start at 128-byte boundaries (whole SIMD vectors per cache line);
     // one element past the last row: the SIMD c-value kernels read pairs.
@@ -233,7 +234,7 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
     auto remove = [&](int r) { k.slide(hist, hist_w, w, pad, codes_of(r), nullptr); };
     const ScoreParams sp{p.num_diffs, p.active.data(), p.band_base, p.band_size};
     auto score_row = [&](int i) {
-        if (i < h) k.c_values(hist, hist_w, w, codes_of(i), sp, c + std::size_t(i) * w);
+        if (i < h) k.c_values(hist, hist_w, w, codes_of(i), sp, c + std::size_t(i) * w, stats);
     };
     // The three row phases of upstream (grow, slide, shrink), kept literally so
     // that even degenerate heights (h < window) behave identically.
@@ -378,15 +379,19 @@ void quick_select(float* arr, int n, int k) {
     }
 }
 
-double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
+double pool(float* c, const TopkStats& stats, double topk, unsigned w, unsigned h, std::vector<float>& tmp) {
     const int n = static_cast<int>(w * h);
     const int k = std::clamp(static_cast<int>(topk * n), 1, n);
     double sum = 0;
-    if (exact_topk_sum(c, n, k, kern.stats(c, static_cast<std::size_t>(n)), tmp, sum)) return sum / k;
+    if (exact_topk_sum(c, n, k, stats, tmp, sum)) return sum / k;
     if (k < n && c[k] == 0.0f && zero_pivot_topk_sum(c, n, k, sum)) return sum / k;
     quick_select(c, n, k);
     for (int i = 0; i < k; ++i) sum += c[i];
     return sum / k;
+}
+
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
+    return pool(c, kern.stats(c, std::size_t{w} * h), topk, w, h, tmp);
 }
 
 Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_threshold, const char* eotf_name,
@@ -440,10 +445,11 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
             decimate(s.mask.data(), w, h, stride);
         }
         filter_mode(s.image.data(), w, h, stride, s.filter_rows, k);
+        TopkStats stats;
         c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params, s,
-                 s.c_values.data(), k);
+                 s.c_values.data(), stats, k);
         if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
-        scores[scale] = pool(s.c_values.data(), params.topk, w, h, s.topk_tmp, k);
+        scores[scale] = pool(s.c_values.data(), stats, params.topk, w, h, s.topk_tmp);
     }
     double score = 0.0;
     for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];

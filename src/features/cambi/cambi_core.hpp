@@ -63,6 +63,10 @@ void quick_select(float* arr, int n, int k);
 /// (which may reorder c); `tmp` is scratch.
 double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kernels);
 
+/// The same with the stats of c[0, w * h) given (topk_stats(), or
+/// c_values_row()'s over the rows: any summation order).
+double pool(float* c, const TopkStats& stats, double topk, unsigned w, unsigned h, std::vector<float>& tmp);
+
 /// CAMBI score of the luma plane of a `bpc`-bit picture evaluated at `width` x `height`
 /// (nearest-sample resampled when that differs from the plane). Throws
 /// vmaf::Error(Input) when a sample exceeds the bit depth. With `heatmaps`

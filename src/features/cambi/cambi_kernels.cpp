@@ -49,7 +49,7 @@ void band_codes_row(const std::uint16_t* vals, const std::uint16_t* mask, std::u
 }
 
 void c_values_row(const std::uint16_t* hist, int stride, int w, const std::uint16_t* codes, const ScoreParams& p,
-                  float* out) {
+                  float* out, TopkStats& stats) {
     for (int j = 0; j < w; ++j) {
         out[j] = 0.0f;
         if (codes[j] == kNoCode) continue;
@@ -67,6 +67,11 @@ void c_values_row(const std::uint16_t* hist, int stride, int w, const std::uint1
             if (v > best) best = v;
         }
         out[j] = best;
+        if (best != 0.0f) {
+            stats.sum += best;
+            ++stats.nonzero;
+            stats.min_nonzero = std::min(stats.min_nonzero, best);
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "core/simd.hpp"
 
@@ -43,15 +44,25 @@ void band_codes_row(const std::uint16_t* vals, const std::uint16_t* mask, std::u
 inline constexpr int kHistColumns = 64;
 inline constexpr int hist_stride(int w) { return (w + kHistColumns - 1) / kHistColumns * kHistColumns; }
 
+/// What top-k pooling needs to know about the c values of a scale.
+struct TopkStats {
+    double sum = 0.0;       ///< their sum (see topk_stats())
+    std::size_t nonzero = 0;
+    float min_nonzero = std::numeric_limits<float>::infinity();  ///< +inf when every value is 0
+};
+
 /// Banding values of one row: out[j] = 0 where codes[j] is kNoCode, else the
 /// c value of the sample with histogram row r = codes[j] (10-bit value
 /// r + band_base, at most 1024) from the window histograms
 /// hist[r' * stride + j]: the largest over active steps s = d + 1 of
 /// weight[d] * p0 * q / (p0 + q) (float product with the reciprocal table),
 /// p0 the count of row r, q the larger count of rows r +- s (0 below row 0).
-/// hist[band_size * stride] must be readable (pair reads).
+/// hist[band_size * stride] must be readable (pair reads). The row's values
+/// are also added to `stats` (count, minimum, and sum in an order of the
+/// variant's choosing, as topk_stats() allows), so that a scale's rows give
+/// the stats of the scale.
 void c_values_row(const std::uint16_t* hist, int stride, int w, const std::uint16_t* codes, const ScoreParams& p,
-                  float* out);
+                  float* out, TopkStats& stats);
 
 /// out[j] = the value that two or three of a[j], b[j], c[j] share, else the
 /// smallest of them (upstream's mode3; symmetric in its arguments). out may
@@ -78,13 +89,6 @@ void box7_above(const std::uint16_t* colsum, std::uint32_t threshold, std::uint1
 /// as upstream's do.
 void slide_row(std::uint16_t* hist, int stride, int w, int pad, const std::uint16_t* out_codes,
                const std::uint16_t* in_codes);
-
-/// What top-k pooling needs to know about the c values of a scale.
-struct TopkStats {
-    double sum = 0.0;       ///< their sum (see topk_stats())
-    std::size_t nonzero = 0;
-    float min_nonzero = 0;  ///< +inf when every value is 0
-};
 
 /// Stats of c[0, n) (values >= 0 and finite). The sum is formed in an order
 /// of the variant's choosing: every variant gives the same double whenever all

@@ -284,7 +284,7 @@ void AntiDitherRow(u16* HWY_RESTRICT r, const u16* HWY_RESTRICT below, std::size
 }
 
 void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_RESTRICT codes,
-                const cambi::ScoreParams& p, float* HWY_RESTRICT out) {
+                const cambi::ScoreParams& p, float* HWY_RESTRICT out, cambi::TopkStats& stats) {
     const hn::ScalableTag<std::int32_t> di;
     const hn::Rebind<u16, decltype(di)> d16;
     const hn::Rebind<float, decltype(di)> df;
@@ -313,6 +313,13 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_
         return hn::Mul(num, hn::GatherIndex(df, recip, hn::Min(hn::Add(q, p0), max_sum)));
     };
     const int active_offset = p.band_base + p.num_diffs;
+    // Stats of the row's vectors (as TopkStats()); all-zero vectors add nothing.
+    const hn::Half<decltype(df)> dh;
+    const hn::Repartition<double, decltype(df)> dd;
+    auto sum_lo = hn::Zero(dd), sum_hi = hn::Zero(dd);
+    const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
+    auto min_nz = inf;
+    std::size_t nonzero = 0;
     const auto* active = reinterpret_cast<const std::int32_t*>(p.active);
     int j = 0;
     for (; j + N <= w; j += N) {
@@ -375,7 +382,18 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_
                 best = hn::Max(best, hn::IfThenElseZero(hn::RebindMask(df, on), value(d, p0, hn::Max(p1, p2))));
             }
         }
-        hn::StoreU(hn::IfThenElseZero(hn::RebindMask(df, valid), best), df, out + j);
+        best = hn::IfThenElseZero(hn::RebindMask(df, valid), best);
+        hn::StoreU(best, df, out + j);
+        const auto is_zero = hn::Eq(best, zf);
+        nonzero += static_cast<std::size_t>(N) - hn::CountTrue(df, is_zero);
+        min_nz = hn::Min(min_nz, hn::IfThenElse(is_zero, inf, best));
+        sum_lo = hn::Add(sum_lo, hn::PromoteTo(dd, hn::LowerHalf(dh, best)));
+        sum_hi = hn::Add(sum_hi, hn::PromoteTo(dd, hn::UpperHalf(dh, best)));
+    }
+    if (nonzero) {  // (the all-+inf minimum is not +inf on every target: see TopkStats())
+        stats.sum += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sum_lo, sum_hi)));
+        stats.nonzero += nonzero;
+        stats.min_nonzero = std::min(stats.min_nonzero, hn::GetLane(hn::MinOfLanes(df, min_nz)));
     }
     if (j < w) {
         // The tail: columns j ... w - 1 of the same histograms, scalar.
@@ -396,6 +414,11 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_
                 if (val > best) best = val;
             }
             out[j] = best;
+            if (best != 0.0f) {
+                stats.sum += best;
+                ++stats.nonzero;
+                stats.min_nonzero = std::min(stats.min_nonzero, best);
+            }
         }
     }
 }
