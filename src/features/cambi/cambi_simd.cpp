@@ -114,8 +114,10 @@ HWY_INLINE void ApplyRun(u16* HWY_RESTRICT h, int stride, int w, int pad, int a,
     const auto vb = hn::Set(d, static_cast<std::int16_t>(b));
     const auto one = hn::Set(d, 1);
     const auto zero = hn::Zero(d);
+    // Iota once: some targets build it lane by lane.
+    const auto lanes = hn::Iota(d, 0);
     auto count = [&](int c0) {
-        const auto c = hn::Iota(d, static_cast<std::int16_t>(c0));
+        const auto c = hn::Add(lanes, hn::Set(d, static_cast<std::int16_t>(c0)));
         const auto n = hn::Add(hn::Sub(hn::Min(hn::Add(c, vpad), vb), hn::Max(hn::Sub(c, vpad), va)), one);
         return hn::BitCast(du, hn::Max(n, zero));
     };
@@ -313,6 +315,7 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_
         return hn::Mul(num, hn::GatherIndex(df, recip, hn::Min(hn::Add(q, p0), max_sum)));
     };
     const int active_offset = p.band_base + p.num_diffs;
+    const auto lanes = hn::Iota(di, 0);
     // Stats of the row's vectors (as TopkStats()); all-zero vectors add nothing.
     const hn::Half<decltype(df)> dh;
     const hn::Repartition<double, decltype(df)> dd;
@@ -368,7 +371,7 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_
         } else {
             // Row 0 for the lanes not in use keeps their gathers inside the tables.
             const auto row0 = hn::IfThenElseZero(valid, code);
-            const auto col = hn::Iota(di, j);
+            const auto col = hn::Add(lanes, hn::Set(di, j));
             const auto p0 = count_at(row0, col);
             const auto act = hn::IfThenElseZero(
                 valid, hn::GatherIndex(di, active, hn::Add(row0, hn::Set(di, active_offset))));
