@@ -96,13 +96,14 @@ void Box7Above(const u16* HWY_RESTRICT colsum, std::uint32_t threshold, u16* HWY
 /// run's single-column range updates (integer adds, so in any order). Whole
 /// vectors at multiples of N columns (so overlapping runs of a row hit the
 /// same vectors), adding 0 left of the range and writing only scratch
-/// columns right of w; counts in int16 lanes (columns < 2^15).
+/// columns right of w; counts in int16 lanes (pictures up to ~32700 columns,
+/// scalar beyond).
 HWY_INLINE void ApplyRun(u16* HWY_RESTRICT h, int stride, int w, int pad, int a, int b, bool sub) {
     const hn::ScalableTag<std::int16_t> d;
     const hn::RebindToUnsigned<decltype(d)> du;
     const int N = static_cast<int>(hn::Lanes(d));
     const int lo = std::max(a - pad, 0), hi = std::min(b + pad + 1, w);
-    if (N > stride) {  // vectors wider than the histogram
+    if (N > stride || stride + pad + N > 32767) {  // vectors wider than the histogram, or columns past int16
         for (int c = lo; c < hi; ++c) {
             const int n = std::min(c + pad, b) - std::max(c - pad, a) + 1;
             h[c] = static_cast<u16>(sub ? h[c] - n : h[c] + n);
