@@ -335,13 +335,16 @@ void CValuesRow(const u16* HWY_RESTRICT hist, int stride, int w, const u16* HWY_
         const auto code = hn::PromoteTo(di, c16);
         const auto valid = hn::Ne(code, none);
         auto best = zf;
-        // The distinct rows of the valid lanes, smallest first, up to kFewRows.
+        // The distinct rows of the valid lanes (each that of the first lane
+        // not yet covered), up to kFewRows.
         constexpr int kFewRows = 4;
         int rows[kFewRows];
         int nrows = 0;
         auto left = valid;
-        for (; nrows < kFewRows && !hn::AllFalse(di, left); ++nrows) {
-            rows[nrows] = hn::GetLane(hn::MinOfLanes(di, hn::IfThenElse(left, code, none)));
+        for (; nrows < kFewRows; ++nrows) {
+            const intptr_t lane = hn::FindFirstTrue(di, left);
+            if (lane < 0) break;
+            rows[nrows] = codes[j + lane];
             left = hn::AndNot(hn::Eq(code, hn::Set(di, rows[nrows])), left);
         }
         if (hn::AllFalse(di, left)) {
