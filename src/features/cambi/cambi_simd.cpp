@@ -7,22 +7,27 @@
 //   flat:  equality with the right neighbour (and the row below);
 //   box7:  seven shifted loads summed (at most 49, no overflow), compared
 //          as int16;
-//   slide: vectors of columns tested for a change at once; consecutive
-//          changed columns with the same value update their histogram row
-//          as one run (per column: how many of the run's columns are within
-//          the window, in int16 lanes: columns < 2^15), a vector at a time
-//          (the last, partial vector as an overlapping one adding 0 to the
-//          columns already done); counts are summed mod 2^16 as the scalar
-//          code's one-by-one updates are;
+//   band codes: wrapping subtraction, the band test as min(r, size) != size;
+//   slide: a vector of columns at a time, equal codes of the two rows
+//          cancelled; runs of consecutive columns with the same code start
+//          (end) where a lane's code differs from the previous (next)
+//          column's, found as mask bits; each run updates its histogram row
+//          once, whole vectors at multiples of the lane count (per column:
+//          how many of the run's columns are within the window, 0 outside,
+//          in int16 lanes); counts are summed mod 2^16 as the scalar code's
+//          one-by-one updates are;
 //   stats: nonzero count and minimum exact; the sum in double lanes (an
 //          order the contract allows);
 //   anti-dither: sums of four 10-bit samples fit in uint16;
-//   c values: int32 lanes, histogram counts gathered as int32 pairs at byte
-//          offsets (hence the readable element past the histograms), the
-//          same int product (< 2^31: counts <= 4225, weights <= 9) converted
-//          to float and multiplied by the gathered reciprocal as the scalar
-//          code does; max() equals the scalar "if (v > best)" for these
-//          non-negative, non-NaN values.
+//   c values: int32 lanes; a vector whose valid lanes use at most 4 distinct
+//          histogram rows loads those rows and blends them per lane (a lane
+//          whose row lacks a contrast step gets q = 0 there, hence 0), the
+//          others gather the counts as int32 pairs at byte offsets (hence
+//          the readable element past the histograms); the same int product
+//          (< 2^31: counts <= 4225, weights <= 9) converted to float and
+//          multiplied by the gathered reciprocal as the scalar code does;
+//          max() equals the scalar "if (v > best)" for these non-negative,
+//          non-NaN values; the row's stats as for stats.
 // Columns past the last full vector use the scalar formula.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "features/cambi/cambi_simd.cpp"
