@@ -209,22 +209,32 @@ void filter_mode(std::uint16_t* d, unsigned w, unsigned h, std::ptrdiff_t stride
     }
 }
 
-/// c values of a w x h scale into c (row-major, w per row); unmasked pixels are 0.
+/// c values of a w x h scale into c (row-major, w per row; unmasked pixels are 0)
+/// and their stats into `stats` (from TopkStats{}).
+/// The band codes of the rows in the window (and the one leaving it) are kept
+/// in a ring of window + 1 rows, each with a kNoCode sentinel either side.
 void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h, std::ptrdiff_t stride, int window,
-              const Params& p, std::vector<std::uint16_t>& hist_buf, float* c, const CambiKernels& k) {
+              const Params& p, Scratch& s, float* c, TopkStats& stats, const CambiKernels& k) {
     const int pad = window >> 1;
-    // One element past the last row: the SIMD c-value kernels read pairs.
-    hist_buf.assign(std::size_t{p.band_size} * w + 1, 0);
-    std::uint16_t* hist = hist_buf.data();
-    auto row_of = [&](int r) { return img + r * stride; };
-    auto mask_of = [&](int r) { return mask + r * stride; };
-    auto add = [&](int r) { k.slide(hist, w, pad, nullptr, nullptr, row_of(r), mask_of(r), p.band_base, p.band_size); };
-    auto remove = [&](int r) {
-        k.slide(hist, w, pad, row_of(r), mask_of(r), nullptr, nullptr, p.band_base, p.band_size);
+    // Rows start at 128-byte boundaries (whole SIMD vectors per cache line);
+    // one element past the last row: the SIMD c-value kernels read pairs.
+    const int hist_w = hist_stride(w);
+    constexpr std::size_t kAlign = 64;  // elements
+    s.hist.assign(std::size_t{p.band_size} * hist_w + 1 + kAlign, 0);
+    std::uint16_t* hist = s.hist.data();
+    hist += (kAlign - reinterpret_cast<std::uintptr_t>(hist) / sizeof(std::uint16_t) % kAlign) % kAlign;
+    const int ring = 2 * pad + 2;
+    const std::size_t code_stride = std::size_t(w) + 2;
+    s.codes.assign(code_stride * ring, kNoCode);
+    auto codes_of = [&](int r) { return s.codes.data() + std::size_t(r % ring) * code_stride + 1; };
+    auto add = [&](int r) {
+        k.band_codes(img + r * stride, mask + r * stride, p.band_base, p.band_size, codes_of(r), std::size_t(w));
+        k.slide(hist, hist_w, w, pad, nullptr, codes_of(r));
     };
+    auto remove = [&](int r) { k.slide(hist, hist_w, w, pad, codes_of(r), nullptr); };
     const ScoreParams sp{p.num_diffs, p.active.data(), p.band_base, p.band_size};
     auto score_row = [&](int i) {
-        if (i < h) k.c_values(hist, w, row_of(i), mask_of(i), sp, c + std::size_t(i) * w);
+        if (i < h) k.c_values(hist, hist_w, w, codes_of(i), sp, c + std::size_t(i) * w, stats);
     };
     // The three row phases of upstream (grow, slide, shrink), kept literally so
     // that even degenerate heights (h < window) behave identically.
@@ -234,8 +244,9 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
         score_row(i);
     }
     for (int i = pad + 1; i < h - pad; ++i) {
-        k.slide(hist, w, pad, row_of(i - pad - 1), mask_of(i - pad - 1), row_of(i + pad), mask_of(i + pad),
-                p.band_base, p.band_size);
+        const int in = i + pad;
+        k.band_codes(img + in * stride, mask + in * stride, p.band_base, p.band_size, codes_of(in), std::size_t(w));
+        k.slide(hist, hist_w, w, pad, codes_of(i - pad - 1), codes_of(in));
         score_row(i);
     }
     for (int i = h - pad; i < h; ++i) {
@@ -244,27 +255,46 @@ void c_values(const std::uint16_t* img, const std::uint16_t* mask, int w, int h,
     }
 }
 
-/// Upstream's in-place selection: afterwards arr[0, k) holds the k largest
-/// values in the order this exact partition scheme leaves them (the pooled sum
-/// depends on that order).
-void quick_select(float* arr, int n, int k) {
-    if (n == k) return;
-    int left = 0, right = n - 1;
-    while (left < right) {
-        const float pivot = arr[k];
-        int i = left, j = right;
-        do {
-            while (arr[i] > pivot) ++i;
-            while (arr[j] < pivot) --j;
-            if (i <= j) {
-                std::swap(arr[i], arr[j]);
-                ++i;
-                --j;
-            }
-        } while (i <= j);
-        if (j < k) left = i;
-        if (k < i) right = j;
+/// Upstream's top-k sum, sum of arr[0, k) in order after quick_select(c, n, k),
+/// without the selection when its first pivot c[k] is 0 and its first
+/// partition leaves k right of the split (so later passes only move zeros,
+/// right of every nonzero value); false (sum untouched) otherwise. c >= 0
+/// (zeros +0), k < n.
+///
+/// With pivot 0 the first partition of [0, R = n - 1] never moves its right
+/// index while scanning (no value is below 0): the t-th zero z_t met from the
+/// left (counted from 0) is swapped with c[R - t] while z_t <= R - t, and
+/// the left scan stops at R - t + 1 at the latest (the zeros swapped there).
+/// The split ends below k (j = R - T < k after T swaps) exactly when
+/// z_{n-k-1} <= k, i.e. when c[0, k] holds at least n - k zeros; the final
+/// arr[0, k) is then the left part so formed followed by zeros.
+bool zero_pivot_topk_sum(const float* c, int n, int k, double& sum) {
+    // 16 values that are all +0 (as the c values' zeros are).
+    auto zeros16 = [](const float* x) {
+        std::uint32_t bits = 0;
+        for (int q = 0; q < 16; ++q) bits |= std::bit_cast<std::uint32_t>(x[q]);
+        return bits == 0;
+    };
+    int zeros = 0;
+    for (int p = 0; p <= k; ++p) zeros += c[p] == 0.0f;
+    if (zeros < n - k) return false;
+    const int right = n - 1;
+    double s = 0.0;
+    int t = 0, p = 0;  // swaps so far; scan position (i)
+    for (;;) {
+        // 16 zeros swapped with 16 zeros, far from where the scans meet: nothing to add.
+        while (p + 32 <= right - t && zeros16(c + p) && zeros16(c + (right - t - 15))) p += 16, t += 16;
+        for (; p <= right - t && c[p] > 0.0f; ++p)
+            if (p < k) s += c[p];
+        if (p > right - t) break;  // met the zeros swapped in: i > j
+        // z_t = p takes c[R - t] (0 when the same element); adding 0 changes nothing.
+        if (p < k && c[right - t] != 0.0f) s += c[right - t];
+        ++t, ++p;
+        if (p > right - t) break;  // do-while test i <= j
     }
+    if (right - t >= k) return false;  // j >= k (not reached: the count above rules it out)
+    sum = s;
+    return true;
 }
 
 /// Sum of the k largest of c[0, n) (all c >= 0 and finite) when it can be
@@ -329,14 +359,39 @@ Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Par
 
 }  // namespace
 
-double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
+void quick_select(float* arr, int n, int k) {
+    if (n == k) return;
+    int left = 0, right = n - 1;
+    while (left < right) {
+        const float pivot = arr[k];
+        int i = left, j = right;
+        do {
+            while (arr[i] > pivot) ++i;
+            while (arr[j] < pivot) --j;
+            if (i <= j) {
+                std::swap(arr[i], arr[j]);
+                ++i;
+                --j;
+            }
+        } while (i <= j);
+        if (j < k) left = i;
+        if (k < i) right = j;
+    }
+}
+
+double pool(float* c, const TopkStats& stats, double topk, unsigned w, unsigned h, std::vector<float>& tmp) {
     const int n = static_cast<int>(w * h);
     const int k = std::clamp(static_cast<int>(topk * n), 1, n);
     double sum = 0;
-    if (exact_topk_sum(c, n, k, kern.stats(c, static_cast<std::size_t>(n)), tmp, sum)) return sum / k;
+    if (exact_topk_sum(c, n, k, stats, tmp, sum)) return sum / k;
+    if (k < n && c[k] == 0.0f && zero_pivot_topk_sum(c, n, k, sum)) return sum / k;
     quick_select(c, n, k);
     for (int i = 0; i < k; ++i) sum += c[i];
     return sum / k;
+}
+
+double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kern) {
+    return pool(c, kern.stats(c, std::size_t{w} * h), topk, w, h, tmp);
 }
 
 Params make_params(int max_log_contrast, double tvi_threshold, double vis_lum_threshold, const char* eotf_name,
@@ -390,10 +445,11 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
             decimate(s.mask.data(), w, h, stride);
         }
         filter_mode(s.image.data(), w, h, stride, s.filter_rows, k);
-        c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params,
-                 s.hist, s.c_values.data(), k);
+        TopkStats stats;
+        c_values(s.image.data(), s.mask.data(), static_cast<int>(w), static_cast<int>(h), stride, window, params, s,
+                 s.c_values.data(), stats, k);
         if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
-        scores[scale] = pool(s.c_values.data(), params.topk, w, h, s.topk_tmp, k);
+        scores[scale] = pool(s.c_values.data(), stats, params.topk, w, h, s.topk_tmp);
     }
     double score = 0.0;
     for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];

@@ -43,7 +43,7 @@ std::uint16_t adjusted_window(std::uint16_t window, unsigned width, unsigned hei
 
 /// Per-thread working memory; sized on first use.
 struct Scratch {
-    std::vector<std::uint16_t> image, mask, hist, filter_rows, mask_buf;
+    std::vector<std::uint16_t> image, mask, hist, codes, filter_rows, mask_buf;
     std::vector<float> c_values, topk_tmp;
 };
 
@@ -53,10 +53,19 @@ struct Heatmap {
     std::vector<std::uint16_t> samples;
 };
 
+/// Upstream's in-place selection on arr[0, n) (finite values, 1 <= k <= n):
+/// afterwards arr[0, k) holds the k largest values in the order this exact
+/// partition scheme leaves them (the pooled sum depends on that order).
+void quick_select(float* arr, int n, int k);
+
 /// Mean of the k = clamp(topk * w * h, 1, w * h) largest of c[0, w * h)
 /// (values >= 0, no NaN), summed as upstream sums them after its quick_select
 /// (which may reorder c); `tmp` is scratch.
 double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kernels);
+
+/// The same with the stats of c[0, w * h) given (topk_stats(), or
+/// c_values_row()'s over the rows: any summation order).
+double pool(float* c, const TopkStats& stats, double topk, unsigned w, unsigned h, std::vector<float>& tmp);
 
 /// CAMBI score of the luma plane of a `bpc`-bit picture evaluated at `width` x `height`
 /// (nearest-sample resampled when that differs from the plane). Throws

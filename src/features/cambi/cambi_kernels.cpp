@@ -44,28 +44,39 @@ const float* reciprocal_table() {
     return table.v;
 }
 
-void c_values_row(const std::uint16_t* hist, int w, const std::uint16_t* vals, const std::uint16_t* mask,
-                  const ScoreParams& p, float* out) {
+void band_codes_row(const std::uint16_t* vals, const std::uint16_t* mask, std::uint16_t band_base,
+                    std::uint16_t band_size, std::uint16_t* out, std::size_t w) {
+    for (std::size_t j = 0; j < w; ++j) {
+        const auto r = static_cast<std::uint16_t>(vals[j] - band_base);
+        out[j] = mask[j] && r < band_size ? r : kNoCode;
+    }
+}
+
+void c_values_row(const std::uint16_t* hist, int stride, int w, const std::uint16_t* codes, const ScoreParams& p,
+                  float* out, TopkStats& stats) {
     const float* recip = reciprocal_table();
     for (int j = 0; j < w; ++j) {
         out[j] = 0.0f;
-        if (!mask[j]) continue;
-        const std::uint16_t value = static_cast<std::uint16_t>(vals[j] + p.num_diffs);
-        const int compact = static_cast<int>(vals[j]) - p.band_base;
-        if (static_cast<unsigned>(compact) >= p.band_size) continue;
+        if (codes[j] == kNoCode) continue;
+        const int row = codes[j];
         const std::uint16_t* hc = hist + j;
-        const std::uint16_t p0 = hc[std::size_t(compact) * w];
+        const std::uint16_t p0 = hc[std::size_t(row) * stride];
         float best = 0.0f;
-        for (std::uint32_t act = p.active[value]; act; act &= act - 1) {
+        for (std::uint32_t act = p.active[row + p.band_base + p.num_diffs]; act; act &= act - 1) {
             const int d = std::countr_zero(act);
-            const int up = compact + (d + 1), down = compact - (d + 1);
-            const std::uint16_t p1 = hc[std::size_t(up) * w];
-            const std::uint16_t p2 = down >= 0 ? hc[std::size_t(down) * w] : 0;
+            const int up = row + (d + 1), down = row - (d + 1);
+            const std::uint16_t p1 = hc[std::size_t(up) * stride];
+            const std::uint16_t p2 = down >= 0 ? hc[std::size_t(down) * stride] : 0;
             const std::uint16_t q = p1 > p2 ? p1 : p2;
             const float v = static_cast<float>(kContrastWeights[d] * p0 * q) * recip[q + p0];
             if (v > best) best = v;
         }
         out[j] = best;
+        if (best != 0.0f) {
+            stats.sum += best;
+            ++stats.nonzero;
+            stats.min_nonzero = std::min(stats.min_nonzero, best);
+        }
     }
 }
 
@@ -89,18 +100,15 @@ void box7_above(const std::uint16_t* colsum, std::uint32_t threshold, std::uint1
     }
 }
 
-void slide_row(std::uint16_t* hist, int w, int pad, const std::uint16_t* out_vals, const std::uint16_t* out_mask,
-               const std::uint16_t* in_vals, const std::uint16_t* in_mask, std::uint16_t band_base,
-               std::uint16_t band_size) {
+void slide_row(std::uint16_t* hist, int stride, int w, int pad, const std::uint16_t* out_codes,
+               const std::uint16_t* in_codes) {
     for (int j = 0; j < w; ++j) {
-        const std::uint16_t ro = out_vals ? static_cast<std::uint16_t>(out_vals[j] - band_base) : 0;
-        const std::uint16_t ri = in_vals ? static_cast<std::uint16_t>(in_vals[j] - band_base) : 0;
-        const bool sub = out_vals && out_mask[j] && ro < band_size;
-        const bool add = in_vals && in_mask[j] && ri < band_size;
-        if (sub && add && ro == ri) continue;
+        const std::uint16_t ro = out_codes ? out_codes[j] : kNoCode;
+        const std::uint16_t ri = in_codes ? in_codes[j] : kNoCode;
+        if (ro == ri) continue;
         const int lo = std::max(j - pad, 0), hi = std::min(j + pad + 1, w);
-        if (sub) add_range(hist + std::size_t{ro} * w, lo, hi, 0xffff);
-        if (add) add_range(hist + std::size_t{ri} * w, lo, hi, 1);
+        if (ro != kNoCode) add_range(hist + std::size_t{ro} * stride, lo, hi, 0xffff);
+        if (ri != kNoCode) add_range(hist + std::size_t{ri} * stride, lo, hi, 1);
     }
 }
 
