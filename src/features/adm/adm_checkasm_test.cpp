@@ -300,6 +300,63 @@ TEST(AdmCheckasm, Decouple0) {
     check_decouple<i16>([](const AdmKernels& k) { return k.decouple0; }, -32768, 32767, 4);
 }
 
+// Every int16 denominator (the reciprocal of the integer kernels), against
+// numerators at the extremes, small, random and proportional values.
+TEST(AdmCheckasm, Decouple0AllDenominators) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed() + 40);
+    constexpr int n = 65536;
+    std::vector<i16> o(3 * n), t(3 * n);
+    // The t in [1, |o|] (the unclamped range; the last 2048 of it) where the
+    // rounded quotient is most sensitive to an error in L = trunc(2^30 / |o|):
+    // (L * t + 2^14) mod 2^15 closest to a multiple of 2^15, relative to t.
+    auto boundary_t = [&](i64 ov) {
+        const i64 av = ov < 0 ? -ov : ov;
+        if (av == 0) return i64{0};
+        const i64 L = (i64{1} << 30) / av;
+        i64 best = av;
+        double best_ratio = 1e30;
+        for (i64 tv = av; tv > 0 && tv > av - 2048; --tv) {
+            const i64 m = (L * tv + 16384) % 32768;
+            const double ratio = static_cast<double>(std::min(m + 1, 32768 - m)) / static_cast<double>(tv);
+            if (ratio < best_ratio) best_ratio = ratio, best = tv;
+        }
+        return ov < 0 ? -best : best;
+    };
+    for (int pass = 0; pass < 7; ++pass) {
+        for (int th = 0; th < 3; ++th)
+            for (int j = 0; j < n; ++j) {
+                const i64 ov = th == pass % 3 || pass == 6 ? j - 32768 : static_cast<i64>(rng() % 65536) - 32768;
+                i64 tv;
+                switch (pass) {
+                    case 0: tv = static_cast<i64>(rng() % 65536) - 32768; break;
+                    case 1: tv = (rng() & 1) ? 32767 : -32768; break;
+                    case 2: tv = ov * static_cast<i64>(rng() % 9) / 8 + static_cast<i64>(rng() % 5) - 2; break;
+                    case 3: tv = static_cast<i64>(rng() % 9) - 4; break;
+                    case 6: tv = th == 0 ? boundary_t(ov) : ov; break;
+                    default: tv = ov * (pass == 4 ? 1 : -1); break;
+                }
+                o[th * n + j] = static_cast<i16>(ov);
+                t[th * n + j] = static_cast<i16>(std::clamp<i64>(tv, -32768, 32767));
+            }
+        const i16* op[3] = {&o[0], &o[n], &o[2 * n]};
+        const i16* tp[3] = {&t[0], &t[n], &t[2 * n]};
+        std::vector<i16> out0(6 * n), out1(6 * n);
+        i16* r0[3] = {&out0[0], &out0[n], &out0[2 * n]};
+        i16* a0[3] = {&out0[3 * n], &out0[4 * n], &out0[5 * n]};
+        i16* r1[3] = {&out1[0], &out1[n], &out1[2 * n]};
+        i16* a1[3] = {&out1[3 * n], &out1[4 * n], &out1[5 * n]};
+        for (double egl : {1.0, 100.0, 32767.0, 2.5}) {
+            ref_k().decouple0(op, tp, n, egl, r0, a0);
+            for (const auto& [name, k] : variants()) {
+                std::fill(out1.begin(), out1.end(), i16{0x5a5a});
+                k.decouple0(op, tp, n, egl, r1, a1);
+                ASSERT_TRUE(out0 == out1) << name << " pass=" << pass << " egl=" << egl;
+            }
+        }
+    }
+}
+
 TEST(AdmCheckasm, Decouple123) {
     // Realistic range (|x| < 2^24) and the full int32 range.
     check_decouple<i32>([](const AdmKernels& k) { return k.decouple123; }, -(1 << 24), (1 << 24) - 1, 5);

@@ -36,63 +36,157 @@ using u64 = std::uint64_t;
 
 
 // ---------------------------------------------------------------------------
-// Decouple over the support region (per-pixel work: AdmKernels::decouple*).
+// Decouple, CSF and contrast masking of one scale, fused row by row.
+//
+// Decouple splits the distorted details into R (restored) and A (additive);
+// the CSF of one of them (out = src * csf rounded to the band's format,
+// flt = |out| / 30) masks the other: DLM (num) masks R by csf(A), AIM masks A
+// by csf(R). Contrast masking of a pixel of the scoring region reads the
+// masker's flt over its 3x3 neighbourhood (centre replaced by |csf| / 15;
+// rows/columns off the band mirrored: -1 -> 1, h -> h-1) summed over the
+// three orientations. Each row sum (AdmKernels::cm*) is rounded and shifted
+// by the layout's cm_shift_row before joining the total.
+//
+// All of it is per row: decouple and CSF of band row y depend on row y only,
+// and masking row i needs rows i-1..i+1 (mirrored). So rows are produced on
+// demand into a ring of four slots (the needed rows never span more than
+// three consecutive indices) and consumed while they are in cache, instead
+// of full-band passes; every value is the one the full-band passes gave.
 
-template <typename T, typename Fn>
-void decouple(const Subbands<T>& ref, const Subbands<T>& dis, double egl, Details<T>& r, Details<T>& a, Fn fn) {
-    const int w = ref.h.w, h = ref.h.h;
-    r.resize(w, h);
-    a.resize(w, h);
-    const Rect reg = support_region(w, h);
-    if (reg.right <= reg.left) return;
-    for (int i = reg.top; i < reg.bottom; ++i) {
-        const T* o[3];
-        const T* t[3];
-        T* rr[3];
-        T* aa[3];
-        for (int theta = 0; theta < 3; ++theta) {
-            o[theta] = ref.detail(theta).row(i) + reg.left;
-            t[theta] = dis.detail(theta).row(i) + reg.left;
-            rr[theta] = r.b[theta].row(i) + reg.left;
-            aa[theta] = a.b[theta].row(i) + reg.left;
-        }
-        fn(o, t, reg.right - reg.left, egl, rr, aa);
-    }
-}
+template <typename T>
+struct ScaleKernels;
+template <>
+struct ScaleKernels<i16> {
+    static constexpr auto decouple = &AdmKernels::decouple0;
+    static constexpr auto cm = &AdmKernels::cm0;
+};
+template <>
+struct ScaleKernels<i32> {
+    static constexpr auto decouple = &AdmKernels::decouple123;
+    static constexpr auto cm = &AdmKernels::cm123;
+};
 
-// ---------------------------------------------------------------------------
-// CSF: over the support region, out = src * csf (rounded to the band's
-// format) and flt = |out| / 30 (the masker's neighbourhood contribution).
-
-void csf_scale0(const Details<i16>& src, const Params& p, Details<i16>& out, Details<i16>& flt, const AdmKernels& k) {
-    const int w = src.b[0].w, h = src.b[0].h;
-    out.resize(w, h);
-    flt.resize(w, h);
-    const ScaleLayout layout = scale_layout(p, 0, w, h);
-    const std::uint32_t* rf = layout.rf;
+/// CSF of n samples of orientation theta (the kernel and constants of the band's format).
+void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i16* src, int n, i16* out, i16* flt) {
     static constexpr int kShift[3] = {15, 15, 17};
     static constexpr i32 kAdd[3] = {16384, 16384, 65535};  // sic: not 2^16 for D
-    const Rect reg = support_region(w, h);
-    if (reg.right <= reg.left) return;
-    for (int theta = 0; theta < 3; ++theta)
-        for (int i = reg.top; i < reg.bottom; ++i)
-            k.csf0(src.b[theta].row(i) + reg.left, reg.right - reg.left, static_cast<u16>(rf[theta]), kShift[theta],
-                   kAdd[theta], out.b[theta].row(i) + reg.left, flt.b[theta].row(i) + reg.left);
+    k.csf0(src, n, static_cast<u16>(l.rf[theta]), kShift[theta], kAdd[theta], out, flt);
+}
+void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i32* src, int n, i32* out, i32* flt) {
+    k.csf123(src, n, l.rf[theta], out, flt);
 }
 
-void csf_scale123(const Details<i32>& src, const Params& p, int scale, Details<i32>& out, Details<i32>& flt,
-                  const AdmKernels& k) {
-    const int w = src.b[0].w, h = src.b[0].h;
-    out.resize(w, h);
-    flt.resize(w, h);
-    const ScaleLayout layout = scale_layout(p, scale, w, h);
-    const std::uint32_t* rf = layout.rf;
-    const Rect reg = support_region(w, h);
-    if (reg.right <= reg.left) return;
-    for (int theta = 0; theta < 3; ++theta)
-        for (int i = reg.top; i < reg.bottom; ++i)
-            k.csf123(src.b[theta].row(i) + reg.left, reg.right - reg.left, rf[theta], out.b[theta].row(i) + reg.left,
-                     flt.b[theta].row(i) + reg.left);
+/// Rows of one band row: decoupled R and A, and CSF (out, flt) of each, per orientation.
+template <typename T>
+struct FusedRow {
+    T* r[3];
+    T* a[3];
+    T* csf_a[3];
+    T* flt_a[3];
+    T* csf_r[3];
+    T* flt_r[3];
+};
+
+struct ScaleTerms {
+    float num = 0, aim = 0;
+};
+
+template <typename T>
+ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale, const Params& p,
+                       const AdmKernels& k) {
+    const int w = ref.h.w, h = ref.h.h;
+    const ScaleLayout l = scale_layout(p, scale, w, h);
+    const Rect sup = support_region(w, h);
+    const Rect sc = score_region(w, h);
+    const bool aim = !p.skip_aim;
+    i64 acc_num[3] = {0, 0, 0}, acc_aim[3] = {0, 0, 0};
+    if (sup.right > sup.left) {
+        constexpr int kSlots = 4;
+        FusedRow<T> ring[kSlots];
+        int ring_row[kSlots] = {-1, -1, -1, -1};
+        T* mem = static_cast<T*>(
+            ScratchArena::local().alloc(sizeof(T) * static_cast<std::size_t>(kSlots) * 18 * static_cast<std::size_t>(w)));
+        for (int s = 0; s < kSlots; ++s)
+            for (int t = 0; t < 3; ++t) {
+                T* base = mem + (static_cast<std::size_t>(s) * 18 + static_cast<std::size_t>(t) * 6) * static_cast<std::size_t>(w);
+                ring[s].r[t] = base;
+                ring[s].a[t] = base + w;
+                ring[s].csf_a[t] = base + 2 * w;
+                ring[s].flt_a[t] = base + 3 * w;
+                ring[s].csf_r[t] = base + 4 * w;
+                ring[s].flt_r[t] = base + 5 * w;
+            }
+        const int x0 = sup.left, n = sup.right - sup.left;
+        // The rows of band row y (within the support region), computed if not in the ring.
+        auto row = [&](int y) -> const FusedRow<T>& {
+            const int s = y % kSlots;
+            FusedRow<T>& fr = ring[s];
+            if (ring_row[s] == y) return fr;
+            const T* o[3];
+            const T* t[3];
+            T* rr[3];
+            T* aa[3];
+            for (int th = 0; th < 3; ++th) {
+                o[th] = ref.detail(th).row(y) + x0;
+                t[th] = dis.detail(th).row(y) + x0;
+                rr[th] = fr.r[th] + x0;
+                aa[th] = fr.a[th] + x0;
+            }
+            (k.*ScaleKernels<T>::decouple)(o, t, n, p.enhn_gain_limit, rr, aa);
+            for (int th = 0; th < 3; ++th) {
+                csf_row(k, l, th, fr.a[th] + x0, n, fr.csf_a[th] + x0, fr.flt_a[th] + x0);
+                if (aim) csf_row(k, l, th, fr.r[th] + x0, n, fr.csf_r[th] + x0, fr.flt_r[th] + x0);
+            }
+            ring_row[s] = y;
+            return fr;
+        };
+        CmRow<T> cm{};
+        for (int t = 0; t < 3; ++t) {
+            cm.rf[t] = l.rf[t];
+            cm.shift_cub[t] = l.cm_shift_cub[t];
+            cm.add_cub[t] = half_of_shift(l.cm_shift_cub[t]);
+        }
+        cm.w = w;
+        cm.j0 = std::max(sc.left, 0);
+        cm.j1 = std::min(sc.right, w);
+        const u32 row_shift = l.cm_shift_row;
+        const i64 add = half_of_shift(row_shift);
+        for (int i = std::max(sc.top, 0); i < std::min(sc.bottom, h); ++i) {
+            const int up = i == 0 ? 1 : i - 1, down = i == h - 1 ? h - 1 : i + 1;
+            const FusedRow<T>& ru = row(up);
+            const FusedRow<T>& rd = row(down);
+            const FusedRow<T>& rc = row(i);
+            i64 inner[3] = {0, 0, 0};
+            if (cm.j1 > cm.j0) {
+                for (int t = 0; t < 3; ++t) {
+                    cm.flt[t][0] = ru.flt_a[t];
+                    cm.flt[t][1] = rc.flt_a[t];
+                    cm.flt[t][2] = rd.flt_a[t];
+                    cm.masker[t] = rc.csf_a[t];
+                    cm.target[t] = rc.r[t];
+                }
+                (k.*ScaleKernels<T>::cm)(cm, inner);
+            }
+            for (int t = 0; t < 3; ++t) acc_num[t] += (inner[t] + add) >> row_shift;
+            if (!aim) continue;
+            i64 inner_aim[3] = {0, 0, 0};
+            if (cm.j1 > cm.j0) {
+                for (int t = 0; t < 3; ++t) {
+                    cm.flt[t][0] = ru.flt_r[t];
+                    cm.flt[t][1] = rc.flt_r[t];
+                    cm.flt[t][2] = rd.flt_r[t];
+                    cm.masker[t] = rc.csf_r[t];
+                    cm.target[t] = rc.a[t];
+                }
+                (k.*ScaleKernels<T>::cm)(cm, inner_aim);
+            }
+            for (int t = 0; t < 3; ++t) acc_aim[t] += (inner_aim[t] + add) >> row_shift;
+        }
+    }
+    ScaleTerms out;
+    out.num = num_from_sums(scale, l, w, h, acc_num, p.noise_weight);
+    if (aim) out.aim = num_from_sums(scale, l, w, h, acc_aim, 0.0);
+    return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -125,70 +219,6 @@ float den_scale123(const Subbands<i32>& ref, int scale, const Params& p, const A
         }
     }
     return den_from_sums(p, scale, l, acc);
-}
-
-// ---------------------------------------------------------------------------
-// Contrast masking. For each pixel of the scoring region, the masking
-// threshold is, summed over the three orientations, the 3x3 neighbourhood of
-// the masker's |csf|/30 with the centre replaced by |csf|/15. Neighbours off
-// the band are mirrored: row/col -1 -> 1, row h -> h-1, col w -> w-1.
-// Each row sum (AdmKernels::cm*) is rounded and shifted by `row_shift`
-// before joining the total.
-
-template <typename T, typename Fn>
-void cm_accumulate(const Details<T>& target, const Details<T>& masker, const Details<T>& masker_flt,
-                   CmRow<T> row, u32 row_shift, i64 acc[3], Fn fn) {
-    const int w = target.b[0].w, h = target.b[0].h;
-    const Rect reg = score_region(w, h);
-    const i64 add = half_of_shift(row_shift);
-    row.w = w;
-    row.j0 = std::max(reg.left, 0);
-    row.j1 = std::min(reg.right, w);
-    for (int i = std::max(reg.top, 0); i < std::min(reg.bottom, h); ++i) {
-        const int up = i == 0 ? 1 : i - 1, down = i == h - 1 ? h - 1 : i + 1;
-        for (int t = 0; t < 3; ++t) {
-            row.flt[t][0] = masker_flt.b[t].row(up);
-            row.flt[t][1] = masker_flt.b[t].row(i);
-            row.flt[t][2] = masker_flt.b[t].row(down);
-            row.masker[t] = masker.b[t].row(i);
-            row.target[t] = target.b[t].row(i);
-        }
-        i64 inner[3] = {0, 0, 0};
-        if (row.j1 > row.j0) fn(row, inner);
-        for (int t = 0; t < 3; ++t) acc[t] += (inner[t] + add) >> row_shift;
-    }
-}
-
-/// Scale 0: target = decoupled band (R for DLM, A for AIM); masker = CSF of
-/// the other band.
-float cm_scale0(const Details<i16>& target, const Details<i16>& masker, const Details<i16>& masker_flt,
-                const Params& p, double noise_weight, const AdmKernels& k) {
-    const int w = target.b[0].w, h = target.b[0].h;
-    const ScaleLayout l = scale_layout(p, 0, w, h);
-    CmRow<i16> row{};
-    for (int t = 0; t < 3; ++t) {
-        row.rf[t] = l.rf[t];
-        row.shift_cub[t] = l.cm_shift_cub[t];
-        row.add_cub[t] = half_of_shift(l.cm_shift_cub[t]);
-    }
-    i64 acc[3] = {0, 0, 0};
-    cm_accumulate(target, masker, masker_flt, row, l.cm_shift_row, acc, k.cm0);
-    return num_from_sums(0, l, w, h, acc, noise_weight);
-}
-
-float cm_scale123(const Details<i32>& target, const Details<i32>& masker, const Details<i32>& masker_flt,
-                  const Params& p, int scale, double noise_weight, const AdmKernels& k) {
-    const int w = target.b[0].w, h = target.b[0].h;
-    const ScaleLayout l = scale_layout(p, scale, w, h);
-    CmRow<i32> row{};
-    for (int t = 0; t < 3; ++t) {
-        row.rf[t] = l.rf[t];
-        row.shift_cub[t] = l.cm_shift_cub[t];
-        row.add_cub[t] = half_of_shift(l.cm_shift_cub[t]);
-    }
-    i64 acc[3] = {0, 0, 0};
-    cm_accumulate(target, masker, masker_flt, row, l.cm_shift_row, acc, k.cm123);
-    return num_from_sums(scale, l, w, h, acc, noise_weight);
 }
 
 // ---------------------------------------------------------------------------
@@ -241,15 +271,10 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
         res.num_scale[0] = 0.0f;
         res.den_scale[0] = static_cast<float>(1e-10);  // avoids 0/0 in the scale score
     } else {
-        Details<i16> r, a, csf, flt;
-        decouple(ref0, dis0, p.enhn_gain_limit, r, a, k.decouple0);
         res.den_scale[0] = den_scale0(ref0, p, k);
-        csf_scale0(a, p, csf, flt, k);
-        res.num_scale[0] = cm_scale0(r, csf, flt, p, p.noise_weight, k);
-        if (!p.skip_aim) {
-            csf_scale0(r, p, csf, flt, k);
-            res.aim_scale[0] = cm_scale0(a, csf, flt, p, 0.0, k);
-        }
+        const ScaleTerms terms = score_scale(ref0, dis0, 0, p, k);
+        res.num_scale[0] = terms.num;
+        if (!p.skip_aim) res.aim_scale[0] = terms.aim;
     }
 
     Band<i32> ref_a = widen(ref0.a), dis_a = widen(dis0.a);
@@ -257,15 +282,10 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
         Subbands<i32> rs, ds;
         dwt_scale123(ref_a, scale, rs, k);
         dwt_scale123(dis_a, scale, ds, k);
-        Details<i32> r, a, csf, flt;
-        decouple(rs, ds, p.enhn_gain_limit, r, a, k.decouple123);
         res.den_scale[scale] = den_scale123(rs, scale, p, k);
-        csf_scale123(a, p, scale, csf, flt, k);
-        res.num_scale[scale] = cm_scale123(r, csf, flt, p, scale, p.noise_weight, k);
-        if (!p.skip_aim) {
-            csf_scale123(r, p, scale, csf, flt, k);
-            res.aim_scale[scale] = cm_scale123(a, csf, flt, p, scale, 0.0, k);
-        }
+        const ScaleTerms terms = score_scale(rs, ds, scale, p, k);
+        res.num_scale[scale] = terms.num;
+        if (!p.skip_aim) res.aim_scale[scale] = terms.aim;
         ref_a = std::move(rs.a);
         dis_a = std::move(ds.a);
     }

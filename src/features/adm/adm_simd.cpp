@@ -392,8 +392,8 @@ void Cm0(const CmRow<i16>& row, i64 inner[3]) {
 // (the quotient is at least 1/|o| >= 2^-15 away from the next integer).
 // (A gather from the table is slower than the division on CPUs with the
 // gather data sampling mitigation.)
-void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3],
-               i16* const a[3]) {
+void Decouple0Double(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3],
+                     i16* const a[3]) {
     const hn::ScalableTag<double> df;
     const hn::Rebind<i32, decltype(df)> d32;
     const hn::Rebind<i16, decltype(df)> d16;
@@ -449,6 +449,123 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
         i16* at[3] = {a[0] + j, a[1] + j, a[2] + j};
         scalar::decouple0(ot, tt, n_px - j, egl, rt, at);
     }
+}
+
+/// trunc(2^30 / a) for int32 lanes 1 <= a <= 32768, exactly. A float
+/// reciprocal (relative error below 2^-20 after the Newton steps: x86's
+/// estimates have 12 or 14 bits, others get a second step) gives q0 within 1024 / a + 1 of the quotient, so
+/// the remainder 2^30 - q0 * a fits int32 (|.| <= 1024 + 2a); its quotient by
+/// a, again from the reciprocal, is off by at most one, and a last remainder
+/// test settles it.
+template <class D32>
+HWY_INLINE hn::Vec<D32> Div2p30(D32 d32, hn::Vec<D32> a) {
+    const hn::Rebind<float, D32> df;
+    const auto af = hn::ConvertTo(df, a);
+    const auto est = hn::ApproximateReciprocal(af);
+    const auto two = hn::Set(df, 2.0f);
+    auto rcp = hn::Mul(est, hn::NegMulAdd(af, est, two));  // Newton step
+#if !HWY_ARCH_X86
+    rcp = hn::Mul(rcp, hn::NegMulAdd(af, rcp, two));  // estimates of only ~8 bits need two
+#endif
+    const auto two30 = hn::Set(d32, i32{1} << 30);
+    auto q = hn::NearestInt(hn::Mul(rcp, hn::Set(df, 1073741824.0f)));
+    auto rem = hn::Sub(two30, hn::Mul(q, a));
+    q = hn::Add(q, hn::ConvertTo(d32, hn::Floor(hn::Mul(hn::ConvertTo(df, rem), rcp))));
+    rem = hn::Sub(two30, hn::Mul(q, a));
+    const auto m1 = hn::Set(d32, -1);
+    q = hn::Add(q, hn::IfThenElseZero(hn::Lt(rem, hn::Zero(d32)), m1));  // -1
+    q = hn::Sub(q, hn::IfThenElseZero(hn::Gt(rem, hn::Add(a, m1)), m1));  // +1 (rem >= a)
+    return q;
+}
+
+// Decouple, scale 0, in int32 lanes, for an integer gain limit egl in
+// [1, 32767] (the common case: 100 by default, 1 to disable). Every integer
+// step of the reference fits int32: lut[o] * t (up to 2^45) is split as
+// (L_hi * 2^15 + L_lo) * t with L = trunc(2^30 / |o|), so that
+// (L * s + 2^14) >> 15 = L_hi * s + ((L_lo * s + 2^14) >> 15) for s = sign(o) * t;
+// the gain product rst * egl is exact (< 2^30), so the reference's double
+// comparison is the integer one. The angle test keeps its float/double
+// evaluation, in double lanes. rst_f > 0 <=> k > 0 and o > 0 (and < 0 with o < 0).
+void Decouple0IntGain(const i16* const o[3], const i16* const t[3], int n_px, i32 egl, i16* const r[3],
+                      i16* const a[3]) {
+    const hn::ScalableTag<i32> d32;
+    const hn::Rebind<i16, decltype(d32)> d16;
+    const hn::Half<decltype(d32)> dh32;
+    const hn::Rebind<double, decltype(dh32)> df;
+    const hn::Rebind<float, decltype(df)> df32;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    const auto inv4096 = hn::Set(df, 1.0 / 4096.0);
+    const auto cos_sq = hn::Set(df, static_cast<double>(cos1deg_sq()));
+    const auto zero_d = hn::Zero(df);
+    const auto one_d = hn::Set(df, 1.0);
+    const auto min32_d = hn::Set(df, -2147483648.0);
+    const auto two31_d = hn::Set(df, 2147483648.0);
+    const auto zero = hn::Zero(d32);
+    const auto one = hn::Set(d32, 1);
+    const auto k_one = hn::Set(d32, 32768);
+    const auto rnd = hn::Set(d32, 16384);
+    const auto lo15 = hn::Set(d32, 0x7FFF);
+    const auto vegl = hn::Set(d32, egl);
+    auto ld = [&](const i16* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p)); };
+    // C's (float) of the int64 value whose int32 wrap is x (x in (-2^31, 2^31]), / 4096, as double.
+    auto to_float = [&](hn::Vec<decltype(dh32)> x) {
+        auto v = hn::PromoteTo(df, x);
+        v = hn::IfThenElse(hn::Eq(v, min32_d), two31_d, v);
+        return hn::Mul(hn::PromoteTo(df, hn::DemoteTo(df32, v)), inv4096);
+    };
+    auto angle_half = [&](hn::Vec<decltype(dh32)> dpi, hn::Vec<decltype(dh32)> omi, hn::Vec<decltype(dh32)> tmi) {
+        const auto dp = to_float(dpi), om = to_float(omi), tm = to_float(tmi);
+        const auto ok = hn::And(hn::Ge(dp, zero_d), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
+        return hn::DemoteTo(dh32, hn::IfThenElseZero(ok, one_d));
+    };
+    int j = 0;
+    // A last partial vector is recomputed over the last full window (each output
+    // depends on its own pixel only, and outputs never alias inputs).
+    for (; j < n_px && n_px >= n; j += n) {
+        if (j + n > n_px) j = n_px - n;
+        const auto oh = ld(o[0] + j), ov = ld(o[1] + j);
+        const auto th = ld(t[0] + j), tv = ld(t[1] + j);
+        // Wrapping int32 sums; the only wrapped value is +2^31 (read back by to_float).
+        const auto dp = hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv));
+        const auto om = hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov));
+        const auto tm = hn::Add(hn::Mul(th, th), hn::Mul(tv, tv));
+        const auto angle_lo = angle_half(hn::LowerHalf(dh32, dp), hn::LowerHalf(dh32, om), hn::LowerHalf(dh32, tm));
+        const auto angle_hi = angle_half(hn::UpperHalf(dh32, dp), hn::UpperHalf(dh32, om), hn::UpperHalf(dh32, tm));
+        const auto angle = hn::Ne(hn::Combine(d32, angle_hi, angle_lo), zero);
+        for (int theta = 0; theta < 3; ++theta) {
+            const auto oo = theta == 0 ? oh : theta == 1 ? ov : ld(o[2] + j);
+            const auto tt = theta == 0 ? th : theta == 1 ? tv : ld(t[2] + j);
+            const auto o_neg = hn::Lt(oo, zero);
+            const auto o_zero = hn::Eq(oo, zero);
+            const auto lut = Div2p30(d32, hn::Max(hn::Abs(oo), one));
+            const auto s = hn::IfThenElse(o_neg, hn::Neg(tt), tt);
+            const auto tmp_k = hn::Add(hn::Mul(hn::ShiftRight<15>(lut), s),
+                                       hn::ShiftRight<15>(hn::Add(hn::Mul(hn::And(lut, lo15), s), rnd)));
+            const auto k = hn::Min(hn::Max(hn::IfThenElse(o_zero, k_one, tmp_k), zero), k_one);
+            auto rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, oo), rnd));
+            const auto kpos = hn::And(angle, hn::Gt(k, zero));
+            const auto g = hn::Mul(rst, vegl);
+            rst = hn::IfThenElse(hn::And(kpos, hn::Gt(oo, zero)), hn::Min(g, tt), rst);
+            rst = hn::IfThenElse(hn::And(kpos, o_neg), hn::Max(g, tt), rst);
+            hn::StoreU(hn::DemoteTo(d16, rst), d16, r[theta] + j);
+            hn::StoreU(TruncToI16(d16, hn::Sub(tt, rst)), d16, a[theta] + j);
+        }
+    }
+    if (j < n_px) {
+        const i16* ot[3] = {o[0] + j, o[1] + j, o[2] + j};
+        const i16* tt[3] = {t[0] + j, t[1] + j, t[2] + j};
+        i16* rt[3] = {r[0] + j, r[1] + j, r[2] + j};
+        i16* at[3] = {a[0] + j, a[1] + j, a[2] + j};
+        scalar::decouple0(ot, tt, n_px - j, static_cast<double>(egl), rt, at);
+    }
+}
+
+void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3],
+               i16* const a[3]) {
+    if (egl >= 1.0 && egl <= 32767.0 && egl == static_cast<double>(static_cast<i32>(egl)))
+        Decouple0IntGain(o, t, n_px, static_cast<i32>(egl), r, a);
+    else
+        Decouple0Double(o, t, n_px, egl, r, a);
 }
 
 // ---------------------------------------------------------------------------
