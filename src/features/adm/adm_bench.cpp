@@ -138,6 +138,13 @@ void register_kernels(const std::string& variant, const AdmKernels& k) {
         for (auto _ : st)
             for (int i = 0; i < ch; ++i) k.dwt123_vert(r, bw, 0, 0, lo.data(), hi.data());
     });
+    reg("dwt1_vert", [k](benchmark::State& st) {
+        const auto src = noise<std::int16_t>(std::size_t{bw} * 4, -20000, 20000, 6);
+        std::vector<std::int32_t> lo(bw), hi(bw);
+        const std::int16_t* r[4] = {&src[0], &src[bw], &src[2 * bw], &src[3 * bw]};
+        for (auto _ : st)
+            for (int i = 0; i < ch; ++i) k.dwt1_vert(r, bw, lo.data(), hi.data());
+    });
     reg("dwt123_horz_s1", [k](benchmark::State& st) {
         const auto lo = noise<std::int32_t>(bw, -1 << 28, 1 << 28, 7), hi = noise<std::int32_t>(bw, -1 << 28, 1 << 28, 8);
         std::vector<std::int32_t> o(std::size_t{bw} * 2);

@@ -74,6 +74,7 @@ TEST(AdmCheckasm, HasVariants) {
     ADM_EXPECT_SIMD(csf0);
     ADM_EXPECT_SIMD(den0);
     ADM_EXPECT_SIMD(cm0);
+    ADM_EXPECT_SIMD(dwt1_vert);
     ADM_EXPECT_SIMD(dwt123_vert);
     ADM_EXPECT_SIMD(dwt123_horz);
     ADM_EXPECT_SIMD(csf123);
@@ -192,6 +193,33 @@ TEST(AdmCheckasm, Dwt0Horz) {
                     ASSERT_TRUE(same_rows(o0, o1)) << "w=" << w << " fill=" << int(f) << " lo_only=" << lo_only;
                     ASSERT_TRUE(o1.intact());
                 }
+            }
+        }
+    }
+}
+
+TEST(AdmCheckasm, Dwt1Vert) {
+    SCOPED_TRACE(test::seed_trace());
+    std::mt19937_64 rng(test::checkasm_seed() + 41);
+    for (const auto& [name, k] : variants()) {
+        SCOPED_TRACE(name);
+        for (int w : widths(1, 67)) {
+            for (Fill f : kFills) {
+                GuardedPlane<i16> src(w, 4, rng() % 9);
+                src.fill(gen<i16>(rng, f, -32768, 32767));
+                const i16* r[4] = {src.row(0), src.row(1), src.row(2), src.row(3)};
+                GuardedPlane<i32> v0(w, 2), v1(w, 2);
+                ref_k().dwt1_vert(r, w, v0.row(0), v0.row(1));
+                k.dwt1_vert(r, w, v1.row(0), v1.row(1));
+                ASSERT_TRUE(same_rows(v0, v1)) << "w=" << w << " fill=" << int(f);
+                ASSERT_TRUE(v1.intact());
+                // The contract: dwt123_vert of the widened rows at scale 1's rounding (none).
+                GuardedPlane<i32> wide(w, 4), v2(w, 2);
+                for (unsigned y = 0; y < 4; ++y)
+                    for (int x = 0; x < w; ++x) wide.row(y)[x] = src.row(y)[x];
+                const i32* rw[4] = {wide.row(0), wide.row(1), wide.row(2), wide.row(3)};
+                ref_k().dwt123_vert(rw, w, 0, 0, v2.row(0), v2.row(1));
+                ASSERT_TRUE(same_rows(v0, v2)) << "w=" << w << " fill=" << int(f);
             }
         }
     }

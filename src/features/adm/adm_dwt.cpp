@@ -66,14 +66,18 @@ void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, boo
     dwt_scale0(src, bpc, out, lo_only, scalar_kernels());
 }
 
-void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out, const AdmKernels& k) {
-    // Rounding of the two passes per level (index scale - 1).
-    static constexpr std::int64_t kAddV[3] = {0, 32768, 32768};
-    static constexpr int kShiftV[3] = {0, 16, 16};
+namespace {
+
+/// One level of scales 1..3 from `src` (int16 band A of scale 0 for scale 1,
+/// else int32); `vert` runs the vertical pass of one output row.
+template <typename Src, typename VertFn>
+void dwt_scale123_impl(const Band<Src>& src, int scale, Subbands<std::int32_t>& out, const AdmKernels& k,
+                       VertFn vert) {
+    // Rounding of the horizontal pass per level (index scale - 1).
     static constexpr std::int64_t kAddH[3] = {16384, 32768, 16384};
     static constexpr int kShiftH[3] = {15, 16, 15};
-    const std::int64_t add_v = kAddV[scale - 1], add_h = kAddH[scale - 1];
-    const int shift_v = kShiftV[scale - 1], shift_h = kShiftH[scale - 1];
+    const std::int64_t add_h = kAddH[scale - 1];
+    const int shift_h = kShiftH[scale - 1];
 
     const int w = src.w, h = src.h;
     const int ow = (w + 1) / 2, oh = (h + 1) / 2;
@@ -85,12 +89,31 @@ void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_
     std::int32_t* lo = scope.alloc<std::int32_t>(static_cast<std::size_t>(w));
     std::int32_t* hi = scope.alloc<std::int32_t>(static_cast<std::size_t>(w));
     for (int i = 0; i < oh; ++i) {
-        const std::int32_t* r[4];
+        const Src* r[4];
         for (int t = 0; t < 4; ++t) r[t] = src.row(mirror(2 * i - 1 + t, h));
-        k.dwt123_vert(r, w, add_v, shift_v, lo, hi);
-        k.dwt123_horz(lo, hi, w, add_h, shift_h, out.a.row(i), out.v.row(i), out.h.row(i),
-                      out.d.row(i));
+        vert(r, w, lo, hi);
+        k.dwt123_horz(lo, hi, w, add_h, shift_h, out.a.row(i), out.v.row(i), out.h.row(i), out.d.row(i));
     }
+}
+
+}  // namespace
+
+void dwt_scale1(const Band<std::int16_t>& src, Subbands<std::int32_t>& out, const AdmKernels& k) {
+    // The vertical pass of scale 1 neither rounds nor shifts.
+    dwt_scale123_impl(src, 1, out, k, [&](const std::int16_t* const r[4], int w, std::int32_t* lo, std::int32_t* hi) {
+        k.dwt1_vert(r, w, lo, hi);
+    });
+}
+
+void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out, const AdmKernels& k) {
+    // Rounding of the vertical pass per level (index scale - 1).
+    static constexpr std::int64_t kAddV[3] = {0, 32768, 32768};
+    static constexpr int kShiftV[3] = {0, 16, 16};
+    const std::int64_t add_v = kAddV[scale - 1];
+    const int shift_v = kShiftV[scale - 1];
+    dwt_scale123_impl(src, scale, out, k, [&](const std::int32_t* const r[4], int w, std::int32_t* lo, std::int32_t* hi) {
+        k.dwt123_vert(r, w, add_v, shift_v, lo, hi);
+    });
 }
 
 void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out) {

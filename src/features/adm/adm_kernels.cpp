@@ -221,16 +221,6 @@ float den_scale123(const Subbands<i32>& ref, int scale, const Params& p, const A
     return den_from_sums(p, scale, l, acc);
 }
 
-// ---------------------------------------------------------------------------
-
-Band<i32> widen(const Band<i16>& b) {
-    Band<i32> out;
-    out.resize(b.w, b.h);
-    const std::size_t n = static_cast<std::size_t>(b.w) * static_cast<std::size_t>(b.h);
-    for (std::size_t k = 0; k < n; ++k) out.p[k] = b.p[k];
-    return out;
-}
-
 }  // namespace
 
 Rect score_region(int w, int h) {
@@ -277,11 +267,16 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
         if (!p.skip_aim) res.aim_scale[0] = terms.aim;
     }
 
-    Band<i32> ref_a = widen(ref0.a), dis_a = widen(dis0.a);
+    Band<i32> ref_a, dis_a;
     for (int scale = 1; scale < 4; ++scale) {
         Subbands<i32> rs, ds;
-        dwt_scale123(ref_a, scale, rs, k);
-        dwt_scale123(dis_a, scale, ds, k);
+        if (scale == 1) {
+            dwt_scale1(ref0.a, rs, k);
+            dwt_scale1(dis0.a, ds, k);
+        } else {
+            dwt_scale123(ref_a, scale, rs, k);
+            dwt_scale123(dis_a, scale, ds, k);
+        }
         res.den_scale[scale] = den_scale123(rs, scale, p, k);
         const ScaleTerms terms = score_scale(rs, ds, scale, p, k);
         res.num_scale[scale] = terms.num;

@@ -122,6 +122,10 @@ struct Details {
 void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only);
 void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only, const AdmKernels& k);
 
+/// DWT of level 1 of the int16 approximation band of scale 0 (the same
+/// result as dwt_scale123 of the band widened to int32).
+void dwt_scale1(const Band<std::int16_t>& src, Subbands<std::int32_t>& out, const AdmKernels& k);
+
 /// DWT of level `scale` (1..3) of an int32 approximation band.
 void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out);
 void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out, const AdmKernels& k);

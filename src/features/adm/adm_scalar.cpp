@@ -163,6 +163,18 @@ void dwt0_horz(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16*
     dwt0_horz_range(lo, hi, w, 0, (w + 1) / 2, a, v, h, d);
 }
 
+void dwt1_vert(const i16* const r[4], int w, i32* lo, i32* hi) {
+    for (int j = 0; j < w; ++j) {
+        i32 acc_lo = 0, acc_hi = 0;
+        for (int k = 0; k < 4; ++k) {
+            acc_lo += kLo[k] * i32{r[k][j]};
+            acc_hi += kHi[k] * i32{r[k][j]};
+        }
+        lo[j] = acc_lo;
+        hi[j] = acc_hi;
+    }
+}
+
 void dwt123_vert(const i32* const r[4], int w, i64 add, int shift, i32* lo, i32* hi) {
     for (int j = 0; j < w; ++j) {
         i64 acc_lo = 0, acc_hi = 0;
@@ -341,6 +353,7 @@ AdmKernels::AdmKernels()
     : dwt0_vert8(scalar::dwt0_vert8),
       dwt0_vert16(scalar::dwt0_vert16),
       dwt0_horz(scalar::dwt0_horz),
+      dwt1_vert(scalar::dwt1_vert),
       dwt123_vert(scalar::dwt123_vert),
       dwt123_horz(scalar::dwt123_horz),
       decouple0(scalar::decouple0),

@@ -732,6 +732,66 @@ HWY_INLINE hn::Vec<D32> Q32AbsMul(D32 d32, hn::Vec<D32> c, u32 k) {
     return hn::BitCast(d32, hn::OddEven(hn::BitCast(du, po), hn::BitCast(du, hn::ShiftRight<32>(pe))));
 }
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || \
+    HWY_TARGET == HWY_SSSE3
+// x86: each int32 lane holds the pair (row a, row b) of its pixel as two
+// int16 halves, and pmaddwd (ReorderWidenMulAccumulate) with the tap pair
+// gives that pixel's two-tap sum in place: no reordering, exact int32.
+void Dwt1Vert(const i16* const r[4], int w, i32* lo, i32* hi) {
+    const hn::ScalableTag<i32> d32;
+    const hn::RebindToUnsigned<decltype(d32)> du32;
+    const hn::Repartition<i16, decltype(d32)> d16;
+    const hn::Rebind<u16, decltype(d32)> du16;
+    const hn::Rebind<i16, decltype(d32)> d16h;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    auto pair = [&](i32 a, i32 b) {
+        return hn::BitCast(d16, hn::Set(d32, static_cast<i32>(static_cast<u32>(a & 0xFFFF) |
+                                                               (static_cast<u32>(b) << 16))));
+    };
+    const auto lo01 = pair(kLo0, kLo1), lo23 = pair(kLo2, kLo3);
+    const auto hi01 = pair(kHi0, kHi1), hi23 = pair(kHi2, kHi3);
+    auto rows = [&](const i16* a, const i16* b) {
+        const auto low = hn::PromoteTo(du32, hn::LoadU(du16, reinterpret_cast<const u16*>(a)));
+        const auto high = hn::ShiftLeft<16>(hn::BitCast(du32, hn::PromoteTo(d32, hn::LoadU(d16h, b))));
+        return hn::BitCast(d16, hn::Or(low, high));
+    };
+    auto unused = hn::Zero(d32);
+    int j = 0;
+    for (; j + n <= w; j += n) {
+        const auto p01 = rows(r[0] + j, r[1] + j), p23 = rows(r[2] + j, r[3] + j);
+        const auto l = hn::ReorderWidenMulAccumulate(d32, p01, lo01, hn::Zero(d32), unused);
+        const auto h = hn::ReorderWidenMulAccumulate(d32, p01, hi01, hn::Zero(d32), unused);
+        hn::StoreU(hn::ReorderWidenMulAccumulate(d32, p23, lo23, l, unused), d32, lo + j);
+        hn::StoreU(hn::ReorderWidenMulAccumulate(d32, p23, hi23, h, unused), d32, hi + j);
+    }
+    if (j < w) {
+        const i16* rt[4] = {r[0] + j, r[1] + j, r[2] + j, r[3] + j};
+        scalar::dwt1_vert(rt, w - j, lo + j, hi + j);
+    }
+}
+#else
+void Dwt1Vert(const i16* const r[4], int w, i32* lo, i32* hi) {
+    const hn::ScalableTag<i32> d32;
+    const hn::Rebind<i16, decltype(d32)> d16;
+    const int n = static_cast<int>(hn::Lanes(d32));
+    int j = 0;
+    for (; j + n <= w; j += n) {
+        const auto s0 = hn::PromoteTo(d32, hn::LoadU(d16, r[0] + j)), s1 = hn::PromoteTo(d32, hn::LoadU(d16, r[1] + j));
+        const auto s2 = hn::PromoteTo(d32, hn::LoadU(d16, r[2] + j)), s3 = hn::PromoteTo(d32, hn::LoadU(d16, r[3] + j));
+        hn::StoreU(hn::Add(hn::Add(hn::Mul(s0, hn::Set(d32, kLo0)), hn::Mul(s1, hn::Set(d32, kLo1))),
+                           hn::Add(hn::Mul(s2, hn::Set(d32, kLo2)), hn::Mul(s3, hn::Set(d32, kLo3)))),
+                   d32, lo + j);
+        hn::StoreU(hn::Add(hn::Add(hn::Mul(s0, hn::Set(d32, kHi0)), hn::Mul(s1, hn::Set(d32, kHi1))),
+                           hn::Add(hn::Mul(s2, hn::Set(d32, kHi2)), hn::Mul(s3, hn::Set(d32, kHi3)))),
+                   d32, hi + j);
+    }
+    if (j < w) {
+        const i16* rt[4] = {r[0] + j, r[1] + j, r[2] + j, r[3] + j};
+        scalar::dwt1_vert(rt, w - j, lo + j, hi + j);
+    }
+}
+#endif
+
 void Dwt123Vert(const i32* const r[4], int w, i64 add, int shift, i32* lo, i32* hi) {
     const hn::ScalableTag<i32> d32;
     const hn::RepartitionToWide<decltype(d32)> d64;
@@ -915,6 +975,7 @@ void FillAdmKernels(AdmKernels& k) {
     k.dwt0_vert16 = Dwt0Vert16;
     k.dwt0_horz = Dwt0Horz;
     k.den0 = Den0;
+    k.dwt1_vert = Dwt1Vert;
     k.dwt123_vert = Dwt123Vert;
     k.den123 = Den123;
 #if HWY_TARGET != HWY_SSSE3

@@ -38,6 +38,9 @@ struct AdmKernels {
     /// v, h, d may all be null (only band A wanted).
     using Dwt0Horz = void (*)(const std::int16_t* lo, const std::int16_t* hi, int w, std::int16_t* a,
                               std::int16_t* v, std::int16_t* h, std::int16_t* d);
+    /// Scale-1 vertical pass over rows of the int16 band A of scale 0: the
+    /// exact int32 sums (scale 1 neither rounds nor shifts; |sum| < 2^31).
+    using Dwt1Vert = void (*)(const std::int16_t* const r[4], int w, std::int32_t* lo, std::int32_t* hi);
     using Dwt123Vert = void (*)(const std::int32_t* const r[4], int w, std::int64_t add, int shift,
                                 std::int32_t* lo, std::int32_t* hi);
     using Dwt123Horz = void (*)(const std::int32_t* lo, const std::int32_t* hi, int w, std::int64_t add,
@@ -64,6 +67,7 @@ struct AdmKernels {
     Dwt0Vert8 dwt0_vert8;
     Dwt0Vert16 dwt0_vert16;
     Dwt0Horz dwt0_horz;
+    Dwt1Vert dwt1_vert;
     Dwt123Vert dwt123_vert;
     Dwt123Horz dwt123_horz;
     Decouple0 decouple0;
@@ -100,6 +104,7 @@ void dwt0_horz(const std::int16_t* lo, const std::int16_t* hi, int w, std::int16
 /// Outputs [j0, j1) only (for SIMD edges).
 void dwt0_horz_range(const std::int16_t* lo, const std::int16_t* hi, int w, int j0, int j1, std::int16_t* a,
                      std::int16_t* v, std::int16_t* h, std::int16_t* d);
+void dwt1_vert(const std::int16_t* const r[4], int w, std::int32_t* lo, std::int32_t* hi);
 void dwt123_vert(const std::int32_t* const r[4], int w, std::int64_t add, int shift, std::int32_t* lo,
                  std::int32_t* hi);
 void dwt123_horz(const std::int32_t* lo, const std::int32_t* hi, int w, std::int64_t add, int shift,
