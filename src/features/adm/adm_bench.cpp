@@ -96,9 +96,10 @@ void register_kernels(const std::string& variant, const AdmKernels& k) {
     });
     reg("csf0_x3", [k](benchmark::State& st) {
         const auto src = noise<std::int16_t>(bw, -2000, 2000, 4);
-        std::vector<std::int16_t> out(bw), flt(bw);
+        std::vector<std::int16_t> out(bw);
+        std::vector<std::int32_t> fsum(bw);
         for (auto _ : st)
-            for (int i = 0; i < 3 * bh; ++i) k.csf0(src.data(), bw, 36453, 15, 16384, out.data(), flt.data());
+            for (int i = 0; i < 3 * bh; ++i) k.csf0(src.data(), bw, 36453, 15, 16384, out.data(), fsum.data());
     });
     reg("den0_x3", [k](benchmark::State& st) {
         const auto src = noise<std::int16_t>(bw, -2000, 2000, 5);
@@ -110,10 +111,12 @@ void register_kernels(const std::string& variant, const AdmKernels& k) {
     });
     reg("cm0", [k](benchmark::State& st) {
         std::vector<std::vector<std::int16_t>> in;
-        for (int i = 0; i < 15; ++i) in.push_back(noise<std::int16_t>(bw, i < 9 ? 0 : -2000, 2000, 20 + i));
+        for (int i = 0; i < 15; ++i) in.push_back(noise<std::int16_t>(bw, -2000, 2000, 20 + i));
+        std::vector<std::vector<std::int32_t>> fsum;
+        for (int i = 0; i < 3; ++i) fsum.push_back(noise<std::int32_t>(bw, 0, 6000, 50 + i));
         CmRow<std::int16_t> row{};
+        for (int r = 0; r < 3; ++r) row.fsum[r] = fsum[static_cast<std::size_t>(r)].data();
         for (int t = 0; t < 3; ++t) {
-            for (int r = 0; r < 3; ++r) row.flt[t][r] = in[t * 3 + r].data();
             row.masker[t] = in[9 + t].data();
             row.target[t] = in[12 + t].data();
             row.rf[t] = t == 2 ? 49417 : 36453;
@@ -165,9 +168,9 @@ void register_kernels(const std::string& variant, const AdmKernels& k) {
     });
     reg("csf123_s1_x3", [k](benchmark::State& st) {
         const auto src = noise<std::int32_t>(cw, -200000, 200000, 9);
-        std::vector<std::int32_t> out(cw), flt(cw);
+        std::vector<std::int32_t> out(cw), fsum(cw);
         for (auto _ : st)
-            for (int i = 0; i < 3 * ch; ++i) k.csf123(src.data(), cw, 173040426, out.data(), flt.data());
+            for (int i = 0; i < 3 * ch; ++i) k.csf123(src.data(), cw, 173040426, out.data(), fsum.data());
     });
     reg("den123_s1_x3", [k](benchmark::State& st) {
         const auto src = noise<std::int32_t>(cw, -200000, 200000, 10);
@@ -179,10 +182,12 @@ void register_kernels(const std::string& variant, const AdmKernels& k) {
     });
     reg("cm123_s1", [k](benchmark::State& st) {
         std::vector<std::vector<std::int32_t>> in;
-        for (int i = 0; i < 15; ++i) in.push_back(noise<std::int32_t>(cw, i < 9 ? 0 : -200000, 200000, 40 + i));
+        for (int i = 0; i < 15; ++i) in.push_back(noise<std::int32_t>(cw, -200000, 200000, 40 + i));
+        std::vector<std::vector<std::int32_t>> fsum;
+        for (int i = 0; i < 3; ++i) fsum.push_back(noise<std::int32_t>(cw, 0, 600000, 60 + i));
         CmRow<std::int32_t> row{};
+        for (int r = 0; r < 3; ++r) row.fsum[r] = fsum[static_cast<std::size_t>(r)].data();
         for (int t = 0; t < 3; ++t) {
-            for (int r = 0; r < 3; ++r) row.flt[t][r] = in[t * 3 + r].data();
             row.masker[t] = in[9 + t].data();
             row.target[t] = in[12 + t].data();
             row.rf[t] = 173040426;

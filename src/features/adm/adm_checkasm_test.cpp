@@ -427,11 +427,16 @@ TEST(AdmCheckasm, Csf0) {
                     for (auto [shift, add] : {std::pair{15, 16384}, std::pair{17, 65535}}) {
                         GuardedPlane<i16> src(n, 1, rng() % 5);
                         src.fill(gen<i16>(rng, f, -32768, 32767));
-                        GuardedPlane<i16> o0(n, 2), o1(n, 2);
-                        ref_k().csf0(src.row(0), n, rf, shift, add, o0.row(0), o0.row(1));
-                        k.csf0(src.row(0), n, rf, shift, add, o1.row(0), o1.row(1));
-                        ASSERT_TRUE(same_rows(o0, o1)) << "n=" << n << " rf=" << rf << " shift=" << shift;
-                        ASSERT_TRUE(o1.intact());
+                        GuardedPlane<i16> o0(n, 1), o1(n, 1);
+                        // fsum starts anywhere (wrap-around included).
+                        GuardedPlane<i32> s0(n, 1), s1(n, 1);
+                        s0.fill(gen<i32>(rng, f, INT32_MIN, INT32_MAX));
+                        std::memcpy(s1.row(0), s0.row(0), static_cast<std::size_t>(n) * sizeof(i32));
+                        ref_k().csf0(src.row(0), n, rf, shift, add, o0.row(0), s0.row(0));
+                        k.csf0(src.row(0), n, rf, shift, add, o1.row(0), s1.row(0));
+                        ASSERT_TRUE(same_rows(o0, o1) && same_rows(s0, s1))
+                            << "n=" << n << " rf=" << rf << " shift=" << shift;
+                        ASSERT_TRUE(o1.intact() && s1.intact());
                     }
                 }
             }
@@ -449,7 +454,10 @@ TEST(AdmCheckasm, Csf123) {
                 for (u32 rf : {u32{173040426}, u32{0}, u32{0xffffffff}, u32{0x80000000}, static_cast<u32>(rng())}) {
                     GuardedPlane<i32> src(n, 1, rng() % 5);
                     src.fill(gen<i32>(rng, f, INT32_MIN, INT32_MAX));
-                    GuardedPlane<i32> o0(n, 2), o1(n, 2);
+                    GuardedPlane<i32> o0(n, 2), o1(n, 2);  // rows: out, fsum
+                    o0.fill(gen<i32>(rng, f, INT32_MIN, INT32_MAX));
+                    for (unsigned y = 0; y < 2; ++y)
+                        std::memcpy(o1.row(y), o0.row(y), static_cast<std::size_t>(n) * sizeof(i32));
                     ref_k().csf123(src.row(0), n, rf, o0.row(0), o0.row(1));
                     k.csf123(src.row(0), n, rf, o1.row(0), o1.row(1));
                     ASSERT_TRUE(same_rows(o0, o1)) << "n=" << n << " rf=" << rf << " fill=" << int(f);
@@ -512,18 +520,21 @@ void check_cm(Fn get, const std::vector<std::array<u32, 3>>& rfs, i64 lo, i64 hi
         for (int w : widths(2, 67)) {
             for (Fill f : kFills) {
                 for (const auto& rf : rfs) {
-                    // 3 flt rows (up, centre, down) x 3 orientations, masker, target.
-                    GuardedPlane<T> flt(w, 9, rng() % 5), msk(w, 3, rng() % 5), tgt(w, 3, rng() % 5);
-                    flt.fill(gen<T>(rng, f, lo, hi));
+                    // 3 fsum rows (up, centre, down), masker and target x 3 orientations.
+                    GuardedPlane<i32> fs(w, 3, rng() % 5);
+                    GuardedPlane<T> msk(w, 3, rng() % 5), tgt(w, 3, rng() % 5);
+                    // fsum of three orientations' flt values of the band's range (or anything).
+                    const i64 fs_lo = f == Fill::MaxMin ? INT32_MIN : 3 * lo, fs_hi = f == Fill::MaxMin ? INT32_MAX : 3 * hi;
+                    fs.fill(gen<i32>(rng, f, std::max<i64>(fs_lo, INT32_MIN), std::min<i64>(fs_hi, INT32_MAX)));
                     msk.fill(gen<T>(rng, f, lo, hi));
                     tgt.fill(gen<T>(rng, f == Fill::Zero ? Fill::Random : f, lo, hi));
                     if (f == Fill::Small) {  // realistic: flt ~ |masker| / 30 >= 0
-                        for (unsigned y = 0; y < 9; ++y)
-                            for (int x = 0; x < w; ++x) flt.row(y)[x] = static_cast<T>(std::abs(i64{flt.row(y)[x]}));
+                        for (unsigned y = 0; y < 3; ++y)
+                            for (int x = 0; x < w; ++x) fs.row(y)[x] = static_cast<i32>(std::abs(i64{fs.row(y)[x]}));
                     }
                     CmRow<T> row{};
+                    for (int r = 0; r < 3; ++r) row.fsum[r] = fs.row(static_cast<unsigned>(r));
                     for (int t = 0; t < 3; ++t) {
-                        for (int r = 0; r < 3; ++r) row.flt[t][r] = flt.row(static_cast<unsigned>(t * 3 + r));
                         row.masker[t] = msk.row(static_cast<unsigned>(t));
                         row.target[t] = tgt.row(static_cast<unsigned>(t));
                         row.rf[t] = rf[t];

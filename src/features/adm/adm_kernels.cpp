@@ -40,11 +40,11 @@ using u64 = std::uint64_t;
 //
 // Decouple splits the distorted details into R (restored) and A (additive);
 // the CSF of one of them (out = src * csf rounded to the band's format,
-// flt = |out| / 30) masks the other: DLM (num) masks R by csf(A), AIM masks A
-// by csf(R). Contrast masking of a pixel of the scoring region reads the
+// flt = |out| / 30) masks the other: DLM (num) masks R by csf(A), AIM masks
+// A by csf(R). Contrast masking of a pixel of the scoring region reads the
 // masker's flt over its 3x3 neighbourhood (centre replaced by |csf| / 15;
 // rows/columns off the band mirrored: -1 -> 1, h -> h-1) summed over the
-// three orientations. Each row sum (AdmKernels::cm*) is rounded and shifted
+// three orientations (the csf kernels keep flt summed over orientations). Each row sum (AdmKernels::cm*) is rounded and shifted
 // by the layout's cm_shift_row before joining the total.
 //
 // All of it is per row: decouple and CSF of band row y depend on row y only,
@@ -66,25 +66,27 @@ struct ScaleKernels<i32> {
     static constexpr auto cm = &AdmKernels::cm123;
 };
 
-/// CSF of n samples of orientation theta (the kernel and constants of the band's format).
-void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i16* src, int n, i16* out, i16* flt) {
+/// CSF of n samples of orientation theta (the kernel and constants of the
+/// band's format); adds |csf| / 30 to fsum.
+void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i16* src, int n, i16* out, i32* fsum) {
     static constexpr int kShift[3] = {15, 15, 17};
     static constexpr i32 kAdd[3] = {16384, 16384, 65535};  // sic: not 2^16 for D
-    k.csf0(src, n, static_cast<u16>(l.rf[theta]), kShift[theta], kAdd[theta], out, flt);
+    k.csf0(src, n, static_cast<u16>(l.rf[theta]), kShift[theta], kAdd[theta], out, fsum);
 }
-void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i32* src, int n, i32* out, i32* flt) {
-    k.csf123(src, n, l.rf[theta], out, flt);
+void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i32* src, int n, i32* out, i32* fsum) {
+    k.csf123(src, n, l.rf[theta], out, fsum);
 }
 
-/// Rows of one band row: decoupled R and A, and CSF (out, flt) of each, per orientation.
+/// Rows of one band row: decoupled R and A and the CSF of each per
+/// orientation, and the sums over orientations of |CSF| / 30.
 template <typename T>
 struct FusedRow {
     T* r[3];
     T* a[3];
     T* csf_a[3];
-    T* flt_a[3];
     T* csf_r[3];
-    T* flt_r[3];
+    i32* fsum_a;
+    i32* fsum_r;
 };
 
 struct ScaleTerms {
@@ -104,18 +106,21 @@ ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale
         constexpr int kSlots = 4;
         FusedRow<T> ring[kSlots];
         int ring_row[kSlots] = {-1, -1, -1, -1};
-        T* mem = static_cast<T*>(
-            ScratchArena::local().alloc(sizeof(T) * static_cast<std::size_t>(kSlots) * 18 * static_cast<std::size_t>(w)));
-        for (int s = 0; s < kSlots; ++s)
+        const std::size_t uw = static_cast<std::size_t>(w);
+        T* mem = static_cast<T*>(ScratchArena::local().alloc(sizeof(T) * kSlots * 12 * uw));
+        i32* sums = static_cast<i32*>(ScratchArena::local().alloc(sizeof(i32) * kSlots * 2 * uw));
+        for (int s = 0; s < kSlots; ++s) {
+            const std::size_t su = static_cast<std::size_t>(s);
             for (int t = 0; t < 3; ++t) {
-                T* base = mem + (static_cast<std::size_t>(s) * 18 + static_cast<std::size_t>(t) * 6) * static_cast<std::size_t>(w);
+                T* base = mem + (su * 12 + static_cast<std::size_t>(t) * 4) * uw;
                 ring[s].r[t] = base;
-                ring[s].a[t] = base + w;
-                ring[s].csf_a[t] = base + 2 * w;
-                ring[s].flt_a[t] = base + 3 * w;
-                ring[s].csf_r[t] = base + 4 * w;
-                ring[s].flt_r[t] = base + 5 * w;
+                ring[s].a[t] = base + uw;
+                ring[s].csf_a[t] = base + 2 * uw;
+                ring[s].csf_r[t] = base + 3 * uw;
             }
+            ring[s].fsum_a = sums + su * 2 * uw;
+            ring[s].fsum_r = sums + (su * 2 + 1) * uw;
+        }
         const int x0 = sup.left, n = sup.right - sup.left;
         // The rows of band row y (within the support region), computed if not in the ring.
         auto row = [&](int y) -> const FusedRow<T>& {
@@ -133,9 +138,11 @@ ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale
                 aa[th] = fr.a[th] + x0;
             }
             (k.*ScaleKernels<T>::decouple)(o, t, n, p.enhn_gain_limit, rr, aa);
+            std::fill_n(fr.fsum_a + x0, n, 0);
+            if (aim) std::fill_n(fr.fsum_r + x0, n, 0);
             for (int th = 0; th < 3; ++th) {
-                csf_row(k, l, th, fr.a[th] + x0, n, fr.csf_a[th] + x0, fr.flt_a[th] + x0);
-                if (aim) csf_row(k, l, th, fr.r[th] + x0, n, fr.csf_r[th] + x0, fr.flt_r[th] + x0);
+                csf_row(k, l, th, fr.a[th] + x0, n, fr.csf_a[th] + x0, fr.fsum_a + x0);
+                if (aim) csf_row(k, l, th, fr.r[th] + x0, n, fr.csf_r[th] + x0, fr.fsum_r + x0);
             }
             ring_row[s] = y;
             return fr;
@@ -158,10 +165,10 @@ ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale
             const FusedRow<T>& rc = row(i);
             i64 inner[3] = {0, 0, 0};
             if (cm.j1 > cm.j0) {
+                cm.fsum[0] = ru.fsum_a;
+                cm.fsum[1] = rc.fsum_a;
+                cm.fsum[2] = rd.fsum_a;
                 for (int t = 0; t < 3; ++t) {
-                    cm.flt[t][0] = ru.flt_a[t];
-                    cm.flt[t][1] = rc.flt_a[t];
-                    cm.flt[t][2] = rd.flt_a[t];
                     cm.masker[t] = rc.csf_a[t];
                     cm.target[t] = rc.r[t];
                 }
@@ -171,10 +178,10 @@ ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale
             if (!aim) continue;
             i64 inner_aim[3] = {0, 0, 0};
             if (cm.j1 > cm.j0) {
+                cm.fsum[0] = ru.fsum_r;
+                cm.fsum[1] = rc.fsum_r;
+                cm.fsum[2] = rd.fsum_r;
                 for (int t = 0; t < 3; ++t) {
-                    cm.flt[t][0] = ru.flt_r[t];
-                    cm.flt[t][1] = rc.flt_r[t];
-                    cm.flt[t][2] = rd.flt_r[t];
                     cm.masker[t] = rc.csf_r[t];
                     cm.target[t] = rc.a[t];
                 }

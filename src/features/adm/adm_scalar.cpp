@@ -109,23 +109,27 @@ inline T apply_gain(T rst, T t, float rst_f, bool angle, double egl) {
 // where it becomes -2^31: the "rounding" subtracts half instead of adding.
 constexpr i64 kQ32Round = -2147483648LL;
 
+/// The masking threshold of pixel j: over the three orientations, the 3x3
+/// neighbourhood of |csf| / 30 with the centre replaced by |csf| / 15. Upstream
+/// sums it per orientation in int32; the sum wraps modulo 2^32, so summing
+/// the orientations first (fsum rows) gives the same bits.
 template <typename T, typename CenterFn>
 inline i32 mask_threshold(const CmRow<T>& row, int j, CenterFn center) {
     const int lf = j == 0 ? 1 : j - 1, rt = j == row.w - 1 ? row.w - 1 : j + 1;
     // Unsigned accumulation: the same bits as upstream's int32 sum, without
     // signed-overflow UB.
-    u32 thr = 0;
-    for (int theta = 0; theta < 3; ++theta) {
-        const T* ru = row.flt[theta][0];
-        const T* rc = row.flt[theta][1];
-        const T* rd = row.flt[theta][2];
-        u32 s = static_cast<u32>(ru[lf]) + static_cast<u32>(ru[j]) + static_cast<u32>(ru[rt]);
-        s += static_cast<u32>(rc[lf]) + static_cast<u32>(center(row.masker[theta][j])) + static_cast<u32>(rc[rt]);
-        s += static_cast<u32>(rd[lf]) + static_cast<u32>(rd[j]) + static_cast<u32>(rd[rt]);
-        thr += s;
-    }
+    const i32* ru = row.fsum[0];
+    const i32* rc = row.fsum[1];
+    const i32* rd = row.fsum[2];
+    u32 thr = static_cast<u32>(ru[lf]) + static_cast<u32>(ru[j]) + static_cast<u32>(ru[rt]);
+    thr += static_cast<u32>(rc[lf]) + static_cast<u32>(rc[rt]);
+    thr += static_cast<u32>(rd[lf]) + static_cast<u32>(rd[j]) + static_cast<u32>(rd[rt]);
+    for (int theta = 0; theta < 3; ++theta) thr += static_cast<u32>(center(row.masker[theta][j]));
     return static_cast<i32>(thr);
 }
+
+/// fsum += x with int32 wrap-around.
+inline void add_wrapping(i32& fsum, i32 x) { fsum = static_cast<i32>(static_cast<u32>(fsum) + static_cast<u32>(x)); }
 
 }  // namespace
 
@@ -267,24 +271,26 @@ void decouple123(const i32* const o[3], const i32* const t[3], int n, double egl
     }
 }
 
-// CSF: out = src * csf (rounded to the band's format) and flt = |out| / 30
-// (the masker's neighbourhood contribution).
-void csf0(const i16* src, int n, u16 rf, int shift, i32 add, i16* out, i16* flt) {
+// CSF: out = src * csf (rounded to the band's format); flt = |out| / 30 (the
+// masker's neighbourhood contribution) is added to the orientations' sum.
+void csf0(const i16* src, int n, u16 rf, int shift, i32 add, i16* out, i32* fsum) {
     constexpr i32 kOneBy30 = 4369;  // 2^17 / 30
     for (int j = 0; j < n; ++j) {
         const i32 v = i32{rf} * src[j];
         const i16 c = static_cast<i16>((v + add) >> shift);
         out[j] = c;
-        flt[j] = static_cast<i16>((kOneBy30 * std::abs(i32{c}) + 2048) >> 12);
+        const i16 flt = static_cast<i16>((kOneBy30 * std::abs(i32{c}) + 2048) >> 12);
+        add_wrapping(fsum[j], flt);
     }
 }
 
-void csf123(const i32* src, int n, u32 rf, i32* out, i32* flt) {
+void csf123(const i32* src, int n, u32 rf, i32* out, i32* fsum) {
     constexpr i64 kOneBy30 = 143165577;  // 2^32 / 30
     for (int j = 0; j < n; ++j) {
         const i32 c = static_cast<i32>((i64{rf} * src[j] + (i64{1} << 27)) >> 28);
         out[j] = c;
-        flt[j] = static_cast<i32>((kOneBy30 * std::abs(i64{c}) + kQ32Round) >> 32);
+        const i32 flt = static_cast<i32>((kOneBy30 * std::abs(i64{c}) + kQ32Round) >> 32);
+        add_wrapping(fsum[j], flt);
     }
 }
 

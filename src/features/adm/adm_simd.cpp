@@ -264,7 +264,7 @@ void Dwt0Horz(const i16* lo, const i16* hi, int w, i16* a, i16* v, i16* h, i16* 
 // ---------------------------------------------------------------------------
 // CSF, scale 0: |rf * src| < 2^31, then two C narrowing casts.
 
-void Csf0(const i16* src, int n_px, u16 rf, int shift, i32 add, i16* out, i16* flt) {
+void Csf0(const i16* src, int n_px, u16 rf, int shift, i32 add, i16* out, i32* fsum) {
     const hn::ScalableTag<i32> d32;
     const hn::Rebind<i16, decltype(d32)> d16;
     const int n = static_cast<int>(hn::Lanes(d32));
@@ -273,17 +273,14 @@ void Csf0(const i16* src, int n_px, u16 rf, int shift, i32 add, i16* out, i16* f
     const auto one_by_30 = hn::Set(d32, 4369);
     const auto rnd = hn::Set(d32, 2048);
     int j = 0;
-    // A last partial vector is recomputed over the last full window (each output
-    // depends on its own pixel only, and outputs never alias inputs).
-    for (; j < n_px && n_px >= n; j += n) {
-        if (j + n > n_px) j = n_px - n;
+    for (; j + n <= n_px; j += n) {
         const auto s = hn::PromoteTo(d32, hn::LoadU(d16, src + j));
         const auto c = SignExtend16(hn::ShiftRightSame(hn::Add(hn::Mul(vrf, s), vadd), shift));
-        const auto f = hn::ShiftRight<12>(hn::Add(hn::Mul(one_by_30, hn::Abs(c)), rnd));
+        const auto f = SignExtend16(hn::ShiftRight<12>(hn::Add(hn::Mul(one_by_30, hn::Abs(c)), rnd)));
         hn::StoreU(hn::DemoteTo(d16, c), d16, out + j);
-        hn::StoreU(TruncToI16(d16, f), d16, flt + j);
+        hn::StoreU(hn::Add(hn::LoadU(d32, fsum + j), f), d32, fsum + j);
     }
-    if (j < n_px) scalar::csf0(src + j, n_px - j, rf, shift, add, out + j, flt + j);
+    if (j < n_px) scalar::csf0(src + j, n_px - j, rf, shift, add, out + j, fsum + j);
 }
 
 // ---------------------------------------------------------------------------
@@ -356,19 +353,18 @@ void Cm0(const CmRow<i16>& row, i64 inner[3]) {
     const auto rf0 = hn::Set(d32, static_cast<i32>(row.rf[0])), rf1 = hn::Set(d32, static_cast<i32>(row.rf[1])),
                rf2 = hn::Set(d32, static_cast<i32>(row.rf[2]));
     auto ld = [&](const i16* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p)); };
+    auto ld32 = [&](const i32* p) { return hn::LoadU(d32, p); };
     int j = vj0;
     for (; j + n <= vj1; j += n) {
-        auto thr = zero;
-        for (int t = 0; t < 3; ++t) {
-            const i16* ru = row.flt[t][0] + j;
-            const i16* rc = row.flt[t][1] + j;
-            const i16* rd = row.flt[t][2] + j;
-            const auto c = SignExtend16(hn::ShiftRight<12>(hn::Add(hn::Mul(one_by_15, hn::Abs(ld(row.masker[t] + j))), rnd)));
-            auto s = hn::Add(hn::Add(ld(ru - 1), ld(ru)), hn::Add(ld(ru + 1), ld(rc - 1)));
-            s = hn::Add(s, hn::Add(hn::Add(c, ld(rc + 1)), hn::Add(ld(rd - 1), ld(rd))));
-            s = hn::Add(s, ld(rd + 1));
-            thr = hn::Add(thr, s);
-        }
+        // Wrapping int32 sums in any order: the reference's bits.
+        const i32* ru = row.fsum[0] + j;
+        const i32* rc = row.fsum[1] + j;
+        const i32* rd = row.fsum[2] + j;
+        auto thr = hn::Add(hn::Add(ld32(ru - 1), ld32(ru)), hn::Add(ld32(ru + 1), ld32(rc - 1)));
+        thr = hn::Add(thr, hn::Add(hn::Add(ld32(rc + 1), ld32(rd - 1)), hn::Add(ld32(rd), ld32(rd + 1))));
+        for (int t = 0; t < 3; ++t)
+            thr = hn::Add(thr, SignExtend16(hn::ShiftRight<12>(
+                                   hn::Add(hn::Mul(one_by_15, hn::Abs(ld(row.masker[t] + j))), rnd))));
         const auto x0 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[0] + j), rf0)), hn::ShiftLeft<10>(thr)), zero);
         const auto x1 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[1] + j), rf1)), hn::ShiftLeft<10>(thr)), zero);
         const auto x2 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[2] + j), rf2)), hn::ShiftLeft<12>(thr)), zero);
@@ -877,19 +873,17 @@ void Dwt123Horz(const i32* lo, const i32* hi, int w, i64 add, int shift, i32* a,
     scalar::dwt123_horz_range(lo, hi, w, j, ow, add, shift, a, v, h, d);
 }
 
-void Csf123(const i32* src, int n_px, u32 rf, i32* out, i32* flt) {
+void Csf123(const i32* src, int n_px, u32 rf, i32* out, i32* fsum) {
     const hn::ScalableTag<i32> d32;
     const int n = static_cast<int>(hn::Lanes(d32));
     int j = 0;
-    // A last partial vector is recomputed over the last full window (each output
-    // depends on its own pixel only, and outputs never alias inputs).
-    for (; j < n_px && n_px >= n; j += n) {
-        if (j + n > n_px) j = n_px - n;
+    for (; j + n <= n_px; j += n) {
         const auto c = CsfProduct123(d32, hn::LoadU(d32, src + j), rf);
         hn::StoreU(c, d32, out + j);
-        hn::StoreU(Q32AbsMul(d32, c, 143165577u), d32, flt + j);  // 2^32 / 30
+        const auto f = Q32AbsMul(d32, c, 143165577u);  // 2^32 / 30
+        hn::StoreU(hn::Add(hn::LoadU(d32, fsum + j), f), d32, fsum + j);
     }
-    if (j < n_px) scalar::csf123(src + j, n_px - j, rf, out + j, flt + j);
+    if (j < n_px) scalar::csf123(src + j, n_px - j, rf, out + j, fsum + j);
 }
 
 // x = |b| <= 2^31; sq = (x^2 + add_sq) >> shift_sq may exceed 32 bits, and
@@ -941,17 +935,14 @@ void Cm123(const CmRow<i32>& row, i64 inner[3]) {
     auto ld = [&](const i32* p) { return hn::LoadU(d32, p); };
     int j = vj0;
     for (; j + n <= vj1; j += n) {
-        auto thr = zero;
-        for (int t = 0; t < 3; ++t) {
-            const i32* ru = row.flt[t][0] + j;
-            const i32* rc = row.flt[t][1] + j;
-            const i32* rd = row.flt[t][2] + j;
-            const auto c = Q32AbsMul(d32, ld(row.masker[t] + j), 286331153u);  // 2^32 / 15
-            auto s = hn::Add(hn::Add(ld(ru - 1), ld(ru)), hn::Add(ld(ru + 1), ld(rc - 1)));
-            s = hn::Add(s, hn::Add(hn::Add(c, ld(rc + 1)), hn::Add(ld(rd - 1), ld(rd))));
-            s = hn::Add(s, ld(rd + 1));
-            thr = hn::Add(thr, s);
-        }
+        // Wrapping int32 sums in any order: the reference's bits.
+        const i32* ru = row.fsum[0] + j;
+        const i32* rc = row.fsum[1] + j;
+        const i32* rd = row.fsum[2] + j;
+        auto thr = hn::Add(hn::Add(ld(ru - 1), ld(ru)), hn::Add(ld(ru + 1), ld(rc - 1)));
+        thr = hn::Add(thr, hn::Add(hn::Add(ld(rc + 1), ld(rd - 1)), hn::Add(ld(rd), ld(rd + 1))));
+        for (int t = 0; t < 3; ++t)
+            thr = hn::Add(thr, Q32AbsMul(d32, ld(row.masker[t] + j), 286331153u));  // 2^32 / 15
         auto xt = [&](int t) {
             const auto x = CsfProduct123(d32, ld(row.target[t] + j), row.rf[t]);
             return hn::Max(hn::Sub(hn::Abs(x), thr), zero);

@@ -19,7 +19,9 @@ namespace vmaf::adm {
 /// [j0, j1) are visited. Column -1 mirrors to 1, column w to w-1.
 template <typename T>
 struct CmRow {
-    const T* flt[3][3];  ///< [orientation][up, centre, down] rows of |masker csf| / 30
+    /// [up, centre, down] rows of the masker's |csf| / 30 summed over the
+    /// three orientations (wrapping int32 sums, as the csf kernels leave them).
+    const std::int32_t* fsum[3];
     const T* masker[3];  ///< centre rows of the masker (csf) bands
     const T* target[3];  ///< centre rows of the target (decoupled) bands
     int w, j0, j1;
@@ -50,11 +52,13 @@ struct AdmKernels {
                                double egl, std::int16_t* const r[3], std::int16_t* const a[3]);
     using Decouple123 = void (*)(const std::int32_t* const o[3], const std::int32_t* const t[3], int n,
                                  double egl, std::int32_t* const r[3], std::int32_t* const a[3]);
-    // --- CSF of n pixels of one orientation: out = csf-weighted, flt = |out| / 30.
+    // --- CSF of n pixels of one orientation: out = csf-weighted, and
+    // fsum += flt with flt = |out| / 30 in the band's type (int16 at scale 0,
+    // sign-extended), added with int32 wrap-around.
     using Csf0 = void (*)(const std::int16_t* src, int n, std::uint16_t rf, int shift, std::int32_t add,
-                          std::int16_t* out, std::int16_t* flt);
+                          std::int16_t* out, std::int32_t* fsum);
     using Csf123 = void (*)(const std::int32_t* src, int n, std::uint32_t rf, std::int32_t* out,
-                            std::int32_t* flt);
+                            std::int32_t* fsum);
     // --- den: per-row sum of cubes of |x| (scale 0: exact; scales 1..3 with
     // the intermediate rounding shifts).
     using Den0 = std::uint64_t (*)(const std::int16_t* b, int n);
@@ -116,8 +120,8 @@ void decouple0(const std::int16_t* const o[3], const std::int16_t* const t[3], i
 void decouple123(const std::int32_t* const o[3], const std::int32_t* const t[3], int n, double egl,
                  std::int32_t* const r[3], std::int32_t* const a[3]);
 void csf0(const std::int16_t* src, int n, std::uint16_t rf, int shift, std::int32_t add, std::int16_t* out,
-          std::int16_t* flt);
-void csf123(const std::int32_t* src, int n, std::uint32_t rf, std::int32_t* out, std::int32_t* flt);
+          std::int32_t* fsum);
+void csf123(const std::int32_t* src, int n, std::uint32_t rf, std::int32_t* out, std::int32_t* fsum);
 std::uint64_t den0(const std::int16_t* b, int n);
 std::uint64_t den123(const std::int32_t* b, int n, std::uint32_t shift_sq, std::uint64_t add_sq,
                      std::uint32_t shift_cub, std::uint64_t add_cub);
