@@ -571,7 +571,8 @@ void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double eg
 // bits below bit 12 are first folded into a sticky bit at bit 12, so the
 // double is exact and the float rounding (guard bit at 29 or higher) sees the
 // same guard and sticky information. Pixel groups with an INT32_MIN in H or V
-// (where the reference's int64 sum of squares overflows) use the scalar code.
+// (where the reference's int64 sum of squares overflows) use the scalar code;
+// groups with all |H|, |V| < 2^26 form the sums in double directly (exact).
 // Everything else is exact for any int32 input: the denominator's 15-bit
 // reduction uses powers of two taken from the exponent of |o| (exact in
 // double): 2^e (e = floor(log2 |o|)), 2^shift = max(2^(e-14), 1), i.e.
@@ -605,6 +606,7 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
     const auto vegl = hn::Set(df, egl);
     auto via_float = [&](decltype(zero) x) { return hn::PromoteTo(df, hn::DemoteTo(df32, x)); };
     const auto limit = hn::Set(du32, 1u << 31);
+    const auto small = hn::Set(du32, 1u << 26);
     const hn::Rebind<i64, decltype(df)> di64;
     const hn::Repartition<i32, decltype(di64)> d32w;  // i32 view of the i64 lanes (for MulEven)
     const auto low12 = hn::Set(di64, i64{0xFFF});
@@ -643,11 +645,19 @@ void Decouple123(const i32* const o[3], const i32* const t[3], int n_px, double 
         }
         const auto oh = hn::PromoteTo(df, oi0), ov = hn::PromoteTo(df, oi1);
         const auto th = hn::PromoteTo(df, ti0), tv = hn::PromoteTo(df, ti1);
-        const auto oh64 = hn::PromoteTo(di64, oi0), ov64 = hn::PromoteTo(di64, oi1);
-        const auto th64 = hn::PromoteTo(di64, ti0), tv64 = hn::PromoteTo(di64, ti1);
-        const auto dp = hn::Mul(i64_to_float(hn::Add(mul64(oh64, th64), mul64(ov64, tv64))), inv4096);
-        const auto om = hn::Mul(i64_to_float(hn::Add(mul64(oh64, oh64), mul64(ov64, ov64))), inv4096);
-        const auto tm = hn::Mul(i64_to_float(hn::Add(mul64(th64, th64), mul64(tv64, tv64))), inv4096);
+        auto dp = zero, om = zero, tm = zero;
+        if (hn::AllTrue(du32, hn::Lt(hn::BitCast(du32, big), small))) {
+            // Products below 2^52 and sums below 2^53: exact in double.
+            dp = hn::Mul(via_float(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv))), inv4096);
+            om = hn::Mul(via_float(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov))), inv4096);
+            tm = hn::Mul(via_float(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv))), inv4096);
+        } else {
+            const auto oh64 = hn::PromoteTo(di64, oi0), ov64 = hn::PromoteTo(di64, oi1);
+            const auto th64 = hn::PromoteTo(di64, ti0), tv64 = hn::PromoteTo(di64, ti1);
+            dp = hn::Mul(i64_to_float(hn::Add(mul64(oh64, th64), mul64(ov64, tv64))), inv4096);
+            om = hn::Mul(i64_to_float(hn::Add(mul64(oh64, oh64), mul64(ov64, ov64))), inv4096);
+            tm = hn::Mul(i64_to_float(hn::Add(mul64(th64, th64), mul64(tv64, tv64))), inv4096);
+        }
         const auto angle = hn::And(hn::Ge(dp, zero), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
         for (int theta = 0; theta < 3; ++theta) {
             const auto oo = theta == 0 ? oh : theta == 1 ? ov : hn::PromoteTo(df, oi2);
