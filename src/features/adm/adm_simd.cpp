@@ -447,12 +447,13 @@ void Decouple0Double(const i16* const o[3], const i16* const t[3], int n_px, dou
     }
 }
 
-/// trunc(2^30 / a) for int32 lanes 1 <= a <= 32768, exactly. A float
-/// reciprocal (relative error below 2^-20 after the Newton steps: x86's
-/// estimates have 12 or 14 bits, others get a second step) gives q0 within 1024 / a + 1 of the quotient, so
-/// the remainder 2^30 - q0 * a fits int32 (|.| <= 1024 + 2a); its quotient by
-/// a, again from the reciprocal, is off by at most one, and a last remainder
-/// test settles it.
+/// trunc(2^30 / a) for int32 lanes 1 <= a <= 32768, exactly. With the float
+/// reciprocal r of relative error below 2^-20 (x86's 12- or 14-bit estimates
+/// after one Newton step; others get a second step), q0 = round(2^30 r) is
+/// within 1024 / a + 1/2 of q = 2^30 / a, so rem = 2^30 - q0 a is exact in
+/// int32 and float (|rem| <= 1024 + a/2). floor(q) = q0 + floor(rem / a), and
+/// round(rem * r) is off from rem / a by under 1/2, hence floor(rem / a) or one
+/// more; a negative remainder of q0 + that means one more: subtract it.
 template <class D32>
 HWY_INLINE hn::Vec<D32> Div2p30(D32 d32, hn::Vec<D32> a) {
     const hn::Rebind<float, D32> df;
@@ -465,13 +466,10 @@ HWY_INLINE hn::Vec<D32> Div2p30(D32 d32, hn::Vec<D32> a) {
 #endif
     const auto two30 = hn::Set(d32, i32{1} << 30);
     auto q = hn::NearestInt(hn::Mul(rcp, hn::Set(df, 1073741824.0f)));
-    auto rem = hn::Sub(two30, hn::Mul(q, a));
-    q = hn::Add(q, hn::ConvertTo(d32, hn::Floor(hn::Mul(hn::ConvertTo(df, rem), rcp))));
-    rem = hn::Sub(two30, hn::Mul(q, a));
-    const auto m1 = hn::Set(d32, -1);
-    q = hn::Add(q, hn::IfThenElseZero(hn::Lt(rem, hn::Zero(d32)), m1));  // -1
-    q = hn::Sub(q, hn::IfThenElseZero(hn::Gt(rem, hn::Add(a, m1)), m1));  // +1 (rem >= a)
-    return q;
+    const auto rem = hn::Sub(two30, hn::Mul(q, a));
+    q = hn::Add(q, hn::NearestInt(hn::Mul(hn::ConvertTo(df, rem), rcp)));
+    const auto over = hn::Lt(hn::Sub(two30, hn::Mul(q, a)), hn::Zero(d32));
+    return hn::Add(q, hn::IfThenElseZero(over, hn::Set(d32, -1)));
 }
 
 // Decouple, scale 0, in int32 lanes, for an integer gain limit egl in
