@@ -485,15 +485,15 @@ void Decouple0IntGain(const i16* const o[3], const i16* const t[3], int n_px, i3
     const hn::ScalableTag<i32> d32;
     const hn::Rebind<i16, decltype(d32)> d16;
     const hn::Half<decltype(d32)> dh32;
+    const hn::Rebind<float, decltype(d32)> df32;
+    const hn::Half<decltype(df32)> dhf32;
     const hn::Rebind<double, decltype(dh32)> df;
-    const hn::Rebind<float, decltype(df)> df32;
     const int n = static_cast<int>(hn::Lanes(d32));
-    const auto inv4096 = hn::Set(df, 1.0 / 4096.0);
     const auto cos_sq = hn::Set(df, static_cast<double>(cos1deg_sq()));
     const auto zero_d = hn::Zero(df);
     const auto one_d = hn::Set(df, 1.0);
-    const auto min32_d = hn::Set(df, -2147483648.0);
-    const auto two31_d = hn::Set(df, 2147483648.0);
+    const auto min32 = hn::Set(d32, INT32_MIN);
+    const auto two31_f = hn::Set(df32, 2147483648.0f);
     const auto zero = hn::Zero(d32);
     const auto one = hn::Set(d32, 1);
     const auto k_one = hn::Set(d32, 32768);
@@ -501,14 +501,16 @@ void Decouple0IntGain(const i16* const o[3], const i16* const t[3], int n_px, i3
     const auto lo15 = hn::Set(d32, 0x7FFF);
     const auto vegl = hn::Set(d32, egl);
     auto ld = [&](const i16* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p)); };
-    // C's (float) of the int64 value whose int32 wrap is x (x in (-2^31, 2^31]), / 4096, as double.
-    auto to_float = [&](hn::Vec<decltype(dh32)> x) {
-        auto v = hn::PromoteTo(df, x);
-        v = hn::IfThenElse(hn::Eq(v, min32_d), two31_d, v);
-        return hn::Mul(hn::PromoteTo(df, hn::DemoteTo(df32, v)), inv4096);
+    // C's (float) of the int64 value whose int32 wrap is x (x in (-2^31, 2^31]):
+    // the int32 -> float conversion rounds the same way; INT32_MIN stands for 2^31.
+    auto to_float = [&](hn::Vec<decltype(d32)> x) {
+        return hn::IfThenElse(hn::RebindMask(df32, hn::Eq(x, min32)), two31_f, hn::ConvertTo(df32, x));
     };
-    auto angle_half = [&](hn::Vec<decltype(dh32)> dpi, hn::Vec<decltype(dh32)> omi, hn::Vec<decltype(dh32)> tmi) {
-        const auto dp = to_float(dpi), om = to_float(omi), tm = to_float(tmi);
+    // The reference divides each float by 4096 before the double products;
+    // powers of two commute with their rounding here (no under/overflow), so
+    // the comparison is the same without.
+    auto angle_half = [&](hn::Vec<decltype(dhf32)> dpf, hn::Vec<decltype(dhf32)> omf, hn::Vec<decltype(dhf32)> tmf) {
+        const auto dp = hn::PromoteTo(df, dpf), om = hn::PromoteTo(df, omf), tm = hn::PromoteTo(df, tmf);
         const auto ok = hn::And(hn::Ge(dp, zero_d), hn::Ge(hn::Mul(dp, dp), hn::Mul(hn::Mul(cos_sq, om), tm)));
         return hn::DemoteTo(dh32, hn::IfThenElseZero(ok, one_d));
     };
@@ -523,8 +525,11 @@ void Decouple0IntGain(const i16* const o[3], const i16* const t[3], int n_px, i3
         const auto dp = hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv));
         const auto om = hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov));
         const auto tm = hn::Add(hn::Mul(th, th), hn::Mul(tv, tv));
-        const auto angle_lo = angle_half(hn::LowerHalf(dh32, dp), hn::LowerHalf(dh32, om), hn::LowerHalf(dh32, tm));
-        const auto angle_hi = angle_half(hn::UpperHalf(dh32, dp), hn::UpperHalf(dh32, om), hn::UpperHalf(dh32, tm));
+        const auto dpf = to_float(dp), omf = to_float(om), tmf = to_float(tm);
+        const auto angle_lo =
+            angle_half(hn::LowerHalf(dhf32, dpf), hn::LowerHalf(dhf32, omf), hn::LowerHalf(dhf32, tmf));
+        const auto angle_hi =
+            angle_half(hn::UpperHalf(dhf32, dpf), hn::UpperHalf(dhf32, omf), hn::UpperHalf(dhf32, tmf));
         const auto angle = hn::Ne(hn::Combine(d32, angle_hi, angle_lo), zero);
         for (int theta = 0; theta < 3; ++theta) {
             const auto oo = theta == 0 ? oh : theta == 1 ? ov : ld(o[2] + j);
