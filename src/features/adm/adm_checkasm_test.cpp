@@ -357,12 +357,24 @@ TEST(AdmCheckasm, Decouple0AllDenominators) {
                 const i64 ov = th == pass % 3 || pass == 6 ? j - 32768 : static_cast<i64>(rng() % 65536) - 32768;
                 i64 tv;
                 switch (pass) {
-                    case 0: tv = static_cast<i64>(rng() % 65536) - 32768; break;
-                    case 1: tv = (rng() & 1) ? 32767 : -32768; break;
-                    case 2: tv = ov * static_cast<i64>(rng() % 9) / 8 + static_cast<i64>(rng() % 5) - 2; break;
-                    case 3: tv = static_cast<i64>(rng() % 9) - 4; break;
-                    case 6: tv = th == 0 ? boundary_t(ov) : ov; break;
-                    default: tv = ov * (pass == 4 ? 1 : -1); break;
+                    case 0:
+                        tv = static_cast<i64>(rng() % 65536) - 32768;
+                        break;
+                    case 1:
+                        tv = (rng() & 1) ? 32767 : -32768;
+                        break;
+                    case 2:
+                        tv = ov * static_cast<i64>(rng() % 9) / 8 + static_cast<i64>(rng() % 5) - 2;
+                        break;
+                    case 3:
+                        tv = static_cast<i64>(rng() % 9) - 4;
+                        break;
+                    case 6:
+                        tv = th == 0 ? boundary_t(ov) : ov;
+                        break;
+                    default:
+                        tv = ov * (pass == 4 ? 1 : -1);
+                        break;
                 }
                 o[th * n + j] = static_cast<i16>(ov);
                 t[th * n + j] = static_cast<i16>(std::clamp<i64>(tv, -32768, 32767));
@@ -524,7 +536,8 @@ void check_cm(Fn get, const std::vector<std::array<u32, 3>>& rfs, i64 lo, i64 hi
                     GuardedPlane<i32> fs(w, 3, rng() % 5);
                     GuardedPlane<T> msk(w, 3, rng() % 5), tgt(w, 3, rng() % 5);
                     // fsum of three orientations' flt values of the band's range (or anything).
-                    const i64 fs_lo = f == Fill::MaxMin ? INT32_MIN : 3 * lo, fs_hi = f == Fill::MaxMin ? INT32_MAX : 3 * hi;
+                    const i64 fs_lo = f == Fill::MaxMin ? INT32_MIN : 3 * lo,
+                              fs_hi = f == Fill::MaxMin ? INT32_MAX : 3 * hi;
                     fs.fill(gen<i32>(rng, f, std::max<i64>(fs_lo, INT32_MIN), std::min<i64>(fs_hi, INT32_MAX)));
                     msk.fill(gen<T>(rng, f, lo, hi));
                     tgt.fill(gen<T>(rng, f == Fill::Zero ? Fill::Random : f, lo, hi));

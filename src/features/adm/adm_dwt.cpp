@@ -71,8 +71,7 @@ namespace {
 /// One level of scales 1..3 from `src` (int16 band A of scale 0 for scale 1,
 /// else int32); `vert` runs the vertical pass of one output row.
 template <typename Src, typename VertFn>
-void dwt_scale123_impl(const Band<Src>& src, int scale, Subbands<std::int32_t>& out, const AdmKernels& k,
-                       VertFn vert) {
+void dwt_scale123_impl(const Band<Src>& src, int scale, Subbands<std::int32_t>& out, const AdmKernels& k, VertFn vert) {
     // Rounding of the horizontal pass per level (index scale - 1).
     static constexpr std::int64_t kAddH[3] = {16384, 32768, 16384};
     static constexpr int kShiftH[3] = {15, 16, 15};
@@ -111,9 +110,10 @@ void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_
     static constexpr int kShiftV[3] = {0, 16, 16};
     const std::int64_t add_v = kAddV[scale - 1];
     const int shift_v = kShiftV[scale - 1];
-    dwt_scale123_impl(src, scale, out, k, [&](const std::int32_t* const r[4], int w, std::int32_t* lo, std::int32_t* hi) {
-        k.dwt123_vert(r, w, add_v, shift_v, lo, hi);
-    });
+    dwt_scale123_impl(src, scale, out, k,
+                      [&](const std::int32_t* const r[4], int w, std::int32_t* lo, std::int32_t* hi) {
+                          k.dwt123_vert(r, w, add_v, shift_v, lo, hi);
+                      });
 }
 
 void dwt_scale123(const Band<std::int32_t>& src, int scale, Subbands<std::int32_t>& out) {

@@ -34,7 +34,6 @@ using u64 = std::uint64_t;
 // ---------------------------------------------------------------------------
 // Small helpers reproducing C conversions of the reference implementation.
 
-
 // ---------------------------------------------------------------------------
 // Decouple, CSF and contrast masking of one scale, fused row by row.
 //
@@ -44,8 +43,9 @@ using u64 = std::uint64_t;
 // A by csf(R). Contrast masking of a pixel of the scoring region reads the
 // masker's flt over its 3x3 neighbourhood (centre replaced by |csf| / 15;
 // rows/columns off the band mirrored: -1 -> 1, h -> h-1) summed over the
-// three orientations (the csf kernels keep flt summed over orientations). Each row sum (AdmKernels::cm*) is rounded and shifted
-// by the layout's cm_shift_row before joining the total.
+// three orientations (the csf kernels keep flt summed over orientations).
+// Each row sum (AdmKernels::cm*) is rounded and shifted by the layout's
+// cm_shift_row before joining the total.
 //
 // All of it is per row: decouple and CSF of band row y depend on row y only,
 // and masking row i needs rows i-1..i+1 (mirrored). So rows are produced on

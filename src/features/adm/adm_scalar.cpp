@@ -129,7 +129,9 @@ inline i32 mask_threshold(const CmRow<T>& row, int j, CenterFn center) {
 }
 
 /// fsum += x with int32 wrap-around.
-inline void add_wrapping(i32& fsum, i32 x) { fsum = static_cast<i32>(static_cast<u32>(fsum) + static_cast<u32>(x)); }
+inline void add_wrapping(i32& fsum, i32 x) {
+    fsum = static_cast<i32>(static_cast<u32>(fsum) + static_cast<u32>(x));
+}
 
 }  // namespace
 

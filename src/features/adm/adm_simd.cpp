@@ -363,8 +363,9 @@ void Cm0(const CmRow<i16>& row, i64 inner[3]) {
         auto thr = hn::Add(hn::Add(ld32(ru - 1), ld32(ru)), hn::Add(ld32(ru + 1), ld32(rc - 1)));
         thr = hn::Add(thr, hn::Add(hn::Add(ld32(rc + 1), ld32(rd - 1)), hn::Add(ld32(rd), ld32(rd + 1))));
         for (int t = 0; t < 3; ++t)
-            thr = hn::Add(thr, SignExtend16(hn::ShiftRight<12>(
-                                   hn::Add(hn::Mul(one_by_15, hn::Abs(ld(row.masker[t] + j))), rnd))));
+            thr = hn::Add(
+                thr,
+                SignExtend16(hn::ShiftRight<12>(hn::Add(hn::Mul(one_by_15, hn::Abs(ld(row.masker[t] + j))), rnd))));
         const auto x0 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[0] + j), rf0)), hn::ShiftLeft<10>(thr)), zero);
         const auto x1 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[1] + j), rf1)), hn::ShiftLeft<10>(thr)), zero);
         const auto x2 = hn::Max(hn::Sub(hn::Abs(hn::Mul(ld(row.target[2] + j), rf2)), hn::ShiftLeft<12>(thr)), zero);
@@ -559,8 +560,7 @@ void Decouple0IntGain(const i16* const o[3], const i16* const t[3], int n_px, i3
     }
 }
 
-void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3],
-               i16* const a[3]) {
+void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3], i16* const a[3]) {
     if (egl >= 1.0 && egl <= 32767.0 && egl == static_cast<double>(static_cast<i32>(egl)))
         Decouple0IntGain(o, t, n_px, static_cast<i32>(egl), r, a);
     else
@@ -754,8 +754,8 @@ void Dwt1Vert(const i16* const r[4], int w, i32* lo, i32* hi) {
     const hn::Rebind<i16, decltype(d32)> d16h;
     const int n = static_cast<int>(hn::Lanes(d32));
     auto pair = [&](i32 a, i32 b) {
-        return hn::BitCast(d16, hn::Set(d32, static_cast<i32>(static_cast<u32>(a & 0xFFFF) |
-                                                               (static_cast<u32>(b) << 16))));
+        return hn::BitCast(d16,
+                           hn::Set(d32, static_cast<i32>(static_cast<u32>(a & 0xFFFF) | (static_cast<u32>(b) << 16))));
     };
     const auto lo01 = pair(kLo0, kLo1), lo23 = pair(kLo2, kLo3);
     const auto hi01 = pair(kHi0, kHi1), hi23 = pair(kHi2, kHi3);
@@ -954,8 +954,7 @@ void Cm123(const CmRow<i32>& row, i64 inner[3]) {
         const i32* rd = row.fsum[2] + j;
         auto thr = hn::Add(hn::Add(ld(ru - 1), ld(ru)), hn::Add(ld(ru + 1), ld(rc - 1)));
         thr = hn::Add(thr, hn::Add(hn::Add(ld(rc + 1), ld(rd - 1)), hn::Add(ld(rd), ld(rd + 1))));
-        for (int t = 0; t < 3; ++t)
-            thr = hn::Add(thr, Q32AbsMul(d32, ld(row.masker[t] + j), 286331153u));  // 2^32 / 15
+        for (int t = 0; t < 3; ++t) thr = hn::Add(thr, Q32AbsMul(d32, ld(row.masker[t] + j), 286331153u));  // 2^32 / 15
         auto xt = [&](int t) {
             const auto x = CsfProduct123(d32, ld(row.target[t] + j), row.rf[t]);
             return hn::Max(hn::Sub(hn::Abs(x), thr), zero);

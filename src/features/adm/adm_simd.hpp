@@ -57,8 +57,7 @@ struct AdmKernels {
     // sign-extended), added with int32 wrap-around.
     using Csf0 = void (*)(const std::int16_t* src, int n, std::uint16_t rf, int shift, std::int32_t add,
                           std::int16_t* out, std::int32_t* fsum);
-    using Csf123 = void (*)(const std::int32_t* src, int n, std::uint32_t rf, std::int32_t* out,
-                            std::int32_t* fsum);
+    using Csf123 = void (*)(const std::int32_t* src, int n, std::uint32_t rf, std::int32_t* out, std::int32_t* fsum);
     // --- den: per-row sum of cubes of |x| (scale 0: exact; scales 1..3 with
     // the intermediate rounding shifts).
     using Den0 = std::uint64_t (*)(const std::int16_t* b, int n);
