@@ -37,6 +37,7 @@
 #include <hwy/highway.h>
 
 #include <cstdlib>
+#include <utility>
 
 #include "features/motion/motion_kernels.hpp"
 
@@ -124,6 +125,56 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
         return t;
     };
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || \
+    HWY_TARGET == HWY_SSSE3
+    // 8-bit phase 1 for columns [x, x + 2n) in 16-bit lanes (x86): the
+    // differences d_k = a_k - b_k and e04 = d0 + d4, e13 = d1 + d3 fit int16,
+    // and v = F0 e04 + F1 e13 + F2 d2 is two pmaddwd of (e04, e13) and (d2, 0)
+    // pairs (every tap < 2^15). The pairs come from per-128-bit-block
+    // interleaves, so the inputs' 64-bit lanes are first reordered (lane 2b
+    // <- b, 2b+1 <- N/2 + b) for the two outputs to hold columns in order.
+    const hn::Repartition<std::int16_t, decltype(di)> d16;
+    const hn::RebindToUnsigned<decltype(d16)> du16;
+    const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+    const hn::Repartition<std::uint64_t, decltype(di)> d64;
+    const std::size_t n64 = hn::Lanes(d64);
+    HWY_ALIGN std::uint64_t order[HWY_MAX_BYTES / 8];
+    for (std::size_t i = 0; i < n64; ++i) order[i] = (i % 2 == 0) ? i / 2 : n64 / 2 + i / 2;
+    const auto perm = hn::SetTableIndices(d64, order);
+    auto pair16 = [&](std::int32_t a, std::int32_t b2) HWY_ATTR {
+        return hn::BitCast(d16, hn::Set(di, static_cast<std::int32_t>((static_cast<std::uint32_t>(a) & 0xFFFFu) |
+                                                                      (static_cast<std::uint32_t>(b2) << 16))));
+    };
+    const auto f01 = pair16(static_cast<std::int32_t>(kFilter[0]), static_cast<std::int32_t>(kFilter[1]));
+    const auto f2z = pair16(static_cast<std::int32_t>(kFilter[2]), 0);
+    auto diff8x2 = [&](const T* const* pr, const T* const* cr, std::size_t x) HWY_ATTR {
+        auto dk = [&](int k) HWY_ATTR {
+            const auto a = hn::PromoteTo(du16, hn::LoadU(d8, reinterpret_cast<const std::uint8_t*>(pr[k] + x)));
+            const auto c = hn::PromoteTo(du16, hn::LoadU(d8, reinterpret_cast<const std::uint8_t*>(cr[k] + x)));
+            return hn::BitCast(d16, hn::Sub(a, c));
+        };
+        auto reorder = [&](hn::Vec<decltype(d16)> v) HWY_ATTR {
+            return hn::BitCast(d16, hn::TableLookupLanes(hn::BitCast(d64, v), perm));
+        };
+        const auto e04 = reorder(hn::Add(dk(0), dk(4)));
+        const auto e13 = reorder(hn::Add(dk(1), dk(3)));
+        const auto d2 = reorder(dk(2));
+        const auto zero16 = hn::Zero(d16);
+        auto unused = hn::Zero(di);
+        auto half_t = [&](hn::Vec<decltype(d16)> e, hn::Vec<decltype(d16)> m) HWY_ATTR {
+            const auto v = hn::ReorderWidenMulAccumulate(
+                di, m, f2z, hn::ReorderWidenMulAccumulate(di, e, f01, hn::Zero(di), unused), unused);
+            return hn::ShiftRightSame(hn::Add(v, round_b), b);
+        };
+        const auto t0 = half_t(hn::InterleaveLower(d16, e04, e13), hn::InterleaveLower(d16, d2, zero16));
+        const auto t1 = half_t(hn::InterleaveUpper(d16, e04, e13), hn::InterleaveUpper(d16, d2, zero16));
+        hn::StoreU(t0, di, th_row + 2 + x);
+        hn::StoreU(t1, di, th_row + 2 + x + n);
+        return std::make_pair(t0, t1);
+    };
+#define VMAF_MOTION_DIFF8X2 1
+#endif
+
     // Phase 2 when every t of the row lies in [-2^15, 2^15): then
     // |sum F_k t_k| <= 2^31 (and + 2^15 stays below 2^31), so the symmetric
     // form in wrapping int32 lanes is the exact sum and u one shift away.
@@ -182,6 +233,15 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
                 hi_v = hn::Max(hi_v, t);
             };
             std::size_t x = 0;
+#ifdef VMAF_MOTION_DIFF8X2
+            if constexpr (sizeof(T) == 1) {
+                for (; x + 2 * n <= w; x += 2 * n) {
+                    const auto t01 = diff8x2(pr, cr, x);
+                    track(t01.first);
+                    track(t01.second);
+                }
+            }
+#endif
             for (; x + n <= w; x += n) track(diff(pr, cr, x));
             if (x < w) track(diff(pr, cr, w - n));
             any = hn::AllTrue(di, hn::Eq(any_v, hn::Zero(di))) ? 0 : 1;
@@ -242,6 +302,7 @@ std::uint64_t BlurredDifferenceSadT(const Plane& prev, const Plane& cur, unsigne
     }
     return sad;
 }
+#undef VMAF_MOTION_DIFF8X2
 
 std::uint64_t BlurredDifferenceSad(const Plane& prev, const Plane& cur, unsigned bpc, std::int32_t* scratch) {
     if (bpc == 8) return BlurredDifferenceSadT<std::uint8_t>(prev, cur, bpc, scratch);
