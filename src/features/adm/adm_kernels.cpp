@@ -32,9 +32,6 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
 // ---------------------------------------------------------------------------
-// Small helpers reproducing C conversions of the reference implementation.
-
-// ---------------------------------------------------------------------------
 // Decouple, CSF and contrast masking of one scale, fused row by row.
 //
 // Decouple splits the distorted details into R (restored) and A (additive);

@@ -108,15 +108,6 @@ struct Subbands {
     const Band<T>& detail(int theta) const { return theta == 0 ? h : theta == 1 ? v : d; }
 };
 
-/// Three oriented detail bands (H, V, D).
-template <typename T>
-struct Details {
-    Band<T> b[3];
-    void resize(int w, int h) {
-        for (auto& x : b) x.resize(w, h);
-    }
-};
-
 /// Scale-0 DWT of a picture plane (samples of `bpc` bits). Outputs int16
 /// bands of ceil(w/2) x ceil(h/2); with `lo_only` only band A is produced.
 void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only);
