@@ -23,8 +23,29 @@ inline int mirror(int k, int n) {
     return k;
 }
 
-template <typename Sample, typename VertFn>
-void dwt_scale0_impl(const Plane& src, Subbands<std::int16_t>& out, bool lo_only, const AdmKernels& k, VertFn vert) {
+template <typename Sample>
+const Sample* const* source_rows(const Plane& src, int i, const Sample* r[4]) {
+    const int h = static_cast<int>(src.height);
+    for (int t = 0; t < 4; ++t) r[t] = src.row<const Sample>(static_cast<unsigned>(mirror(2 * i - 1 + t, h)));
+    return r;
+}
+
+}  // namespace
+
+void dwt_scale0_row(const Plane& src, unsigned bpc, int i, const AdmKernels& k, std::int16_t* lo, std::int16_t* hi,
+                    std::int16_t* a, std::int16_t* v, std::int16_t* h, std::int16_t* d) {
+    const int w = static_cast<int>(src.width);
+    if (bpc == 8) {
+        const std::uint8_t* r[4];
+        k.dwt0_vert8(source_rows(src, i, r), w, lo, hi);
+    } else {
+        const std::uint16_t* r[4];
+        k.dwt0_vert16(source_rows(src, i, r), w, bpc, lo, hi);
+    }
+    k.dwt0_horz(lo, hi, w, a, v, h, d);
+}
+
+void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only, const AdmKernels& k) {
     const int w = static_cast<int>(src.width), h = static_cast<int>(src.height);
     const int ow = (w + 1) / 2, oh = (h + 1) / 2;
     out.a.resize(ow, oh);
@@ -37,29 +58,11 @@ void dwt_scale0_impl(const Plane& src, Subbands<std::int16_t>& out, bool lo_only
     std::int16_t* lo = scope.alloc<std::int16_t>(static_cast<std::size_t>(w));
     std::int16_t* hi = scope.alloc<std::int16_t>(static_cast<std::size_t>(w));
     for (int i = 0; i < oh; ++i) {
-        const Sample* r[4];
-        for (int t = 0; t < 4; ++t) r[t] = src.row<const Sample>(static_cast<unsigned>(mirror(2 * i - 1 + t, h)));
-        vert(r, w, lo, hi);
         if (lo_only)
-            k.dwt0_horz(lo, hi, w, out.a.row(i), nullptr, nullptr, nullptr);
+            dwt_scale0_row(src, bpc, i, k, lo, hi, out.a.row(i), nullptr, nullptr, nullptr);
         else
-            k.dwt0_horz(lo, hi, w, out.a.row(i), out.v.row(i), out.h.row(i), out.d.row(i));
+            dwt_scale0_row(src, bpc, i, k, lo, hi, out.a.row(i), out.v.row(i), out.h.row(i), out.d.row(i));
     }
-}
-
-}  // namespace
-
-void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only, const AdmKernels& k) {
-    if (bpc == 8)
-        dwt_scale0_impl<std::uint8_t>(src, out, lo_only, k,
-                                      [&](const std::uint8_t* const r[4], int w, std::int16_t* lo, std::int16_t* hi) {
-                                          k.dwt0_vert8(r, w, lo, hi);
-                                      });
-    else
-        dwt_scale0_impl<std::uint16_t>(
-            src, out, lo_only, k, [&](const std::uint16_t* const r[4], int w, std::int16_t* lo, std::int16_t* hi) {
-                k.dwt0_vert16(r, w, bpc, lo, hi);
-            });
 }
 
 void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only) {

@@ -78,6 +78,7 @@ void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i32* sr
 /// orientation, and the sums over orientations of |CSF| / 30.
 template <typename T>
 struct FusedRow {
+    const T* o[3];  ///< reference details H, V, D (full rows)
     T* r[3];
     T* a[3];
     T* csf_a[3];
@@ -90,10 +91,14 @@ struct ScaleTerms {
     float num = 0, aim = 0;
 };
 
-template <typename T>
-ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale, const Params& p,
-                       const AdmKernels& k) {
-    const int w = ref.h.w, h = ref.h.h;
+/// The scale's terms for w x h bands whose detail rows come from
+/// `details(y, slot, o, t)` (sets the full rows H, V, D of band row y of the
+/// reference, o, and of the distorted picture, t; `slot` in [0, 4) names
+/// storage the rows may live in until that slot is asked for again);
+/// `score_row(i, o)` is called once per row of the scoring region, in order.
+template <typename T, typename DetailRows, typename ScoreRow>
+ScaleTerms score_scale(int w, int h, int scale, const Params& p, const AdmKernels& k, DetailRows details,
+                       ScoreRow score_row) {
     const ScaleLayout l = scale_layout(p, scale, w, h);
     const Rect sup = support_region(w, h);
     const Rect sc = score_region(w, h);
@@ -124,13 +129,14 @@ ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale
             const int s = y % kSlots;
             FusedRow<T>& fr = ring[s];
             if (ring_row[s] == y) return fr;
-            const T* o[3];
             const T* t[3];
+            details(y, s, fr.o, t);
+            const T* o[3];
             T* rr[3];
             T* aa[3];
             for (int th = 0; th < 3; ++th) {
-                o[th] = ref.detail(th).row(y) + x0;
-                t[th] = dis.detail(th).row(y) + x0;
+                o[th] = fr.o[th] + x0;
+                t[th] += x0;
                 rr[th] = fr.r[th] + x0;
                 aa[th] = fr.a[th] + x0;
             }
@@ -160,6 +166,7 @@ ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale
             const FusedRow<T>& ru = row(up);
             const FusedRow<T>& rd = row(down);
             const FusedRow<T>& rc = row(i);
+            score_row(i, rc.o);
             i64 inner[3] = {0, 0, 0};
             if (cm.j1 > cm.j0) {
                 cm.fsum[0] = ru.fsum_a;
@@ -194,20 +201,58 @@ ScaleTerms score_scale(const Subbands<T>& ref, const Subbands<T>& dis, int scale
 }
 
 // ---------------------------------------------------------------------------
-// Denominator: sum over the scoring region of |ref detail|^3 per
-// orientation (AdmKernels::den*, per row, shifted); finished by den_from_sums.
+// Scale 0 streamed from the pictures: the DWT rows of H, V and D are made
+// when the fused rows need them (in their ring slot) and never stored as
+// bands; band A (for scale 1) is written whole. The denominator (sum over
+// the scoring region of |ref detail|^3 per orientation, AdmKernels::den0 per
+// row, shifted) is taken from the same rows.
 
-float den_scale0(const Subbands<i16>& ref, const Params& p, const AdmKernels& k) {
-    const ScaleLayout l = scale_layout(p, 0, ref.h.w, ref.h.h);
+void score_scale0(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, const AdmKernels& k,
+                  Band<i16>& ref_a, Band<i16>& dis_a, Result& res) {
+    const int w = (static_cast<int>(ref.width) + 1) / 2, h = (static_cast<int>(ref.height) + 1) / 2;
+    ref_a.resize(w, h);
+    dis_a.resize(w, h);
+    ScratchArena& arena = ScratchArena::local();
+    const std::size_t uw = static_cast<std::size_t>(w);
+    i16* lo = static_cast<i16*>(arena.alloc(sizeof(i16) * 2 * ref.width));
+    i16* hi = lo + ref.width;
+    i16* rows = static_cast<i16*>(arena.alloc(sizeof(i16) * 4 * 6 * uw));  // [slot][ref/dis][H, V, D]
+    char* have_a = static_cast<char*>(arena.alloc(static_cast<std::size_t>(h)));
+    std::fill_n(have_a, h, 0);
+    auto details = [&](int y, int slot, const i16* o[3], const i16* t[3]) {
+        i16* base = rows + static_cast<std::size_t>(slot) * 6 * uw;
+        // Subbands order: H = 0, V = 1, D = 2; dwt0_horz writes a, v, h, d.
+        dwt_scale0_row(ref, bpc, y, k, lo, hi, ref_a.row(y), base + uw, base, base + 2 * uw);
+        dwt_scale0_row(dis, bpc, y, k, lo, hi, dis_a.row(y), base + 4 * uw, base + 3 * uw, base + 5 * uw);
+        have_a[y] = 1;
+        for (int th = 0; th < 3; ++th) {
+            o[th] = base + static_cast<std::size_t>(th) * uw;
+            t[th] = base + static_cast<std::size_t>(3 + th) * uw;
+        }
+    };
+    const ScaleLayout l = scale_layout(p, 0, w, h);
     const Rect& reg = l.score;
-    u64 acc[3] = {0, 0, 0};
-    for (int theta = 0; theta < 3; ++theta) {
-        const Band<i16>& b = ref.detail(theta);
-        for (int i = reg.top; i < reg.bottom; ++i)
-            acc[theta] += (k.den0(b.row(i) + reg.left, reg.right - reg.left) + l.den_add_acc) >> l.den_shift_acc;
-    }
-    return den_from_sums(p, 0, l, acc);
+    u64 den[3] = {0, 0, 0};
+    auto score_row = [&](int, const i16* const o[3]) {
+        for (int th = 0; th < 3; ++th)
+            den[th] += (k.den0(o[th] + reg.left, reg.right - reg.left) + l.den_add_acc) >> l.den_shift_acc;
+    };
+    const ScaleTerms terms = score_scale<i16>(w, h, 0, p, k, details, score_row);
+    // Rows the masking did not need: band A only.
+    for (int y = 0; y < h; ++y)
+        if (!have_a[y]) {
+            dwt_scale0_row(ref, bpc, y, k, lo, hi, ref_a.row(y), nullptr, nullptr, nullptr);
+            dwt_scale0_row(dis, bpc, y, k, lo, hi, dis_a.row(y), nullptr, nullptr, nullptr);
+        }
+    res.den_scale[0] = den_from_sums(p, 0, l, den);
+    res.num_scale[0] = terms.num;
+    if (!p.skip_aim) res.aim_scale[0] = terms.aim;
 }
+
+// ---------------------------------------------------------------------------
+// Denominator of scales 1..3: sum over the scoring region of |ref detail|^3
+// per orientation (AdmKernels::den123, per row, shifted); finished by
+// den_from_sums.
 
 float den_scale123(const Subbands<i32>& ref, int scale, const Params& p, const AdmKernels& k) {
     const ScaleLayout l = scale_layout(p, scale, ref.h.w, ref.h.h);
@@ -258,17 +303,13 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
     ScratchScope scope;  // every Band below lives in this thread's scratch arena
     Result res;
     Subbands<i16> ref0, dis0;
-    dwt_scale0(ref, bpc, ref0, p.skip_scale0, k);
-    dwt_scale0(dis, bpc, dis0, p.skip_scale0, k);
-
     if (p.skip_scale0) {
+        dwt_scale0(ref, bpc, ref0, true, k);
+        dwt_scale0(dis, bpc, dis0, true, k);
         res.num_scale[0] = 0.0f;
         res.den_scale[0] = static_cast<float>(1e-10);  // avoids 0/0 in the scale score
     } else {
-        res.den_scale[0] = den_scale0(ref0, p, k);
-        const ScaleTerms terms = score_scale(ref0, dis0, 0, p, k);
-        res.num_scale[0] = terms.num;
-        if (!p.skip_aim) res.aim_scale[0] = terms.aim;
+        score_scale0(ref, dis, bpc, p, k, ref0.a, dis0.a, res);
     }
 
     Band<i32> ref_a, dis_a;
@@ -282,7 +323,15 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
             dwt_scale123(dis_a, scale, ds, k);
         }
         res.den_scale[scale] = den_scale123(rs, scale, p, k);
-        const ScaleTerms terms = score_scale(rs, ds, scale, p, k);
+        const ScaleTerms terms = score_scale<i32>(
+            rs.h.w, rs.h.h, scale, p, k,
+            [&](int y, int, const i32* o[3], const i32* t[3]) {
+                for (int th = 0; th < 3; ++th) {
+                    o[th] = rs.detail(th).row(y);
+                    t[th] = ds.detail(th).row(y);
+                }
+            },
+            [](int, const i32* const*) {});
         res.num_scale[scale] = terms.num;
         if (!p.skip_aim) res.aim_scale[scale] = terms.aim;
         ref_a = std::move(rs.a);

@@ -113,6 +113,11 @@ struct Subbands {
 void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only);
 void dwt_scale0(const Plane& src, unsigned bpc, Subbands<std::int16_t>& out, bool lo_only, const AdmKernels& k);
 
+/// Row i of the scale-0 DWT: band rows a and (unless null) v, h, d of
+/// ceil(width / 2) samples; lo and hi are scratch of src.width samples.
+void dwt_scale0_row(const Plane& src, unsigned bpc, int i, const AdmKernels& k, std::int16_t* lo, std::int16_t* hi,
+                    std::int16_t* a, std::int16_t* v, std::int16_t* h, std::int16_t* d);
+
 /// DWT of level 1 of the int16 approximation band of scale 0 (the same
 /// result as dwt_scale123 of the band widened to int32).
 void dwt_scale1(const Band<std::int16_t>& src, Subbands<std::int32_t>& out, const AdmKernels& k);
