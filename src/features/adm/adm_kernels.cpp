@@ -167,30 +167,26 @@ ScaleTerms score_scale(int w, int h, int scale, const Params& p, const AdmKernel
             const FusedRow<T>& rd = row(down);
             const FusedRow<T>& rc = row(i);
             score_row(i, rc.o);
-            i64 inner[3] = {0, 0, 0};
-            if (cm.j1 > cm.j0) {
-                cm.fsum[0] = ru.fsum_a;
-                cm.fsum[1] = rc.fsum_a;
-                cm.fsum[2] = rd.fsum_a;
+            // Contrast masking of row i: `target` details masked by `masker`
+            // (the other band's CSF) with the fsums of rows i-1, i, i+1.
+            auto masked = [&](i32* FusedRow<T>::*fsum, T* (FusedRow<T>::*masker)[3], T* (FusedRow<T>::*target)[3],
+                              i64 (&inner)[3]) {
+                if (cm.j1 <= cm.j0) return;
+                cm.fsum[0] = ru.*fsum;
+                cm.fsum[1] = rc.*fsum;
+                cm.fsum[2] = rd.*fsum;
                 for (int t = 0; t < 3; ++t) {
-                    cm.masker[t] = rc.csf_a[t];
-                    cm.target[t] = rc.r[t];
+                    cm.masker[t] = (rc.*masker)[t];
+                    cm.target[t] = (rc.*target)[t];
                 }
                 (k.*ScaleKernels<T>::cm)(cm, inner);
-            }
+            };
+            i64 inner[3] = {0, 0, 0};
+            masked(&FusedRow<T>::fsum_a, &FusedRow<T>::csf_a, &FusedRow<T>::r, inner);
             for (int t = 0; t < 3; ++t) acc_num[t] += (inner[t] + add) >> row_shift;
             if (!aim) continue;
             i64 inner_aim[3] = {0, 0, 0};
-            if (cm.j1 > cm.j0) {
-                cm.fsum[0] = ru.fsum_r;
-                cm.fsum[1] = rc.fsum_r;
-                cm.fsum[2] = rd.fsum_r;
-                for (int t = 0; t < 3; ++t) {
-                    cm.masker[t] = rc.csf_r[t];
-                    cm.target[t] = rc.a[t];
-                }
-                (k.*ScaleKernels<T>::cm)(cm, inner_aim);
-            }
+            masked(&FusedRow<T>::fsum_r, &FusedRow<T>::csf_r, &FusedRow<T>::a, inner_aim);
             for (int t = 0; t < 3; ++t) acc_aim[t] += (inner_aim[t] + add) >> row_shift;
         }
     }
