@@ -14,19 +14,13 @@
 
 #include "core/feature_name.hpp"
 #include "core/registry.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
 namespace {
 
 using nlohmann::json;
-
-std::string g17(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
 
 /// Report key under which the golden holds feature `f`: the extractor's own
 /// option table when it is registered, otherwise the key of the golden frame
@@ -69,8 +63,8 @@ std::vector<double> frame_values(const json& golden, unsigned frame, const std::
     return v;
 }
 
-#define EXPECT_BITS(expected, actual, what)                                                              \
-    EXPECT_EQ(expected, actual) << (what) << ": expected " << g17(expected) << ", got " << g17(actual)
+#define EXPECT_BITS(expected, actual, what) \
+    EXPECT_EQ(expected, actual) << (what) << ": expected " << test::g17(expected) << ", got " << test::g17(actual)
 
 /// Replays every frame of golden-full `stem` through built-in `version`; returns frames compared.
 unsigned replay_single(const std::string& stem, const std::string& version) {

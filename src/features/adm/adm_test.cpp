@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -16,7 +16,7 @@
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
 #include "features/adm/adm_kernels.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
@@ -35,12 +35,6 @@ public:
     void write(unsigned frame, unsigned output, double value) override { frames[frame][output] = value; }
     void write_aggregate(unsigned, double) override { ADD_FAILURE() << "adm writes no aggregates"; }
 };
-
-std::string g17(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
 
 struct Instance {
     OptionValues opts;
@@ -80,8 +74,8 @@ unsigned compare_pair(const std::string& pair, const std::string& stem, const Op
             ++compared;
             if (got != want) {
                 if (++mismatches <= 20)
-                    ADD_FAILURE() << stem << " frame " << f << " " << key << ": got " << g17(got) << " want "
-                                  << g17(want);
+                    ADD_FAILURE() << stem << " frame " << f << " " << key << ": got " << test::g17(got) << " want "
+                                  << test::g17(want);
             }
         }
     }

@@ -2,15 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <string>
-#include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
@@ -21,67 +17,13 @@ namespace {
 
 using namespace vmaf;
 
-struct Recorder final : ScoreWriter {
-    std::map<std::pair<unsigned, unsigned>, double> at;
-    void write(unsigned frame, unsigned output, double value) override {
-        EXPECT_TRUE(at.emplace(std::pair{frame, output}, value).second);
-    }
-    void write_aggregate(unsigned, double) override { ADD_FAILURE() << "cambi has no aggregates"; }
-    double get(unsigned frame, unsigned output) const {
-        auto it = at.find({frame, output});
-        if (it == at.end()) {
-            ADD_FAILURE() << "missing frame " << frame << " output " << output;
-            return -1;
-        }
-        return it->second;
-    }
-};
-
-std::string g17(double v) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return b;
-}
-
-struct Clip {
-    test::PairInfo info;
-    std::vector<Picture> refs, dists;
-};
-
-Clip load(const std::string& pair, unsigned max_frames = ~0u) {
-    Clip c{test::pair_info(pair), {}, {}};
-    const std::string rp = test::clip_path(c.info.ref), dp = test::clip_path(c.info.dist);
-    for (unsigned i = 0; i < c.info.frames && i < max_frames; ++i) {
-        c.refs.push_back(test::load_raw_frame(rp, c.info.geom, i));
-        c.dists.push_back(test::load_raw_frame(dp, c.info.geom, i));
-    }
-    return c;
-}
-
-/// compute() for all frames in reverse order (no order dependence), then finish() in order.
-Recorder run(const OptionDict& dict, const Clip& c) {
-    auto ex = kCambiInfo.create(OptionValues(kCambiInfo.options, dict, "cambi"), c.info.geom, {});
-    std::vector<std::unique_ptr<FrameState>> states(c.refs.size());
-    for (std::size_t i = c.refs.size(); i-- > 0;)
-        states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), c.refs[i], c.dists[i]);
-    Recorder r;
-    for (std::size_t i = 0; i < c.refs.size(); ++i) ex->finish(static_cast<unsigned>(i), *states[i], r);
-    ex->flush(r);
-    return r;
-}
-
 void compare_golden(const std::string& pair) {
     SCOPED_TRACE(pair);
-    const Clip c = load(pair);
+    const test::PairFrames c = test::load_pair(pair);
     const auto golden = test::golden_full(pair + "__features");
     ASSERT_EQ(golden.at("frames").size(), c.info.frames);
-    const Recorder r = run({}, c);
-    unsigned equal = 0;
-    for (unsigned f = 0; f < c.info.frames; ++f) {
-        const double g = test::golden_value(golden, f, "cambi"), v = r.get(f, 0);
-        EXPECT_EQ(g, v) << "cambi frame " << f << ": golden " << g17(g) << " ours " << g17(v);
-        equal += g == v;
-    }
+    const test::ScoreLog r = test::run_extractor(kCambiInfo, {}, c.info.geom, c.refs, c.dists);
+    const unsigned equal = test::expect_golden(r, 0, golden, "cambi", c.info.frames);
     std::printf("  %s__features: %u/%u frames of cambi equal\n", pair.c_str(), equal, c.info.frames);
 }
 

@@ -23,14 +23,8 @@ using namespace vmaf;
 // First `frames` frames of `pair` against its __features golden.
 void compare_golden(const std::string& pair, unsigned frames) {
     SCOPED_TRACE(pair);
-    const auto info = test::pair_info(pair);
-    const std::string rp = test::clip_path(info.ref), dp = test::clip_path(info.dist);
-    std::vector<Picture> refs, dists;
-    for (unsigned i = 0; i < frames; ++i) {
-        refs.push_back(test::load_raw_frame(rp, info.geom, i));
-        dists.push_back(test::load_raw_frame(dp, info.geom, i));
-    }
-    const auto ours = floatfeat::test::run_frames(kCiedeInfo, {}, info.geom, refs, dists);
+    const test::PairFrames clip = test::load_pair(pair, frames);
+    const auto ours = floatfeat::test::run_frames(kCiedeInfo, {}, clip.info.geom, clip.refs, clip.dists);
     const auto golden = test::golden_full(pair + "__features");
     for (unsigned f = 0; f < frames; ++f)
         EXPECT_EQ(ours.at(f).at("ciede2000"), test::golden_value(golden, f, "ciede2000")) << "frame " << f;

@@ -1,20 +1,19 @@
 // Test helper of the float features: runs an extractor over a stored pair
-// (compute() in reverse frame order, finish() in order, flush()) and compares
-// the named keys of every frame, bit for bit, with upstream's golden-full
-// `<pair>__features_float` report (or another report of the pair).
+// (as vmaf::test::run_frames does) and compares the named keys of every
+// frame, bit for bit, with upstream's golden-full `<pair>__features_float`
+// report (or another report of the pair).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 
 namespace vmaf::floatfeat::test {
 
@@ -44,35 +43,14 @@ inline KeyScores run_frames(const ExtractorInfo& info, const OptionDict& dict, c
                             const std::vector<Picture>& refs, const std::vector<Picture>& dists) {
     const OptionValues opts(info.options, dict, info.name);
     auto ex = info.create(opts, geom, {});
-    std::vector<std::unique_ptr<FrameState>> states(refs.size());
-    for (std::size_t i = refs.size(); i-- > 0;)
-        states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), refs[i], dists[i]);
     KeyWriter w(info, opts);
-    for (std::size_t i = 0; i < refs.size(); ++i) ex->finish(static_cast<unsigned>(i), *states[i], w);
-    ex->flush(w);
+    vmaf::test::run_frames(*ex, refs, dists, w);
     return w.scores;
 }
 
-struct PairFrames {
-    vmaf::test::PairInfo info;
-    std::vector<Picture> refs, dists;
-};
-
-inline PairFrames load_pair(const std::string& pair) {
-    PairFrames p{vmaf::test::pair_info(pair), {}, {}};
-    const std::string rp = vmaf::test::clip_path(p.info.ref), dp = vmaf::test::clip_path(p.info.dist);
-    for (unsigned i = 0; i < p.info.frames; ++i) {
-        p.refs.push_back(vmaf::test::load_raw_frame(rp, p.info.geom, i));
-        p.dists.push_back(vmaf::test::load_raw_frame(dp, p.info.geom, i));
-    }
-    return p;
-}
-
-inline std::string g17(double v) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return b;
-}
+using vmaf::test::g17;
+using vmaf::test::load_pair;
+using vmaf::test::PairFrames;
 
 /// Compares `keys` of every frame of `pair` with its golden `report`; returns the number of values compared.
 inline unsigned compare_float_golden(const ExtractorInfo& info, const std::string& pair,

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,7 +10,7 @@
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
 #include "features/motion/motion_kernels.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kMotionInfo;
@@ -21,60 +20,15 @@ namespace {
 
 using namespace vmaf;
 
-/// Records every write, in order.
-struct Recorder final : ScoreWriter {
-    struct Entry {
-        unsigned frame, output;
-        double value;
-    };
-    std::vector<Entry> log;
-    std::map<std::pair<unsigned, unsigned>, double> at;
-    void write(unsigned frame, unsigned output, double value) override {
-        log.push_back({frame, output, value});
-        EXPECT_TRUE(at.emplace(std::pair{frame, output}, value).second) << "written twice: frame " << frame
-                                                                         << " output " << output;
-    }
-    void write_aggregate(unsigned, double) override { ADD_FAILURE() << "motion has no aggregates"; }
-    double get(unsigned frame, unsigned output) const {
-        auto it = at.find({frame, output});
-        if (it == at.end()) {
-            ADD_FAILURE() << "missing frame " << frame << " output " << output;
-            return -1;
-        }
-        return it->second;
-    }
-};
-
 constexpr unsigned kSad = 0, kMotion = 1, kMotion2 = 2, kMotion3 = 3;
 
-std::string g17(double v) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return b;
-}
-
 #define EXPECT_SAME(golden, ours, what) \
-    EXPECT_EQ((golden), (ours)) << (what) << ": golden " << g17(golden) << " ours " << g17(ours)
+    EXPECT_EQ((golden), (ours)) << (what) << ": golden " << test::g17(golden) << " ours " << test::g17(ours)
 
-/// Runs the extractor over `frames`; compute() is called for all frames in
-/// reverse order first (it must not depend on order), then finish() in order.
-Recorder run(const OptionDict& dict, const VideoGeometry& geom, const std::vector<Picture>& frames) {
-    OptionValues opts(kMotionInfo.options, dict, "motion");
-    auto ex = kMotionInfo.create(opts, geom, {});
-    std::vector<std::unique_ptr<FrameState>> states(frames.size());
-    for (std::size_t i = frames.size(); i-- > 0;)
-        states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), frames[i], frames[i]);
-    Recorder r;
-    for (std::size_t i = 0; i < frames.size(); ++i) ex->finish(static_cast<unsigned>(i), *states[i], r);
-    ex->flush(r);
-    return r;
-}
-
-std::vector<Picture> load_refs(const test::PairInfo& info) {
-    const std::string path = test::clip_path(info.ref);
-    std::vector<Picture> v;
-    for (unsigned i = 0; i < info.frames; ++i) v.push_back(test::load_raw_frame(path, info.geom, i));
-    return v;
+/// Runs the extractor over `frames` (each its own reference and distorted
+/// picture) as test::run_frames does.
+test::ScoreLog run(const OptionDict& dict, const VideoGeometry& geom, const std::vector<Picture>& frames) {
+    return test::run_extractor(kMotionInfo, dict, geom, frames, frames);
 }
 
 std::string key(unsigned output, const OptionDict& dict) {
@@ -86,7 +40,7 @@ void compare_golden(const std::string& pair, const std::string& variant, const O
     const auto info = test::pair_info(pair);
     const auto golden = test::golden_full(pair + "__" + variant);
     ASSERT_EQ(golden.at("frames").size(), info.frames);
-    const Recorder r = run(dict, info.geom, load_refs(info));
+    const test::ScoreLog r = run(dict, info.geom, test::load_pair(pair).refs);
     unsigned compared = 0;
     for (unsigned f = 0; f < info.frames; ++f) {
         for (unsigned o : {kSad, kMotion2, kMotion3}) {
@@ -125,12 +79,11 @@ TEST(MotionGolden, MaxVal18) { compare_golden("p01_crf35", "vmaf_v1.0.16_3d0h", 
 // Writes: the SAD score of frame i in finish(i); motion2/motion3 of frame i
 // once frame i+1 is finished (or at flush for the last frame).
 TEST(Motion, WriteTiming) {
-    const auto info = test::pair_info("p01_crf35");
-    std::vector<Picture> frames;
-    const std::string path = test::clip_path(info.ref);
-    for (unsigned i = 0; i < 4; ++i) frames.push_back(test::load_raw_frame(path, info.geom, i));
+    const test::PairFrames clip = test::load_pair("p01_crf35", 4);
+    const test::PairInfo& info = clip.info;
+    const std::vector<Picture>& frames = clip.refs;
     auto ex = kMotionInfo.create(OptionValues(kMotionInfo.options, {}, "motion"), info.geom, {});
-    Recorder r;
+    test::ScoreLog r;
     for (unsigned i = 0; i < 4; ++i) {
         auto st = ex->compute(i, frames[i], frames[i]);
         const std::size_t before = r.log.size();
@@ -156,11 +109,10 @@ TEST(Motion, WriteTiming) {
 }
 
 TEST(Motion, ForceZero) {
-    const auto info = test::pair_info("p01_crf35");
-    std::vector<Picture> frames;
-    const std::string path = test::clip_path(info.ref);
-    for (unsigned i = 0; i < 6; ++i) frames.push_back(test::load_raw_frame(path, info.geom, i));
-    const Recorder r = run({{"motion_force_zero", "true"}}, info.geom, frames);
+    const test::PairFrames clip = test::load_pair("p01_crf35", 6);
+    const test::PairInfo& info = clip.info;
+    const std::vector<Picture>& frames = clip.refs;
+    const test::ScoreLog r = run({{"motion_force_zero", "true"}}, info.geom, frames);
     for (unsigned f = 0; f < 6; ++f)
         for (unsigned o : {kSad, kMotion2, kMotion3}) EXPECT_EQ(r.get(f, o), 0.0) << f << " " << o;
     EXPECT_EQ(r.log.size(), 18u);
@@ -168,7 +120,7 @@ TEST(Motion, ForceZero) {
 
 TEST(Motion, SingleFrame) {
     const auto info = test::pair_info("p01_crf35");
-    const Recorder r = run({}, info.geom, {test::load_raw_frame(test::clip_path(info.ref), info.geom, 0)});
+    const test::ScoreLog r = run({}, info.geom, {test::load_raw_frame(test::clip_path(info.ref), info.geom, 0)});
     ASSERT_EQ(r.log.size(), 3u);
     EXPECT_EQ(r.get(0, kSad), 0.0);
     EXPECT_EQ(r.get(0, kMotion2), 0.0);
@@ -178,8 +130,8 @@ TEST(Motion, SingleFrame) {
 TEST(Motion, DebugWritesMotionScore) {
     const auto info = test::pair_info("p01_crf35");
     const std::string path = test::clip_path(info.ref);
-    const Recorder r =
-        run({{"debug", "true"}}, info.geom, {test::load_raw_frame(path, info.geom, 0), test::load_raw_frame(path, info.geom, 1)});
+    const test::ScoreLog r = run({{"debug", "true"}}, info.geom,
+                                 {test::load_raw_frame(path, info.geom, 0), test::load_raw_frame(path, info.geom, 1)});
     EXPECT_EQ(r.get(1, kMotion), r.get(1, kSad));
     EXPECT_EQ(r.log[1].output, kMotion);  // right after the SAD of frame 0
 }
@@ -217,10 +169,9 @@ void oracle(const std::vector<double>& sad, bool five, bool mma, double mbf, dou
 }
 
 TEST(Motion, TemporalOptionsMatchOracle) {
-    const auto info = test::pair_info("p01_crf35");
-    const std::string path = test::clip_path(info.ref);
-    std::vector<Picture> frames;
-    for (unsigned i = 0; i < 7; ++i) frames.push_back(test::load_raw_frame(path, info.geom, i));
+    const test::PairFrames clip = test::load_pair("p01_crf35", 7);
+    const test::PairInfo& info = clip.info;
+    const std::vector<Picture>& frames = clip.refs;
     for (bool five : {false, true})
         for (bool mma : {false, true})
             for (unsigned nframes : {1u, 2u, 3u, 4u, 7u}) {
@@ -232,7 +183,7 @@ TEST(Motion, TemporalOptionsMatchOracle) {
                                          {"motion_blend_offset", "2.1"},
                                          {"motion_max_val", "2.3"},
                                          {"motion_fps_weight", "1.5"}};
-                const Recorder r = run(dict, info.geom, {frames.begin(), frames.begin() + nframes});
+                const test::ScoreLog r = run(dict, info.geom, {frames.begin(), frames.begin() + nframes});
                 std::vector<double> sad, m2, m3;
                 for (unsigned f = 0; f < nframes; ++f) sad.push_back(r.get(f, kSad));
                 for (unsigned f = 0; f < (five ? 2u : 1u) && f < nframes; ++f) EXPECT_EQ(sad[f], 0.0);
@@ -304,7 +255,7 @@ TEST(Motion, SplitEqualsFusedAllDepthsAndSizes) {
                 const VideoGeometry geom{PixelFormat::Yuv420, bpc, w, h};
                 std::vector<Picture> frames;
                 for (int i = 0; i < 3; ++i) frames.push_back(random_picture(rng, bpc, w, h, extreme));
-                const Recorder r = run({}, geom, frames);
+                const test::ScoreLog r = run({}, geom, frames);
                 for (unsigned f = 1; f < 3; ++f) {
                     const double expect = motion::sad_to_score(fused_sad(frames[f - 1], frames[f]), w, h, 1.0, 10000.0);
                     EXPECT_EQ(r.get(f, kSad), expect) << f;

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,7 +11,7 @@
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
 #include "features/psnr/psnr_kernels.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kPsnrInfo;
@@ -24,47 +23,9 @@ using namespace vmaf;
 
 constexpr unsigned kY = 0, kCb = 1, kCr = 2, kMseY = 3, kMseCb = 4, kMseCr = 5, kApsnrY = 6;
 
-struct Recorder final : ScoreWriter {
-    struct Entry {
-        unsigned frame, output;
-        double value;
-    };
-    std::vector<Entry> log;
-    std::map<std::pair<unsigned, unsigned>, double> at;
-    std::vector<std::pair<unsigned, double>> aggregates;
-    void write(unsigned frame, unsigned output, double value) override {
-        log.push_back({frame, output, value});
-        EXPECT_TRUE(at.emplace(std::pair{frame, output}, value).second);
-    }
-    void write_aggregate(unsigned output, double value) override { aggregates.emplace_back(output, value); }
-    bool has(unsigned frame, unsigned output) const { return at.count({frame, output}) != 0; }
-    double get(unsigned frame, unsigned output) const {
-        auto it = at.find({frame, output});
-        if (it == at.end()) {
-            ADD_FAILURE() << "missing frame " << frame << " output " << output;
-            return -1;
-        }
-        return it->second;
-    }
-};
-
-std::string g17(double v) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return b;
-}
-
-/// compute() for all frames in reverse order (it must not depend on order), then finish() in order, then flush().
-Recorder run(const OptionDict& dict, const VideoGeometry& geom, const std::vector<Picture>& refs,
-             const std::vector<Picture>& dists) {
-    auto ex = kPsnrInfo.create(OptionValues(kPsnrInfo.options, dict, "psnr"), geom, {});
-    std::vector<std::unique_ptr<FrameState>> states(refs.size());
-    for (std::size_t i = refs.size(); i-- > 0;)
-        states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), refs[i], dists[i]);
-    Recorder r;
-    for (std::size_t i = 0; i < refs.size(); ++i) ex->finish(static_cast<unsigned>(i), *states[i], r);
-    ex->flush(r);
-    return r;
+test::ScoreLog run(const OptionDict& dict, const VideoGeometry& geom, const std::vector<Picture>& refs,
+                   const std::vector<Picture>& dists) {
+    return test::run_extractor(kPsnrInfo, dict, geom, refs, dists);
 }
 
 /// Drops the last chroma column/row of odd sizes: the picture upstream holds
@@ -79,42 +40,28 @@ void to_floor_chroma(Picture& p) {
 
 void compare_golden(const std::string& pair, bool floor_chroma_too) {
     SCOPED_TRACE(pair);
-    const auto info = test::pair_info(pair);
+    test::PairFrames clip = test::load_pair(pair);
+    const unsigned frames = clip.info.frames;
     const auto golden = test::golden_full(pair + "__features");
-    ASSERT_EQ(golden.at("frames").size(), info.frames);
-    const std::string rp = test::clip_path(info.ref), dp = test::clip_path(info.dist);
-    std::vector<Picture> refs, dists;
-    for (unsigned i = 0; i < info.frames; ++i) {
-        refs.push_back(test::load_raw_frame(rp, info.geom, i));
-        dists.push_back(test::load_raw_frame(dp, info.geom, i));
-    }
+    ASSERT_EQ(golden.at("frames").size(), frames);
     const char* names[] = {"psnr_y", "psnr_cb", "psnr_cr"};
-    unsigned compared = 0;
-    {
-        // Standard layout: luma always; chroma too unless the chroma planes differ from upstream's.
-        const Recorder r = run({}, info.geom, refs, dists);
-        const unsigned planes = floor_chroma_too ? 1 : 3;
-        for (unsigned f = 0; f < info.frames; ++f)
-            for (unsigned p = 0; p < planes; ++p) {
-                const double g = test::golden_value(golden, f, names[p]), v = r.get(f, p);
-                EXPECT_EQ(g, v) << names[p] << " frame " << f << ": golden " << g17(g) << " ours " << g17(v);
-                ++compared;
-            }
-    }
+    // Standard layout: luma always; chroma too unless the chroma planes differ from upstream's.
+    const test::ScoreLog r = run({}, clip.info.geom, clip.refs, clip.dists);
+    unsigned equal = 0;
+    for (unsigned p = 0; p < (floor_chroma_too ? 1 : 3); ++p)
+        equal += test::expect_golden(r, p, golden, names[p], frames);
     if (floor_chroma_too) {
-        for (auto& p : refs) to_floor_chroma(p);
-        for (auto& p : dists) to_floor_chroma(p);
-        const Recorder r = run({}, info.geom, refs, dists);
-        for (unsigned f = 0; f < info.frames; ++f)
-            for (unsigned p = 0; p < 3; ++p) {
-                const double g = test::golden_value(golden, f, names[p]), v = r.get(f, p);
-                EXPECT_EQ(g, v) << names[p] << " (floor chroma) frame " << f << ": golden " << g17(g) << " ours "
-                                << g17(v);
-                if (p) ++compared;
-            }
+        SCOPED_TRACE("floor chroma");
+        for (auto& pic : clip.refs) to_floor_chroma(pic);
+        for (auto& pic : clip.dists) to_floor_chroma(pic);
+        const test::ScoreLog fr = run({}, clip.info.geom, clip.refs, clip.dists);
+        for (unsigned p = 0; p < 3; ++p) {
+            const unsigned e = test::expect_golden(fr, p, golden, names[p], frames);
+            if (p) equal += e;
+        }
     }
-    EXPECT_EQ(compared, 3 * info.frames);
-    std::printf("  %s__features: %u frames x psnr_y/cb/cr equal\n", pair.c_str(), info.frames);
+    EXPECT_EQ(equal, 3 * frames);
+    std::printf("  %s__features: %u frames x psnr_y/cb/cr equal\n", pair.c_str(), frames);
 }
 
 TEST(PsnrGolden, P01_420_8bit) { compare_golden("p01_crf35", false); }
@@ -154,7 +101,7 @@ TEST(Psnr, MseAndWriteOrder) {
     const VideoGeometry g{PixelFormat::Yuv420, 8, 5, 3};  // chroma 3x2 (ceil)
     const Picture a = make(g.format, 8, 5, 3, [](unsigned, unsigned, unsigned) { return 100u; });
     const Picture b = make(g.format, 8, 5, 3, [](unsigned pl, unsigned x, unsigned) { return 100u + pl + (x == 0); });
-    const Recorder r = run({{"enable_mse", "true"}}, g, {a}, {b});
+    const test::ScoreLog r = run({{"enable_mse", "true"}}, g, {a}, {b});
     // Upstream order: psnr_y, mse_y, psnr_cb, mse_cb, psnr_cr, mse_cr.
     const unsigned order[] = {kY, kMseY, kCb, kMseCb, kCr, kMseCr};
     ASSERT_EQ(r.log.size(), 6u);
@@ -172,7 +119,7 @@ TEST(Psnr, IdenticalInputIsCapped) {
     for (unsigned bpc : {8u, 10u, 12u, 16u}) {
         const VideoGeometry g{PixelFormat::Yuv422, bpc, 7, 5};
         const Picture a = make(g.format, bpc, 7, 5, [](unsigned pl, unsigned x, unsigned y) { return pl * 3 + x * y; });
-        const Recorder r = run({}, g, {a}, {a});
+        const test::ScoreLog r = run({}, g, {a}, {a});
         for (unsigned p = 0; p < 3; ++p) EXPECT_EQ(r.get(0, p), 6.0 * bpc + 12) << bpc;
         EXPECT_TRUE(r.aggregates.empty());
     }
@@ -194,7 +141,7 @@ TEST(Psnr, MinSse) {
     // 4:2:0, 9x7: chroma cap uses upstream's floor sizes 4x3.
     const VideoGeometry g{PixelFormat::Yuv420, 8, 9, 7};
     const Picture a = make(g.format, 8, 9, 7, [](unsigned, unsigned x, unsigned y) { return x + 10 * y; });
-    const Recorder r = run({{"min_sse", "0.5"}}, g, {a}, {a});
+    const test::ScoreLog r = run({{"min_sse", "0.5"}}, g, {a}, {a});
     EXPECT_EQ(r.get(0, kY), std::ceil(10. * std::log10(65025. / (0.5 / 63))));
     EXPECT_EQ(r.get(0, kCb), std::ceil(10. * std::log10(65025. / (0.5 / 12))));
     EXPECT_EQ(r.get(0, kCr), std::ceil(10. * std::log10(65025. / (0.5 / 12))));
@@ -204,14 +151,9 @@ TEST(Psnr, MinSse) {
 }
 
 TEST(Psnr, ApsnrAggregate) {
-    const auto info = test::pair_info("p03_crf28");  // 10-bit
-    const std::string rp = test::clip_path(info.ref), dp = test::clip_path(info.dist);
-    std::vector<Picture> refs, dists;
-    for (unsigned i = 0; i < 3; ++i) {
-        refs.push_back(test::load_raw_frame(rp, info.geom, i));
-        dists.push_back(test::load_raw_frame(dp, info.geom, i));
-    }
-    const Recorder r = run({{"enable_apsnr", "true"}}, info.geom, refs, dists);
+    const test::PairFrames pair = test::load_pair("p03_crf28", 3);  // 10-bit
+    const std::vector<Picture>&refs = pair.refs, &dists = pair.dists;
+    const test::ScoreLog r = run({{"enable_apsnr", "true"}}, pair.info.geom, refs, dists);
     ASSERT_EQ(r.aggregates.size(), 3u);
     for (unsigned p = 0; p < 3; ++p) {
         std::uint64_t sse = 0, n = 0;
@@ -236,13 +178,13 @@ TEST(Psnr, ApsnrAggregate) {
 TEST(Psnr, ApsnrIdenticalIsCappedAndChromaOff) {
     const VideoGeometry g{PixelFormat::Yuv420, 8, 6, 4};
     const Picture a = make(g.format, 8, 6, 4, [](unsigned, unsigned x, unsigned) { return x; });
-    const Recorder r = run({{"enable_apsnr", "true"}}, g, {a, a}, {a, a});
+    const test::ScoreLog r = run({{"enable_apsnr", "true"}}, g, {a, a}, {a, a});
     ASSERT_EQ(r.aggregates.size(), 3u);
     EXPECT_EQ(r.aggregates[0].second, std::ceil(10 * std::log10(65025.0 * 48 * 2)));
     EXPECT_EQ(r.aggregates[1].second, std::ceil(10 * std::log10(65025.0 * 12 * 2)));
     // Chroma disabled: only luma per frame; upstream still reports all three
     // aggregates, the unmeasured ones as -inf.
-    const Recorder off = run({{"enable_apsnr", "true"}, {"enable_chroma", "false"}}, g, {a}, {a});
+    const test::ScoreLog off = run({{"enable_apsnr", "true"}, {"enable_chroma", "false"}}, g, {a}, {a});
     EXPECT_EQ(off.log.size(), 1u);
     EXPECT_FALSE(off.has(0, kCb));
     ASSERT_EQ(off.aggregates.size(), 3u);
@@ -253,7 +195,7 @@ TEST(Psnr, Gray400AndExtremes) {
     const VideoGeometry g{PixelFormat::Yuv400, 16, 3, 2};
     const Picture a = make(g.format, 16, 3, 2, [](unsigned, unsigned, unsigned) { return 0u; });
     const Picture b = make(g.format, 16, 3, 2, [](unsigned, unsigned, unsigned) { return 65535u; });
-    const Recorder r = run({{"enable_mse", "true"}}, g, {a}, {b});
+    const test::ScoreLog r = run({{"enable_mse", "true"}}, g, {a}, {b});
     ASSERT_EQ(r.log.size(), 2u);  // psnr_y, mse_y only
     EXPECT_EQ(r.get(0, kMseY), 65535.0 * 65535.0);
     EXPECT_EQ(r.get(0, kY), 10. * std::log10(65535.0 * 65535.0 / (65535.0 * 65535.0)));
@@ -267,7 +209,7 @@ TEST(Psnr, TinyOddSizes) {
             std::uniform_int_distribution<unsigned> d(0, (1u << bpc) - 1);
             const Picture a = make(g.format, bpc, w, h, [&](unsigned, unsigned, unsigned) { return d(rng); });
             const Picture b = make(g.format, bpc, w, h, [&](unsigned, unsigned, unsigned) { return d(rng); });
-            const Recorder r = run({{"enable_mse", "true"}}, g, {a}, {b});
+            const test::ScoreLog r = run({{"enable_mse", "true"}}, g, {a}, {b});
             for (unsigned p = 0; p < 3; ++p) {
                 EXPECT_TRUE(r.has(0, p));
                 EXPECT_LE(r.get(0, p), 6.0 * bpc + 12);

@@ -20,14 +20,8 @@ using namespace vmaf;
 
 void compare_golden(const std::string& pair, unsigned frames) {
     SCOPED_TRACE(pair);
-    const auto info = test::pair_info(pair);
-    const std::string rp = test::clip_path(info.ref), dp = test::clip_path(info.dist);
-    std::vector<Picture> refs, dists;
-    for (unsigned i = 0; i < frames; ++i) {
-        refs.push_back(test::load_raw_frame(rp, info.geom, i));
-        dists.push_back(test::load_raw_frame(dp, info.geom, i));
-    }
-    const auto ours = floatfeat::test::run_frames(kPsnrHvsInfo, {}, info.geom, refs, dists);
+    const test::PairFrames clip = test::load_pair(pair, frames);
+    const auto ours = floatfeat::test::run_frames(kPsnrHvsInfo, {}, clip.info.geom, clip.refs, clip.dists);
     const auto golden = test::golden_full(pair + "__features");
     for (unsigned f = 0; f < frames; ++f)
         for (const char* key : {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"})

@@ -3,14 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <map>
 #include <string>
-#include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
 #include "features/speed/speed_linalg.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
@@ -22,68 +20,19 @@ namespace {
 
 using namespace vmaf;
 
-struct Recorder final : ScoreWriter {
-    std::map<std::pair<unsigned, unsigned>, double> at;
-    void write(unsigned frame, unsigned output, double value) override {
-        EXPECT_TRUE(at.emplace(std::pair{frame, output}, value).second);
-    }
-    void write_aggregate(unsigned, double) override { ADD_FAILURE() << "no aggregates expected"; }
-    double get(unsigned frame, unsigned output) const {
-        auto it = at.find({frame, output});
-        if (it == at.end()) {
-            ADD_FAILURE() << "missing frame " << frame << " output " << output;
-            return -1;
-        }
-        return it->second;
-    }
-};
-
-std::string g17(double v) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return b;
-}
-
-/// compute() for all frames in reverse order, then finish() in order, then flush().
-Recorder run(const ExtractorInfo& info, const OptionDict& dict, const VideoGeometry& geom,
-             const std::vector<Picture>& refs, const std::vector<Picture>& dists) {
-    auto ex = info.create(OptionValues(info.options, dict, std::string(info.name)), geom, {});
-    std::vector<std::unique_ptr<FrameState>> states(refs.size());
-    for (std::size_t i = refs.size(); i-- > 0;)
-        states[i] = static_cast<const FeatureExtractor&>(*ex).compute(static_cast<unsigned>(i), refs[i], dists[i]);
-    Recorder r;
-    for (std::size_t i = 0; i < refs.size(); ++i) ex->finish(static_cast<unsigned>(i), *states[i], r);
-    ex->flush(r);
-    return r;
-}
-
 void compare_golden(const std::string& pair) {
     SCOPED_TRACE(pair);
-    const auto info = test::pair_info(pair);
+    const test::PairFrames p = test::load_pair(pair);
     const auto golden = test::golden_full(pair + "__features");
-    ASSERT_EQ(golden.at("frames").size(), info.frames);
-    const std::string rp = test::clip_path(info.ref), dp = test::clip_path(info.dist);
-    std::vector<Picture> refs, dists;
-    for (unsigned i = 0; i < info.frames; ++i) {
-        refs.push_back(test::load_raw_frame(rp, info.geom, i));
-        dists.push_back(test::load_raw_frame(dp, info.geom, i));
-    }
-    unsigned compared = 0, equal = 0;
-    auto check = [&](const Recorder& r, unsigned output, const char* key) {
-        for (unsigned f = 0; f < info.frames; ++f) {
-            const double g = test::golden_value(golden, f, key), v = r.get(f, output);
-            EXPECT_EQ(g, v) << key << " frame " << f << ": golden " << g17(g) << " ours " << g17(v);
-            ++compared;
-            equal += g == v;
-        }
-    };
-    const Recorder c = run(kSpeedChromaInfo, {}, info.geom, refs, dists);
-    check(c, 0, "speed_chroma_u");
-    check(c, 1, "speed_chroma_v");
-    check(c, 2, "speed_chroma_uv");
-    const Recorder t = run(kSpeedTemporalInfo, {}, info.geom, refs, dists);
-    check(t, 0, "speed_temporal");
-    std::printf("  %s__features: %u/%u speed values equal\n", pair.c_str(), equal, compared);
+    ASSERT_EQ(golden.at("frames").size(), p.info.frames);
+    const unsigned n = p.info.frames;
+    const test::ScoreLog c = test::run_extractor(kSpeedChromaInfo, {}, p.info.geom, p.refs, p.dists);
+    unsigned equal = test::expect_golden(c, 0, golden, "speed_chroma_u", n);
+    equal += test::expect_golden(c, 1, golden, "speed_chroma_v", n);
+    equal += test::expect_golden(c, 2, golden, "speed_chroma_uv", n);
+    const test::ScoreLog t = test::run_extractor(kSpeedTemporalInfo, {}, p.info.geom, p.refs, p.dists);
+    equal += test::expect_golden(t, 0, golden, "speed_temporal", n);
+    std::printf("  %s__features: %u/%u speed values equal\n", pair.c_str(), equal, 4 * n);
 }
 
 TEST(SpeedGolden, P01_420_8bit) { compare_golden("p01_crf35"); }

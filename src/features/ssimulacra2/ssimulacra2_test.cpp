@@ -12,7 +12,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "features/ssimulacra2/ssimulacra2_core.hpp"
-#include "support/testdata.hpp"
+#include "support/extractor_run.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
@@ -22,12 +22,6 @@ extern const ExtractorInfo kSsimulacra2Info;
 namespace {
 
 using namespace vmaf;
-
-std::string g17(double v) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.17g", v);
-    return b;
-}
 
 struct Recorder final : ScoreWriter {
     std::vector<double> v;
@@ -76,7 +70,7 @@ void compare_golden(const std::string& pair, unsigned scalar_frames) {
     ASSERT_EQ(simd.size(), want.size());
     for (std::size_t f = 0; f < want.size(); ++f)
         EXPECT_EQ(want[f].get<double>(), simd[f])
-            << "frame " << f << ": golden " << g17(want[f]) << " ours " << g17(simd[f]);
+            << "frame " << f << ": golden " << test::g17(want[f]) << " ours " << test::g17(simd[f]);
     const auto scalar = score_pair(info, scalar_frames, ~0u, dict);
     for (std::size_t f = 0; f < scalar.size(); ++f) EXPECT_EQ(simd[f], scalar[f]) << "scalar frame " << f;
 }
@@ -110,7 +104,7 @@ TEST(Ssimulacra2, EqualsLibjxlOnGrayPictures) {
         auto ex = make({{"yuv_matrix", "2"}}, info.geom, mask);
         Recorder r;
         ex->finish(0, *static_cast<const FeatureExtractor&>(*ex).compute(0, a, b), r);
-        EXPECT_EQ(r.v.at(0), kLibjxl) << "cpumask " << mask << ": ours " << g17(r.v.at(0));
+        EXPECT_EQ(r.v.at(0), kLibjxl) << "cpumask " << mask << ": ours " << test::g17(r.v.at(0));
     }
 }
 
