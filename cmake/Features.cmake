@@ -51,15 +51,12 @@ endfunction()
 
 # Adds a Google Benchmark executable `name` from `sources` (not run by ctest).
 function(vmaf_add_benchmark name)
-  if(NOT VMAF_BUILD_TESTS)
-    return()
-  endif()
-  find_package(benchmark QUIET)
-  if(NOT benchmark_FOUND)
-    return()  # e.g. cross builds without an arm64 Google Benchmark
+  if(NOT TARGET vmaf_benchsupport)
+    return()  # no tests, or no Google Benchmark (see the top CMakeLists.txt)
   endif()
   cmake_parse_arguments(B "" "" "SOURCES" ${ARGN})
   add_executable(${name} ${B_SOURCES})
-  target_link_libraries(${name} PRIVATE vmaf vmaf_testsupport benchmark::benchmark benchmark::benchmark_main)
+  target_link_libraries(${name} PRIVATE vmaf vmaf_testsupport vmaf_benchsupport benchmark::benchmark
+                        benchmark::benchmark_main)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
 endfunction()
