@@ -12,6 +12,7 @@
 #include "core/feature_extractor.hpp"
 #include "features/adm/adm_kernels.hpp"
 #include "features/adm/adm_simd.hpp"
+#include "support/feature_bench.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kAdmInfo;
@@ -22,27 +23,21 @@ namespace {
 using namespace vmaf;
 using namespace vmaf::adm;
 
-constexpr int kW = 1920, kH = 1080;
+constexpr int kW = bench::kWidth, kH = bench::kHeight;
 
 /// Textured content: gradients plus noise (ADM's work does not depend on
 /// the data except through the decouple gain branch).
 Picture picture(unsigned bpc, std::uint64_t seed, int blur) {
-    Picture p(PixelFormat::Yuv420, bpc, kW, kH);
-    std::mt19937_64 rng(seed);
     const unsigned max = (1u << bpc) - 1;
-    for (unsigned pl = 0; pl < p.planes(); ++pl) {
-        const Plane& q = p.plane(pl);
-        for (unsigned y = 0; y < q.height; ++y)
-            for (unsigned x = 0; x < q.width; ++x) {
-                const unsigned base = ((x / (1 + blur)) * 3 + y * 2) % 256;
-                const unsigned v = std::min(max, (base << (bpc - 8)) + static_cast<unsigned>(rng() % (8u << (bpc - 8))));
-                if (bpc == 8)
-                    q.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-                else
-                    q.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-            }
-    }
-    return p;
+    return bench::synthetic_picture(
+        bpc, seed, [bpc, max, blur](unsigned, unsigned x, unsigned y, std::mt19937_64& rng) {
+            const unsigned base = ((x / (1 + blur)) * 3 + y * 2) % 256;
+            return std::min(max, (base << (bpc - 8)) + static_cast<unsigned>(rng() % (8u << (bpc - 8))));
+        });
+}
+
+std::vector<bench::PicturePair> frames(unsigned bpc) {
+    return {{picture(bpc, 1, 0), picture(bpc, 2, 1)}};
 }
 
 template <typename T>
@@ -205,30 +200,12 @@ void register_kernels(const std::string& variant, const AdmKernels& k) {
     });
 }
 
-void register_extractor(unsigned cpumask) {
-    for (unsigned bpc : {8u, 10u}) {
-        const std::string name =
-            "extractor/" + std::to_string(bpc) + "bit/cpumask" + std::to_string(cpumask) + "/1080p_frame";
-        benchmark::RegisterBenchmark(name.c_str(), [cpumask, bpc](benchmark::State& st) {
-            const Picture a = picture(bpc, 1, 0), b = picture(bpc, 2, 1);
-            const VideoGeometry g{PixelFormat::Yuv420, bpc, kW, kH};
-            auto ex = kAdmInfo.create(OptionValues(kAdmInfo.options, {}, "adm"), g, ExtractorContext{cpumask});
-            for (auto _ : st) benchmark::DoNotOptimize(static_cast<const FeatureExtractor&>(*ex).compute(0, a, b));
-        })->Unit(benchmark::kMillisecond);
-    }
-}
-
 }  // namespace
 
-// Own main: the SIMD targets register themselves from static initialisers of
-// the library, which may run after this file's; register once they have.
 int main(int argc, char** argv) {
-    register_kernels("scalar", scalar_kernels());
-    for (const auto& [name, k] : adm_registry().variants()) register_kernels(name, k);
-    for (unsigned mask : {63u, 56u, 48u, 32u, 0u}) register_extractor(mask);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    for (const auto& [name, k] : bench::kernel_tables(scalar_kernels(), adm_registry().variants()))
+        register_kernels(name, k);
+    bench::register_extractor_frames({.info = &kAdmInfo, .frames = frames, .unit = benchmark::kMillisecond},
+                                     {63, 56, 48, 32, 0}, {8, 10});
+    return bench::run_benchmarks(argc, argv);
 }

@@ -11,6 +11,7 @@
 #include "core/feature_extractor.hpp"
 #include "features/ciede/ciede_color.hpp"
 #include "features/ciede/ciede_kernels.hpp"
+#include "support/feature_bench.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kCiedeInfo;
@@ -20,7 +21,7 @@ namespace {
 
 using namespace vmaf;
 
-constexpr unsigned kW = 1920, kH = 1080;
+constexpr unsigned kW = bench::kWidth;
 
 void register_kernel(const std::string& variant, ciede::CiedeKernels k) {
     const std::string name = "delta_e/" + variant + "/1920_pairs";
@@ -44,43 +45,24 @@ void register_kernel(const std::string& variant, ciede::CiedeKernels k) {
     });
 }
 
-// Reference: gradients plus noise; distorted: reference plus small noise.
-Picture frame(std::uint64_t seed, const Picture* base) {
-    Picture p(PixelFormat::Yuv420, 8, kW, kH);
-    std::mt19937_64 rng(seed);
-    for (unsigned pl = 0; pl < 3; ++pl) {
-        const Plane& q = p.plane(pl);
-        for (unsigned y = 0; y < q.height; ++y)
-            for (unsigned x = 0; x < q.width; ++x) {
-                const unsigned v = base ? std::min(255u, base->plane(pl).row<std::uint8_t>(y)[x] + unsigned(rng() % 3))
-                                        : (((x + 2 * y) >> 3) + pl * 40 + unsigned(rng() % 6)) & 255u;
-                q.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-            }
-    }
-    return p;
-}
-
-void register_extractor(unsigned cpumask) {
-    const std::string name = "extractor/8bit/cpumask" + std::to_string(cpumask) + "/1080p_frame";
-    benchmark::RegisterBenchmark(name.c_str(), [cpumask](benchmark::State& st) {
-        const Picture a = frame(1, nullptr), b = frame(2, &a);
-        const VideoGeometry g{PixelFormat::Yuv420, 8, kW, kH};
-        auto ex = kCiedeInfo.create(OptionValues(kCiedeInfo.options, {}, "ciede"), g, ExtractorContext{cpumask});
-        for (auto _ : st) benchmark::DoNotOptimize(static_cast<const FeatureExtractor&>(*ex).compute(0, a, b));
-    })->Unit(benchmark::kMillisecond);
+// 8-bit only. Reference: gradients plus noise; distorted: reference plus small noise.
+std::vector<bench::PicturePair> frames(unsigned) {
+    const Picture ref = bench::synthetic_picture(8, 1, [](unsigned pl, unsigned x, unsigned y, std::mt19937_64& rng) {
+        return (((x + 2 * y) >> 3) + pl * 40 + unsigned(rng() % 6)) & 255u;
+    });
+    const Picture dis =
+        bench::synthetic_picture(8, 2, [&ref](unsigned pl, unsigned x, unsigned y, std::mt19937_64& rng) {
+            return std::min(255u, ref.plane(pl).row<std::uint8_t>(y)[x] + unsigned(rng() % 3));
+        });
+    return {{ref, dis}};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Registered here, not from static initialisers: the kernel registry is
-    // filled by static initialisers of another translation unit.
-    register_kernel("scalar", ciede::CiedeKernels{});
-    for (const auto& [name, k] : ciede::ciede_registry().variants()) register_kernel(name, k);
-    register_extractor(63);
-    register_extractor(0);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    for (const auto& [name, k] : bench::kernel_tables(ciede::CiedeKernels{}, ciede::ciede_registry().variants()))
+        register_kernel(name, k);
+    bench::register_extractor_frames({.info = &kCiedeInfo, .frames = frames, .unit = benchmark::kMillisecond}, {63, 0},
+                                     {8});
+    return bench::run_benchmarks(argc, argv);
 }

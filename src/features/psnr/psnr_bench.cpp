@@ -3,11 +3,12 @@
 // cpumask 63 (scalar) and 0 (best SIMD).
 #include <benchmark/benchmark.h>
 
-#include <random>
 #include <string>
+#include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "features/psnr/psnr_kernels.hpp"
+#include "support/feature_bench.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kPsnrInfo;
@@ -16,24 +17,15 @@ extern const ExtractorInfo kPsnrInfo;
 namespace {
 
 using namespace vmaf;
-
-constexpr unsigned kW = 1920, kH = 1080;
+using bench::kHeight, bench::kWidth;
 
 Picture noise(unsigned bpc, std::uint64_t seed) {
-    Picture p(PixelFormat::Yuv420, bpc, kW, kH);
-    std::mt19937_64 rng(seed);
-    for (unsigned pl = 0; pl < p.planes(); ++pl) {
-        const Plane& q = p.plane(pl);
-        for (unsigned y = 0; y < q.height; ++y)
-            for (unsigned x = 0; x < q.width; ++x) {
-                const auto v = rng() & ((1u << bpc) - 1u);
-                if (bpc == 8)
-                    q.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-                else
-                    q.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-            }
-    }
-    return p;
+    return bench::synthetic_picture(
+        bpc, seed, [bpc](unsigned, unsigned, unsigned, std::mt19937_64& rng) { return rng() & ((1u << bpc) - 1u); });
+}
+
+std::vector<bench::PicturePair> frames(unsigned bpc) {
+    return {{noise(bpc, 1), noise(bpc, 2)}};
 }
 
 void register_kernel(const std::string& variant, psnr::PsnrKernels k) {
@@ -43,20 +35,7 @@ void register_kernel(const std::string& variant, psnr::PsnrKernels k) {
             const Picture a = noise(bpc, 1), b = noise(bpc, 2);
             const auto fn = bpc == 8 ? k.sse_u8 : k.sse_u16;
             for (auto _ : st) benchmark::DoNotOptimize(fn(a.plane(0), b.plane(0)));
-            st.SetItemsProcessed(st.iterations() * kW * kH);
-        });
-    }
-}
-
-void register_extractor(unsigned cpumask) {
-    for (unsigned bpc : {8u, 10u}) {
-        const std::string name =
-            "extractor/" + std::to_string(bpc) + "bit/cpumask" + std::to_string(cpumask) + "/1080p_frame";
-        benchmark::RegisterBenchmark(name.c_str(), [cpumask, bpc](benchmark::State& st) {
-            const Picture a = noise(bpc, 1), b = noise(bpc, 2);
-            const VideoGeometry g{PixelFormat::Yuv420, bpc, kW, kH};
-            auto ex = kPsnrInfo.create(OptionValues(kPsnrInfo.options, {}, "psnr"), g, ExtractorContext{cpumask});
-            for (auto _ : st) benchmark::DoNotOptimize(static_cast<const FeatureExtractor&>(*ex).compute(0, a, b));
+            st.SetItemsProcessed(st.iterations() * kWidth * kHeight);
         });
     }
 }
@@ -64,14 +43,8 @@ void register_extractor(unsigned cpumask) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Registered here, not from static initialisers: the kernel registry is
-    // filled by static initialisers of another translation unit.
-    register_kernel("scalar", psnr::PsnrKernels{});
-    for (const auto& [name, k] : psnr::psnr_registry().variants()) register_kernel(name, k);
-    register_extractor(63);
-    register_extractor(0);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    for (const auto& [name, k] : bench::kernel_tables(psnr::PsnrKernels{}, psnr::psnr_registry().variants()))
+        register_kernel(name, k);
+    bench::register_extractor_frames({.info = &kPsnrInfo, .frames = frames}, {63, 0}, {8, 10});
+    return bench::run_benchmarks(argc, argv);
 }

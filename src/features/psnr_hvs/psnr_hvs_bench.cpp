@@ -4,12 +4,13 @@
 // and 0 (best SIMD).
 #include <benchmark/benchmark.h>
 
-#include <random>
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "features/psnr_hvs/psnr_hvs_kernels.hpp"
+#include "support/feature_bench.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kPsnrHvsInfo;
@@ -18,42 +19,32 @@ extern const ExtractorInfo kPsnrHvsInfo;
 namespace {
 
 using namespace vmaf;
-
-constexpr unsigned kW = 1920, kH = 1080;
+using bench::kHeight, bench::kWidth;
 
 // Reference: smooth gradient plus noise; distorted: reference plus small noise
 // (a realistic share of masked coefficients).
-Picture frame(unsigned bpc, std::uint64_t seed, const Picture* base) {
-    Picture p(PixelFormat::Yuv420, bpc, kW, kH);
-    std::mt19937_64 rng(seed);
+std::vector<bench::PicturePair> frames(unsigned bpc) {
     const unsigned maxv = (1u << bpc) - 1u;
-    for (unsigned pl = 0; pl < p.planes(); ++pl) {
-        const Plane& q = p.plane(pl);
-        for (unsigned y = 0; y < q.height; ++y)
-            for (unsigned x = 0; x < q.width; ++x) {
-                unsigned v;
-                if (base) {
-                    const Plane& b = base->plane(pl);
-                    const unsigned o = bpc == 8 ? b.row<std::uint8_t>(y)[x] : b.row<std::uint16_t>(y)[x];
-                    v = std::min(maxv, o + static_cast<unsigned>(rng() % 5));
-                } else {
-                    v = (((x + y) << (bpc - 8)) + static_cast<unsigned>(rng() % (8u << (bpc - 8)))) & maxv;
-                }
-                if (bpc == 8)
-                    q.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-                else
-                    q.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-            }
-    }
-    return p;
+    const Picture ref =
+        bench::synthetic_picture(bpc, 1, [bpc, maxv](unsigned, unsigned x, unsigned y, std::mt19937_64& rng) {
+            return (((x + y) << (bpc - 8)) + static_cast<unsigned>(rng() % (8u << (bpc - 8)))) & maxv;
+        });
+    const Picture dis =
+        bench::synthetic_picture(bpc, 2, [&ref, bpc, maxv](unsigned pl, unsigned x, unsigned y, std::mt19937_64& rng) {
+            const Plane& b = ref.plane(pl);
+            const unsigned o = bpc == 8 ? b.row<std::uint8_t>(y)[x] : b.row<std::uint16_t>(y)[x];
+            return std::min(maxv, o + static_cast<unsigned>(rng() % 5));
+        });
+    return {{ref, dis}};
 }
 
 void register_kernel(const std::string& variant, psnr_hvs::PsnrHvsKernels k) {
     for (unsigned bpc : {8u, 10u}) {
         const std::string name = "block_row/" + variant + "/" + std::to_string(bpc) + "bit/1920x1080_plane";
         benchmark::RegisterBenchmark(name.c_str(), [k, bpc](benchmark::State& st) {
-            const Picture a = frame(bpc, 1, nullptr), b = frame(bpc, 2, &a);
-            const unsigned n = psnr_hvs::block_count(kW), rows = psnr_hvs::block_count(kH);
+            const auto f = frames(bpc);
+            const Picture &a = f[0].ref, &b = f[0].dis;
+            const unsigned n = psnr_hvs::block_count(kWidth), rows = psnr_hvs::block_count(kHeight);
             std::vector<float> out(std::size_t{64} * n);
             for (auto _ : st)
                 for (unsigned r = 0; r < rows; ++r) {
@@ -65,31 +56,12 @@ void register_kernel(const std::string& variant, psnr_hvs::PsnrHvsKernels k) {
     }
 }
 
-void register_extractor(unsigned cpumask) {
-    for (unsigned bpc : {8u, 10u}) {
-        const std::string name =
-            "extractor/" + std::to_string(bpc) + "bit/cpumask" + std::to_string(cpumask) + "/1080p_frame";
-        benchmark::RegisterBenchmark(name.c_str(), [cpumask, bpc](benchmark::State& st) {
-            const Picture a = frame(bpc, 1, nullptr), b = frame(bpc, 2, &a);
-            const VideoGeometry g{PixelFormat::Yuv420, bpc, kW, kH};
-            auto ex =
-                kPsnrHvsInfo.create(OptionValues(kPsnrHvsInfo.options, {}, "psnr_hvs"), g, ExtractorContext{cpumask});
-            for (auto _ : st) benchmark::DoNotOptimize(static_cast<const FeatureExtractor&>(*ex).compute(0, a, b));
-        });
-    }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Registered here, not from static initialisers: the kernel registry is
-    // filled by static initialisers of another translation unit.
-    register_kernel("scalar", psnr_hvs::PsnrHvsKernels{});
-    for (const auto& [name, k] : psnr_hvs::psnr_hvs_registry().variants()) register_kernel(name, k);
-    register_extractor(63);
-    register_extractor(0);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    for (const auto& [name, k] :
+         bench::kernel_tables(psnr_hvs::PsnrHvsKernels{}, psnr_hvs::psnr_hvs_registry().variants()))
+        register_kernel(name, k);
+    bench::register_extractor_frames({.info = &kPsnrHvsInfo, .frames = frames}, {63, 0}, {8, 10});
+    return bench::run_benchmarks(argc, argv);
 }

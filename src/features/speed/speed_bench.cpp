@@ -10,6 +10,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "features/speed/speed_kernels.hpp"
+#include "support/feature_bench.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kSpeedChromaInfo;
@@ -21,15 +22,15 @@ namespace {
 using namespace vmaf;
 
 Picture noise(std::uint64_t seed) {
-    Picture p(PixelFormat::Yuv420, 8, 1920, 1080);
-    std::mt19937_64 rng(seed);
-    for (unsigned pl = 0; pl < p.planes(); ++pl) {
-        const Plane& q = p.plane(pl);
-        for (unsigned y = 0; y < q.height; ++y)
-            for (unsigned x = 0; x < q.width; ++x)
-                q.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(96 + (x / 7 + y / 5) % 32 + (rng() & 7));
-    }
-    return p;
+    return bench::synthetic_picture(8, seed, [](unsigned, unsigned x, unsigned y, std::mt19937_64& rng) {
+        return 96 + (x / 7 + y / 5) % 32 + (rng() & 7);
+    });
+}
+
+/// 8-bit only. The dis picture alternates between another picture and ref itself.
+std::vector<bench::PicturePair> frames(unsigned) {
+    const Picture a = noise(1), b = noise(2);
+    return {{a, b}, {a, a}};
 }
 
 void register_all() {
@@ -42,8 +43,8 @@ void register_all() {
             }
         };
     };
-    benchmark::RegisterBenchmark("speed/scale_add_960/scalar", kernel(speed::SpeedKernels{}));
-    for (const auto& [name, k] : speed::speed_registry().variants())
+    const auto tables = bench::kernel_tables(speed::SpeedKernels{}, speed::speed_registry().variants());
+    for (const auto& [name, k] : tables)
         benchmark::RegisterBenchmark(("speed/scale_add_960/" + name).c_str(), kernel(k));
     // The estimator's hot kernels at 1080p luma sizes: one covariance row (116
     // samples) and one 25 x 25 x 25 product of the solver's QR.
@@ -67,43 +68,23 @@ void register_all() {
             }
         };
     };
-    benchmark::RegisterBenchmark("speed/cov_row_116/scalar", cov(speed::SpeedKernels{}));
-    benchmark::RegisterBenchmark("speed/mat_mul_25/scalar", matmul(speed::SpeedKernels{}));
-    for (const auto& [name, k] : speed::speed_registry().variants()) {
+    for (const auto& [name, k] : tables) {
         benchmark::RegisterBenchmark(("speed/cov_row_116/" + name).c_str(), cov(k));
         benchmark::RegisterBenchmark(("speed/mat_mul_25/" + name).c_str(), matmul(k));
     }
     for (const ExtractorInfo* info : {&kSpeedChromaInfo, &kSpeedTemporalInfo})
         for (unsigned mask : {63u, 0u})
-            benchmark::RegisterBenchmark(
-                (std::string(info->name) + "/1080p_frame/cpumask" + std::to_string(mask)).c_str(),
-                [info, mask](benchmark::State& st) {
-                    const VideoGeometry g{PixelFormat::Yuv420, 8, 1920, 1080};
-                    auto e = info->create(OptionValues(info->options, {}, std::string(info->name)), g,
-                                          {.cpumask = mask});
-                    const Picture a = noise(1), b = noise(2);
-                    struct Null final : ScoreWriter {
-                        void write(unsigned, unsigned, double) override {}
-                        void write_aggregate(unsigned, double) override {}
-                    } out;
-                    unsigned i = 0;
-                    for (auto _ : st) {
-                        auto s = static_cast<const FeatureExtractor&>(*e).compute(i, a, (i & 1) ? a : b);
-                        e->finish(i++, *s, out);
-                    }
-                })
-                ->Unit(benchmark::kMillisecond);
+            bench::register_extractor_frame(std::string(info->name) + "/1080p_frame/cpumask" + std::to_string(mask),
+                                            {.info = info,
+                                             .loop = bench::FrameLoop::ComputeFinish,
+                                             .frames = frames,
+                                             .unit = benchmark::kMillisecond},
+                                            8, mask);
 }
 
 }  // namespace
 
-// Registration happens in main: the SIMD variants register themselves during
-// static initialisation, which may run after this file's (they were missing
-// when this file registered at static initialisation).
 int main(int argc, char** argv) {
     register_all();
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return bench::run_benchmarks(argc, argv);
 }

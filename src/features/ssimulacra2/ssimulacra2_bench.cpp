@@ -10,6 +10,7 @@
 #include "core/feature_extractor.hpp"
 #include "features/ssimulacra2/ssimulacra2_core.hpp"
 #include "features/ssimulacra2/ssimulacra2_kernels.hpp"
+#include "support/feature_bench.hpp"
 
 namespace vmaf {
 extern const ExtractorInfo kSsimulacra2Info;
@@ -20,18 +21,16 @@ namespace {
 using namespace vmaf;
 using namespace vmaf::ssimulacra2;
 
-constexpr unsigned kW = 1920, kH = 1080;
+constexpr unsigned kW = bench::kWidth, kH = bench::kHeight;
 
 Picture noise(std::uint64_t seed) {
-    Picture p(PixelFormat::Yuv420, 8, kW, kH);
-    std::mt19937_64 rng(seed);
-    for (unsigned pl = 0; pl < p.planes(); ++pl) {
-        const Plane& q = p.plane(pl);
-        for (unsigned y = 0; y < q.height; ++y)
-            for (unsigned x = 0; x < q.width; ++x)
-                q.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(64 + (x / 7 + y / 5) % 96 + (rng() & 15));
-    }
-    return p;
+    return bench::synthetic_picture(8, seed, [](unsigned, unsigned x, unsigned y, std::mt19937_64& rng) {
+        return 64 + (x / 7 + y / 5) % 96 + (rng() & 15);
+    });
+}
+
+std::vector<bench::PicturePair> frames(unsigned) {
+    return {{noise(1), noise(2)}};
 }
 
 std::vector<float> randoms(std::size_t n, float lo, float hi) {
@@ -126,18 +125,14 @@ void register_all() {
     register_kernels("scalar");
     for (std::int64_t t : simd::supported_targets()) register_kernels(simd::target_name(t));
     for (unsigned mask : {63u, 0u})
-        benchmark::RegisterBenchmark(("ssimulacra2/1080p_frame/cpumask" + std::to_string(mask)).c_str(),
-                                     [mask](benchmark::State& st) {
-                                         const VideoGeometry g{PixelFormat::Yuv420, 8, kW, kH};
-                                         auto e = kSsimulacra2Info.create(
-                                             OptionValues(kSsimulacra2Info.options, {}, "ssimulacra2"), g,
-                                             {.cpumask = mask});
-                                         const Picture a = noise(1), b = noise(2);
-                                         for (auto _ : st) benchmark::DoNotOptimize(e->compute(0, a, b));
-                                     })
-            ->Unit(benchmark::kMillisecond);
+        bench::register_extractor_frame("ssimulacra2/1080p_frame/cpumask" + std::to_string(mask),
+                                        {.info = &kSsimulacra2Info, .frames = frames, .unit = benchmark::kMillisecond},
+                                        8, mask);
 }
 
-const bool kRegistered = (register_all(), true);
-
 }  // namespace
+
+int main(int argc, char** argv) {
+    register_all();
+    return bench::run_benchmarks(argc, argv);
+}
