@@ -56,7 +56,6 @@ function(vmaf_add_benchmark name)
   endif()
   cmake_parse_arguments(B "" "" "SOURCES" ${ARGN})
   add_executable(${name} ${B_SOURCES})
-  target_link_libraries(${name} PRIVATE vmaf vmaf_testsupport vmaf_benchsupport benchmark::benchmark
-                        benchmark::benchmark_main)
+  target_link_libraries(${name} PRIVATE vmaf vmaf_testsupport vmaf_benchsupport benchmark::benchmark)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
 endfunction()

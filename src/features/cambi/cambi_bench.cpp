@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "features/cambi/cambi_core.hpp"
+#include "support/feature_bench.hpp"
 
 namespace {
 
@@ -49,12 +50,7 @@ void register_variant(const std::string& variant, cambi::CambiKernels k) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Registered here, not from static initialisers: the kernel registry is
-    // filled by static initialisers of another translation unit.
-    register_variant("scalar", cambi::CambiKernels{});
-    for (const auto& [name, k] : cambi::cambi_registry().variants()) register_variant(name, k);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    for (const auto& [name, k] : bench::kernel_tables(cambi::CambiKernels{}, cambi::cambi_registry().variants()))
+        register_variant(name, k);
+    return bench::run_benchmarks(argc, argv);
 }

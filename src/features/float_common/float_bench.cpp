@@ -8,6 +8,7 @@
 
 #include "features/float_common/float_kernels.hpp"
 #include "features/float_vif/float_vif_math.hpp"
+#include "support/feature_bench.hpp"
 
 namespace {
 
@@ -49,9 +50,7 @@ void Cols(benchmark::State& st, FloatKernels k, int scale) {
 }
 
 void register_all() {
-    std::vector<std::pair<std::string, FloatKernels>> all{{"scalar", FloatKernels{}}};
-    for (auto& v : float_registry().variants()) all.push_back(v);
-    for (const auto& [name, k] : all)
+    for (const auto& [name, k] : vmaf::bench::kernel_tables(FloatKernels{}, float_registry().variants()))
         for (int scale : {0, 2}) {
             const std::string fw = std::to_string(vif_filter(scale, 1.0f).size());
             benchmark::RegisterBenchmark(("conv_rows_value/" + name + "/fw" + fw).c_str(), Rows, k, scale, Tap::Value);
@@ -63,12 +62,7 @@ void register_all() {
 
 }  // namespace
 
-// Registration happens in main: the SIMD variants register themselves during
-// static initialisation, which may run after this file's.
 int main(int argc, char** argv) {
     register_all();
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return vmaf::bench::run_benchmarks(argc, argv);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "features/ssim_common/ssim_kernels.hpp"
+#include "support/feature_bench.hpp"
 
 namespace {
 
@@ -78,9 +79,7 @@ void Decimate(benchmark::State& st, SsimKernels k, int step, int kw) {
 }
 
 void register_all() {
-    std::vector<std::pair<std::string, SsimKernels>> all{{"scalar", SsimKernels{}}};
-    for (auto& v : ssim_registry().variants()) all.push_back(v);
-    for (const auto& [name, k] : all) {
+    for (const auto& [name, k] : vmaf::bench::kernel_tables(SsimKernels{}, ssim_registry().variants())) {
         benchmark::RegisterBenchmark(("conv_h_value/" + name).c_str(), ConvH, k, Tap::Value);
         benchmark::RegisterBenchmark(("conv_h_product/" + name).c_str(), ConvH, k, Tap::Product);
         benchmark::RegisterBenchmark(("conv_v/" + name).c_str(), ConvV, k);
@@ -92,12 +91,7 @@ void register_all() {
 
 }  // namespace
 
-// Registration happens in main: the SIMD variants register themselves during
-// static initialisation, which may run after this file's.
 int main(int argc, char** argv) {
     register_all();
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return vmaf::bench::run_benchmarks(argc, argv);
 }

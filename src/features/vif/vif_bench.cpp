@@ -1,9 +1,6 @@
 // Google Benchmark of the VIF kernels, per SIMD variant and the scalar
 // reference, at 1920x1080. Each kernel benchmark covers the calls one frame
 // makes of it at that scale; "frame" runs compute_vif on one luma pair.
-// Registration happens in main: the SIMD variants register themselves during
-// static initialisation of the library, whose order relative to this file's
-// is unspecified.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -14,6 +11,7 @@
 #include <vector>
 
 #include "features/vif/vif_kernels.hpp"
+#include "support/feature_bench.hpp"
 
 namespace {
 
@@ -174,11 +172,7 @@ void register_all(const std::string& name, const vif::VifKernels& k) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    register_all("scalar", vif::VifKernels{});
-    for (const auto& [name, k] : vif::kernel_variants()) register_all(name, k);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    for (const auto& [name, k] : vmaf::bench::kernel_tables(vif::VifKernels{}, vif::kernel_variants()))
+        register_all(name, k);
+    return vmaf::bench::run_benchmarks(argc, argv);
 }
