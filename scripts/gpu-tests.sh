@@ -28,8 +28,10 @@ python3 tests/cuda/cuda_test.py parity "$VMAF" "$CLIPS" "$@"; prc=$?
 [ $prc -eq 77 ] && echo "parity skipped: no usable CUDA device"
 [ $prc -ne 0 ] && [ $prc -ne 77 ] && rc=1
 if command -v compute-sanitizer >/dev/null; then
-  ref=$(ls "$CLIPS"/p08_*_ref.yuv | head -1); dis=$(ls "$CLIPS"/p08_*.yuv | grep -v _ref | head -1)
+  ref=$(ls "$CLIPS"/p08_*_ref.yuv 2>/dev/null | head -1); dis=$(ls "$CLIPS"/p08_*.yuv 2>/dev/null | grep -v _ref | head -1)
+  if [ -z "$ref" ] || [ -z "$dis" ]; then echo "FAIL compute-sanitizer memcheck: no p08 pair (ref and distorted) in $CLIPS"; rc=1; fi
   for dispatch in serial batched; do
+    [ -n "$ref" ] && [ -n "$dis" ] || break
     if VMAF_CUDA_DISPATCH=$dispatch compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" \
          -r "$ref" -d "$dis" -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 10 \
          --feature psnr --feature adm=debug=true --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
