@@ -61,6 +61,10 @@ int enum_value(const E& e) {
 }
 /// One "libvmaf ERROR ..." line on stderr unless the log level is NONE.
 void log_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+/// The geometry of the pictures vmaf_picture_alloc makes from these parameters
+/// (the format as the int a C caller stored); -EINVAL, logged as
+/// vmaf_picture_alloc logs it, where it would refuse them.
+int picture_geometry(int pix_fmt, unsigned bpc, unsigned w, unsigned h, VideoGeometry& out);
 /// vmaf_picture_alloc with the format as the int a C caller stored.
 int alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h);
 /// Fills `out` with a new reference to `p`.

@@ -112,8 +112,7 @@ extern "C" int vmaf_picture_alloc(VmafPicture* pic, VmafPixelFormat pix_fmt, uns
     return vmaf::capi::alloc_picture(pic, vmaf::capi::enum_value(pix_fmt), bpc, w, h);
 }
 
-int vmaf::capi::alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h) {
-    VMAF_REQUIRE(pic, "vmaf_picture_alloc", "NULL picture");
+int vmaf::capi::picture_geometry(int pix_fmt, unsigned bpc, unsigned w, unsigned h, VideoGeometry& out) {
     const auto fmt = to_format(pix_fmt);
     VMAF_REQUIRE(fmt, "vmaf_picture_alloc", "unknown pixel format %d", pix_fmt);
     VMAF_REQUIRE(bpc >= 8 && bpc <= 16, "vmaf_picture_alloc", "unsupported bit depth %u", bpc);
@@ -121,11 +120,19 @@ int vmaf::capi::alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsig
                      std::uint64_t{w} * h <= vmaf::kMaxPicturePixels,
                  "vmaf_picture_alloc", "unsupported size %ux%u (at most %u per side and %llu pixels)", w, h,
                  vmaf::kMaxPictureDimension, static_cast<unsigned long long>(vmaf::kMaxPicturePixels));
+    out = VideoGeometry{*fmt, bpc, w, h};
+    return 0;
+}
+
+int vmaf::capi::alloc_picture(VmafPicture* pic, int pix_fmt, unsigned bpc, unsigned w, unsigned h) {
+    VMAF_REQUIRE(pic, "vmaf_picture_alloc", "NULL picture");
+    VideoGeometry g;
+    if (int e = picture_geometry(pix_fmt, bpc, w, h, g)) return e;
     return guarded("vmaf_picture_alloc", [&] {
         // Zeroed, so that samples a caller leaves unwritten (FFmpeg 5.1 fills
         // only half of each >8-bit row) score deterministically, as upstream's
         // fresh allocations do.
-        vmaf::Picture p(*fmt, bpc, w, h);
+        vmaf::Picture p(g.format, g.bpc, g.width, g.height);
         for (unsigned i = 0; i < p.planes(); ++i)
             std::memset(p.plane(i).data, 0, static_cast<std::size_t>(p.plane(i).stride) * p.plane(i).height);
         return export_picture(std::move(p), pic);

@@ -66,13 +66,10 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
     }
     if (method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE) return 0;  // pictures come from vmaf_picture_alloc
     VMAF_REQUIRE(!vmaf->cuda_pictures, "vmaf_cuda_preallocate_pictures", "pictures already preallocated");
-    // Validates the parameters as vmaf_picture_alloc does (and logs why not).
-    VmafPicture probe{};
-    if (int e = vmaf::capi::alloc_picture(&probe, vmaf::capi::enum_value(cfg.pic_params.pix_fmt), cfg.pic_params.bpc,
-                                          cfg.pic_params.w, cfg.pic_params.h))
+    vmaf::VideoGeometry g;
+    if (int e = vmaf::capi::picture_geometry(vmaf::capi::enum_value(cfg.pic_params.pix_fmt), cfg.pic_params.bpc,
+                                             cfg.pic_params.w, cfg.pic_params.h, g))
         return e;
-    const vmaf::VideoGeometry g{probe.ref->pic.format(), probe.bpc, probe.w[0], probe.h[0]};
-    vmaf_picture_unref(&probe);
     const vmaf::BackendThreadGuard keep;
     return guarded("vmaf_cuda_preallocate_pictures", [&] {
         if (method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST) {

@@ -262,12 +262,10 @@ extern "C" int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_
 extern "C" int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {
     VMAF_REQUIRE(vmaf, "vmaf_preallocate_pictures", "NULL context");
     VMAF_REQUIRE(!vmaf->pool, "vmaf_preallocate_pictures", "pictures already preallocated");
-    VmafPicture probe{};
-    if (int e = vmaf::capi::alloc_picture(&probe, vmaf::capi::enum_value(cfg.pic_params.pix_fmt), cfg.pic_params.bpc,
-                                          cfg.pic_params.w, cfg.pic_params.h))
+    vmaf::VideoGeometry g;
+    if (int e = vmaf::capi::picture_geometry(vmaf::capi::enum_value(cfg.pic_params.pix_fmt), cfg.pic_params.bpc,
+                                             cfg.pic_params.w, cfg.pic_params.h, g))
         return e;
-    const vmaf::VideoGeometry g{probe.ref->pic.format(), probe.bpc, probe.w[0], probe.h[0]};
-    vmaf_picture_unref(&probe);
     VMAF_REQUIRE(cfg.pic_cnt > 0 && cfg.pic_cnt <= 1024, "vmaf_preallocate_pictures", "pic_cnt %u out of range",
                  cfg.pic_cnt);
     return guarded("vmaf_preallocate_pictures", [&] {
