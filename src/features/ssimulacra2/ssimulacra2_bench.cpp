@@ -41,27 +41,9 @@ std::vector<float> randoms(std::size_t n, float lo, float hi) {
     return v;
 }
 
-/// The kernel table of a target, looked up when the benchmark runs (the
-/// targets register from static initialisers that may run after this file's).
-Kernels table(const std::string& name) {
-    if (name == "scalar") return Kernels{};
-    for (const auto& [n, k] : ssimulacra2_registry().variants())
-        if (n == name) return k;
-    return Kernels{};
-}
-
-bool has_table(const std::string& name) {
-    if (name == "scalar") return true;
-    for (const auto& v : ssimulacra2_registry().variants())
-        if (v.first == name) return true;
-    return false;
-}
-
-void register_kernels(const std::string& name) {
+void register_kernels(const std::string& name, const Kernels& k) {
     const std::string p = "ssimulacra2/";
-    benchmark::RegisterBenchmark((p + "yuv_to_linear_row_1920/" + name).c_str(), [name](benchmark::State& st) {
-        if (!has_table(name)) return st.SkipWithError("target not compiled");
-        const Kernels k = table(name);
+    benchmark::RegisterBenchmark((p + "yuv_to_linear_row_1920/" + name).c_str(), [k](benchmark::State& st) {
         auto y = randoms(kW, 16, 235), u = randoms(kW, 16, 240), v = randoms(kW, 16, 240);
         std::vector<float> r(kW), g(kW), b(kW);
         const YuvCoeffs c = yuv_coeffs(YuvMatrix::Bt709Limited, 8);
@@ -70,9 +52,7 @@ void register_kernels(const std::string& name) {
             benchmark::DoNotOptimize(r.data());
         }
     });
-    benchmark::RegisterBenchmark((p + "xyb_row_1920/" + name).c_str(), [name](benchmark::State& st) {
-        if (!has_table(name)) return st.SkipWithError("target not compiled");
-        const Kernels k = table(name);
+    benchmark::RegisterBenchmark((p + "xyb_row_1920/" + name).c_str(), [k](benchmark::State& st) {
         auto r = randoms(kW, 0, 1), g = randoms(kW, 0, 1), b = randoms(kW, 0, 1);
         std::vector<float> x(kW), y(kW), z(kW);
         for (auto _ : st) {
@@ -80,9 +60,7 @@ void register_kernels(const std::string& name) {
             benchmark::DoNotOptimize(x.data());
         }
     });
-    benchmark::RegisterBenchmark((p + "downsample_row_1920/" + name).c_str(), [name](benchmark::State& st) {
-        if (!has_table(name)) return st.SkipWithError("target not compiled");
-        const Kernels k = table(name);
+    benchmark::RegisterBenchmark((p + "downsample_row_1920/" + name).c_str(), [k](benchmark::State& st) {
         auto a = randoms(kW, 0, 1), b = randoms(kW, 0, 1);
         std::vector<float> o(kW / 2);
         for (auto _ : st) {
@@ -90,9 +68,7 @@ void register_kernels(const std::string& name) {
             benchmark::DoNotOptimize(o.data());
         }
     });
-    benchmark::RegisterBenchmark((p + "map_values_row_1920/" + name).c_str(), [name](benchmark::State& st) {
-        if (!has_table(name)) return st.SkipWithError("target not compiled");
-        const Kernels k = table(name);
+    benchmark::RegisterBenchmark((p + "map_values_row_1920/" + name).c_str(), [k](benchmark::State& st) {
         auto i1 = randoms(kW, 0.2f, 0.8f), m1 = randoms(kW, 0.2f, 0.8f), i2 = randoms(kW, 0.2f, 0.8f),
              m2 = randoms(kW, 0.2f, 0.8f), s11 = randoms(kW, 0.7f, 0.8f), s22 = randoms(kW, 0.7f, 0.8f),
              s12 = randoms(kW, 0.3f, 0.4f);
@@ -105,9 +81,7 @@ void register_kernels(const std::string& name) {
     });
     for (bool horizontal : {true, false})
         benchmark::RegisterBenchmark((p + (horizontal ? "blur_h_1080p/" : "blur_v_1080p/") + name).c_str(),
-                                     [name, horizontal](benchmark::State& st) {
-                                         if (!has_table(name)) return st.SkipWithError("target not compiled");
-                                         const Kernels k = table(name);
+                                     [k, horizontal](benchmark::State& st) {
                                          auto in = randoms(std::size_t{kW} * kH, 0, 1);
                                          std::vector<float> out(in.size()), scratch(blur_scratch_floats(kW));
                                          const PlaneF a{in.data(), kW, kW, kH}, b{out.data(), kW, kW, kH};
@@ -122,8 +96,8 @@ void register_kernels(const std::string& name) {
 }
 
 void register_all() {
-    register_kernels("scalar");
-    for (std::int64_t t : simd::supported_targets()) register_kernels(simd::target_name(t));
+    for (const auto& [name, k] : bench::kernel_tables(Kernels{}, ssimulacra2_registry().variants()))
+        register_kernels(name, k);
     for (unsigned mask : {63u, 0u})
         bench::register_extractor_frame("ssimulacra2/1080p_frame/cpumask" + std::to_string(mask),
                                         {.info = &kSsimulacra2Info, .frames = frames, .unit = benchmark::kMillisecond},
