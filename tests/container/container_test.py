@@ -14,14 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, finish  # noqa: E402
+
 VMAF, CLIPS = sys.argv[1], sys.argv[2]
 FF = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
 
 
 def vmaf(args, out):
@@ -170,6 +167,4 @@ with tempfile.TemporaryDirectory() as tmp:
     bad("unknown scaling filter", ["-r", t("ref0.yuv"), "-d", t("small.mp4"), "--scale_dist_to_ref", "magic",
                                    "-w", "576", "-h", "324", "-p", "420", "-b", "8"], "unknown scaling filter 'magic'")
 
-failed = results.count(False)
-print(f"{len(results) - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -13,17 +13,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, finish  # noqa: E402
+
 VMAF, CLIPS = sys.argv[1], sys.argv[2]
 W, H = 576, 324
 FRAME = W * H * 3 // 2
 RAW = ["-w", str(W), "-h", str(H), "-p", "420", "-b", "8"]
 FF = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
 
 
 def run(args, out):
@@ -100,6 +97,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check("raw YUV with a partial last frame: probed, read as raw",
           rc == 0 and loaded and frames_of(scores) == frames_of(raw_scores), f"rc={rc} loaded={loaded} {err}")
 
-failed = results.count(False)
-print(f"{len(results) - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

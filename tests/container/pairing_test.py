@@ -14,16 +14,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, finish  # noqa: E402
+
 VMAF, CLIPS = sys.argv[1], sys.argv[2]
 FF = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
 W, H, N = 576, 324, 12
 FRAME = W * H * 3 // 2
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
 
 
 def vmaf(args, out):
@@ -144,5 +141,4 @@ with tempfile.TemporaryDirectory() as tmp:
                        capture_output=True, text=True)
     check("--pair_in_order with --pair_nearest: usage error", p.returncode == 1 and "exclude" in p.stderr, p.stderr)
 
-print(f"{results.count(True)} passed, {results.count(False)} failed")
-sys.exit(0 if results and all(results) else 1)
+finish()

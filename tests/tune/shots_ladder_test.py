@@ -31,17 +31,14 @@ import xml.etree.ElementTree as ET
 
 from rows import rows, schema_errors  # tests/tune/rows.py
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, finish  # noqa: E402
+
 TUNE, VMAF, CLIPS = sys.argv[1], sys.argv[2], sys.argv[3]
 W, H = 576, 324
 FRAME = W * H * 3 // 2
 # Scoring backend of every run (the GPU machine runs these with cuda).
 BACKEND = os.environ.get("VMAF_TUNE_SCORE_BACKEND", "cpu")
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
 
 
 def tune(args):
@@ -291,6 +288,4 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"ladder bad input: {name}", one_line_error(p, needle, lbad), p.stderr[-300:])
 
 check("every row written matches docs/vmaf-tune-row.schema.json", not schema_errors, schema_errors[:5])
-failed = results.count(False)
-print(f"{len(results) - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -23,6 +23,9 @@ import time
 
 from rows import rows, schema_errors  # tests/tune/rows.py
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, finish  # noqa: E402
+
 TUNE, VMAF, CLIPS = sys.argv[1], sys.argv[2], sys.argv[3]
 SHOT = sys.argv[4] if len(sys.argv) > 4 else None
 W, H, FRAMES = 576, 324, 12
@@ -30,12 +33,6 @@ FRAME_BYTES = W * H * 3 // 2
 VOLATILE = {"run_id", "timestamp", "encode_time_ms", "score_time_ms", "encode_path", "encode_command", "cache_hit"}
 # Scoring backend of every run (the GPU machine runs these with cuda).
 BACKEND = os.environ.get("VMAF_TUNE_SCORE_BACKEND", "cpu")
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
 
 
 def tune(args, **kw):
@@ -313,6 +310,4 @@ with tempfile.TemporaryDirectory() as tmp:
                   s.stderr[-300:])
 
 check("every row written matches docs/vmaf-tune-row.schema.json", not schema_errors, schema_errors[:5])
-failed = results.count(False)
-print(f"{len(results) - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
