@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -65,6 +66,37 @@ private:
 /// backend is not compiled in (-ENOSYS), -ENODEV without a usable device,
 /// -EINVAL for a native context that is not valid.
 std::shared_ptr<void> create_backend_state(const std::string& backend, int device, void* native_context = nullptr);
+
+/// Whether `name` is a backend name the library accepts (auto, cpu or a GPU
+/// backend's, compiled in or not), and those names as one phrase for messages.
+bool is_backend_name(std::string_view name);
+const char* backend_names_text();
+
+/// What to choose a backend from.
+struct BackendRequest {
+    std::string name = "cpu";  ///< auto, cpu or a GPU backend name
+    int device = 0;            ///< GPU device index
+    bool no_cuda = false;      ///< never CUDA: auto skips it, "cuda" is refused
+    /// With auto: the GPU backends to try, in order, compiled in or not
+    /// (empty: every compiled one, in the build's priority order).
+    std::vector<std::string> probe_order;
+    /// State the caller made for the named backend (create_backend_state), used instead of new state.
+    std::shared_ptr<void> state;
+};
+
+struct BackendChoice {
+    std::string name = "cpu";     ///< the backend chosen
+    std::shared_ptr<void> state;  ///< its state, for EngineConfig::backend_state (null for the CPU)
+    std::string fallback_reason;  ///< auto on the CPU: why the first GPU candidate could not start
+    std::string probes;           ///< what each candidate gave, one clause each ("cuda: device 0 works")
+};
+
+/// The one place a backend is chosen (the engine, and so the CLI and the C
+/// API, and vmaf-tune): auto takes the first candidate that starts, else the
+/// CPU; a named GPU backend must start. Throws Error(Usage) for an unknown
+/// name and BackendError when a named backend cannot start (-ENOSYS not
+/// compiled in, -ENODEV no usable device or disabled, -EIO other failures).
+BackendChoice choose_backend(const BackendRequest& req);
 
 /// While alive, keeps what GPU backends change on the calling thread (CUDA:
 /// its current context, which the backend sets before its calls on every

@@ -34,6 +34,14 @@ public:
     virtual std::unique_ptr<FeatureExtractor> create_extractor(const ExtractorInfo& kind, const OptionValues& opts,
                                                                const VideoGeometry& geom,
                                                                const ExtractorContext& ctx) = 0;
+    /// The backend's one extractor for several option sets of `kind` (see
+    /// ExtractorInfo::create_group for the contract), or nullptr when it
+    /// computes them separately.
+    virtual std::unique_ptr<FeatureExtractor> create_group_extractor(
+        const ExtractorInfo& /*kind*/, std::span<const OptionValues* const> /*sets*/, const VideoGeometry& /*geom*/,
+        const ExtractorContext& /*ctx*/) {
+        return nullptr;
+    }
     /// Whether create_extractor would give a twin for `kind_name`.
     virtual bool has_twin(std::string_view kind_name) const = 0;
     /// Around one frame's compute() calls (concurrent for different frames):

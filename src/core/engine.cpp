@@ -1,19 +1,60 @@
 #include "vmaf/engine.hpp"
 
-#include "core/engine_impl.hpp"
-
+#include <chrono>
+#include <cstdio>
 #include <limits>
 
+#include "core/engine_impl.hpp"
+#include "core/pair_input.hpp"
+#include "core/pipeline.hpp"
+#include "core/registry.hpp"
+#include "output/writers.hpp"
+
 namespace vmaf {
+
+namespace engine_detail {
+
+bool split_pinned(const std::string& name, std::string& kind, std::string& backend) {
+    for (std::string_view b : kGpuBackendNames) {
+        const std::string suffix = "_" + std::string(b);
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            kind = name.substr(0, name.size() - suffix.size());
+            backend = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string geometry_text(const VideoGeometry& g) {
+    return std::to_string(g.width) + "x" + std::to_string(g.height) + " " + pixel_format_name(g.format) + " " +
+           std::to_string(g.bpc) + "-bit";
+}
+
+namespace {
+
+/// Stage/upload, planned before the backend has started: a GPU backend's
+/// page-locked frame buffers take tens of ms to set up, so while it is
+/// still starting the readers' pools are filled with its upload memory
+/// (pages are touched now; registration waits for its runtime).
+struct EarlyPlan {
+    std::shared_ptr<PictureAllocator> allocator;
+    std::exception_ptr error;
+};
+
+}  // namespace
+
+}  // namespace engine_detail
 
 const char* version() { return "3.2.0"; }
 
 Engine::Engine(EngineConfig cfg) : impl_(std::make_unique<Impl>()) {
     if (cfg.subsample == 0) cfg.subsample = 1;
     impl_->cfg = cfg;
-    if (known_backend(cfg.backend) && cfg.backend != "cpu") {
-        impl_->starting_backend = first_backend(cfg);
-        impl_->starting = std::async(std::launch::async, [cfg] { return start_backend(cfg); });
+    const BackendRequest req = impl_->request();
+    if (is_backend_name(req.name) && req.name != "cpu") {
+        impl_->starting_backend = first_candidate(req);
+        impl_->starting = std::async(std::launch::async, [req] { return start_chosen_backend(req, true); });
     }
 }
 
@@ -29,31 +70,54 @@ void Engine::add_feature(const FeatureRequest& req) {
     std::string kind, pinned;
     if (!info && split_pinned(req.name, kind, pinned)) info = find_extractor(kind);
     if (!info) throw Error(ErrorKind::Usage, "unknown feature '" + req.name + "' (see --help for the list)");
-    impl_->use_extractor(info, req.options, pinned);
+    impl_->x.use(info, req.options, pinned);
 }
 
-const BackendSelection& Engine::select_backend() {
-    Impl& d = *impl_;
-    if (d.selection) return *d.selection;
-    const EngineConfig& c = d.cfg;
-    if (!known_backend(c.backend)) throw Error(ErrorKind::Usage, "unsupported backend '" + c.backend + "'");
-    Started st = d.starting.valid() ? d.starting.get() : start_backend(c);
-    d.session = std::move(st.session);
+const BackendSelection& Engine::select_backend() { return impl_->select(); }
+
+const BackendSelection& Engine::Impl::select() {
+    if (selection) return *selection;
+    StartedBackend st = starting.valid() ? starting.get() : start_chosen_backend(request(), true);
+    session = std::move(st.session);
     BackendSelection sel;
-    sel.fallback_reason = std::move(st.fallback_reason);
-    if (d.session) sel.used = std::string(d.session->name());
-    for (const Instance& inst : d.instances) {
+    sel.fallback_reason = std::move(st.choice.fallback_reason);
+    if (session) sel.used = std::string(session->name());
+    for (const Instance& inst : x.instances()) {
         if (inst.pinned.empty()) continue;
         const std::string fname = std::string(inst.info->name) + "_" + inst.pinned;
         if (sel.used != inst.pinned)
             throw BackendError(inst.pinned, -ENODEV,
                                "feature '" + fname + "' needs the " + inst.pinned + " backend, which is not active" +
                                    (sel.fallback_reason.empty() ? "" : " (" + sel.fallback_reason + ")"));
-        if (!d.session->has_twin(inst.info->name))
+        if (!session->has_twin(inst.info->name))
             throw BackendError(inst.pinned, -ENOSYS, "feature '" + fname + "' is not implemented on " + inst.pinned);
     }
-    d.selection = std::move(sel);
-    return *d.selection;
+    selection = std::move(sel);
+    return *selection;
+}
+
+RunScope Engine::Impl::begin_run(const VideoGeometry& g) {
+    select();
+    geom = g;
+    const bool backend_chroma = x.place(session.get());
+    if (session) session->run_begin(geom, backend_chroma);
+    RunScope scope(session.get());
+    x.create(session.get(), geom, ExtractorContext{cfg.cpumask});
+    return scope;
+}
+
+/// A GPU backend keeps the pairs in flight in page-locked memory, which is
+/// costly to allocate, and needs only enough to overlap reading, upload and
+/// kernels: 4 to 12 within a budget. The CPU: two per worker, plus one.
+unsigned Engine::Impl::in_flight(bool luma_only, bool gpu) const {
+    const unsigned cpu = cfg.threads * 2 + 1;
+    if (!gpu) return cpu;
+    const Picture probe(geom.format, geom.bpc, geom.width, 1);
+    const std::size_t row = static_cast<std::size_t>(probe.plane(0).stride);
+    const std::size_t pair = 2 * row * geom.height * (luma_only || geom.format == PixelFormat::Yuv400 ? 1 : 3);
+    constexpr std::size_t kBudget = std::size_t{160} << 20;
+    const std::size_t fit = std::clamp<std::size_t>(kBudget / pair, 4, 12);
+    return static_cast<unsigned>(std::min<std::size_t>(cpu, fit));
 }
 
 void Engine::add_model(const ModelRequest& req) {
@@ -70,16 +134,15 @@ void Engine::add_model(const ModelRequest& req) {
             m.override_option(key.substr(0, dot), key.substr(dot + 1), value);
         }
     };
+    auto add = [&](auto m) {
+        configure(m);
+        impl_->predictor.add(std::move(m), impl_->x);
+    };
     if (!req.version.empty()) {
-        if (ModelCollection::is_builtin_collection(req.version)) {
-            auto c = ModelCollection::builtin(req.version);
-            configure(c);
-            impl_->add_model_entry(std::move(c));
-        } else {
-            auto m = Model::builtin(req.version);
-            configure(m);
-            impl_->add_model_entry(std::move(m));
-        }
+        if (ModelCollection::is_builtin_collection(req.version))
+            add(ModelCollection::builtin(req.version));
+        else
+            add(Model::builtin(req.version));
         return;
     }
     std::FILE* f = std::fopen(req.path.c_str(), "rb");
@@ -88,15 +151,10 @@ void Engine::add_model(const ModelRequest& req) {
     char buf[65536];
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
     std::fclose(f);
-    if (ModelCollection::is_collection_json(text)) {
-        auto c = ModelCollection::from_json(text, req.path);
-        configure(c);
-        impl_->add_model_entry(std::move(c));
-    } else {
-        auto m = Model::from_json(text, req.path);
-        configure(m);
-        impl_->add_model_entry(std::move(m));
-    }
+    if (ModelCollection::is_collection_json(text))
+        add(ModelCollection::from_json(text, req.path));
+    else
+        add(Model::from_json(text, req.path));
 }
 
 unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limits) {
@@ -105,175 +163,62 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         throw Error(ErrorKind::Input, "reference and distorted differ: " + ref.name() + " is " +
                                           geometry_text(ref.geometry()) + ", " + dist.name() + " is " +
                                           geometry_text(dist.geometry()));
-    if (d.instances.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
+    if (d.x.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
     d.geom = ref.geometry();
     d.warnings.clear();
     d.notices.clear();
-    bool luma_only = true;  // read only what some extractor needs
-    for (const Instance& inst : d.instances) luma_only &= !inst.info->needs_chroma;
+    const bool luma_only = d.x.luma_only();  // read only what some extractor needs
 
-    // A GPU backend's page-locked frame buffers take tens of ms to set up:
-    // while it is still starting, fill the readers' pools with its upload
-    // memory (pages are touched now; registration waits for its runtime).
-    // Planned again below should that backend not be the one that starts.
-    std::shared_ptr<PictureAllocator> early_alloc;
-    std::exception_ptr early_error;
+    EarlyPlan early;  // planned again below should that backend not be the one that starts
     if (!d.selection && d.starting.valid() && d.starting_backend && d.starting_backend->upload_allocator) {
-        early_alloc = d.starting_backend->upload_allocator(BackendStartOptions{d.cfg.device, d.cfg.backend_state});
-        if (early_alloc) {
-            try {
-                const ReadPlan plan{luma_only, early_alloc, d.tokens(luma_only, true) + 2, true};
+        early.allocator = d.starting_backend->upload_allocator(BackendStartOptions{d.cfg.device, d.cfg.backend_state});
+        if (early.allocator) try {
+                const ReadPlan plan{luma_only, early.allocator, d.in_flight(luma_only, true) + 2, true};
                 ref.plan(plan);
                 dist.plan(plan);
             } catch (const std::exception&) {
-                early_error = std::current_exception();
+                early.error = std::current_exception();
             }
-        }
     }
-    select_backend();
-    const ExtractorContext ctx{d.cfg.cpumask};
-    bool backend_chroma = false;
-    for (Instance& inst : d.instances) {
-        inst.extractor.reset();
-        inst.on_backend = d.session && d.session->has_twin(inst.info->name);
-        backend_chroma |= inst.on_backend && inst.info->needs_chroma;
-    }
-    if (d.session) d.session->run_begin(d.geom, backend_chroma);
+    RunScope scope = d.begin_run(ref.geometry());
     // Every extractor on the GPU: the sources may decode there too and hand
     // over pictures in device memory (a source that could but cannot says why).
-    bool all_on_backend = d.session != nullptr && d.cfg.gpu_decode;
-    for (const Instance& inst : d.instances) all_on_backend &= inst.on_backend;
-    if (all_on_backend)
+    if (d.session && d.cfg.gpu_decode && d.x.all_on_backend())
         if (const std::optional<DeviceTarget> target = d.session->device_target())
             for (VideoSource* s : {&ref, &dist}) {
                 std::string why;
                 if (!s->decode_on_device(*target, why) && !why.empty()) d.notices.push_back(s->name() + ": " + why);
             }
-    struct RunEnd {
-        BackendSession* s;
-        ~RunEnd() {
-            if (s) s->run_end();
-        }
-    } run_end{d.session.get()};
-    for (Instance& inst : d.instances)
-        inst.extractor = inst.on_backend ? d.session->create_extractor(*inst.info, inst.opts, d.geom, ctx)
-                                         : inst.info->create(inst.opts, d.geom, ctx);
-
     // Pictures in the backend's upload memory when it has one, as many in
     // flight as the pipeline holds.
-    const unsigned tokens = d.tokens(luma_only, d.session != nullptr);
-    if (early_alloc && d.session && d.session->name() == d.starting_backend->name) {
-        if (early_error) std::rethrow_exception(early_error);
+    const unsigned in_flight = d.in_flight(luma_only, d.session != nullptr);
+    if (early.allocator && d.session && d.session->name() == d.starting_backend->name) {
+        if (early.error) std::rethrow_exception(early.error);
     } else {
-        const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, tokens + 2,
+        const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, in_flight + 2,
                             d.session != nullptr};
         ref.plan(plan);
         dist.plan(plan);
     }
 
-    if (limits.skip_ref) ref.skip(limits.skip_ref);
-    if (limits.skip_dist) dist.skip(limits.skip_dist);
-
-    // Inputs with random access (raw files) are read by the parallel stage,
-    // several frames at once; the others in order by the serial input stage.
-    const std::optional<std::uint64_t> ref_left = ref.frames_left(), dist_left = dist.frames_left();
-    const bool random = ref_left && dist_left;
-    std::uint64_t total = 0;
-    if (random) {
-        total = std::min(*ref_left, *dist_left);
-        if (limits.frame_count) total = std::min<std::uint64_t>(total, *limits.frame_count);
-    }
-
+    PairInput input(ref, dist, limits, d.cfg.threads > 1, d.warnings);
     const auto t0 = std::chrono::steady_clock::now();
-    unsigned next = 0;
-    // Reads the next pair (or, with random access, numbers it for load());
-    // false at the end of either input or the frame limit.
-    auto read_pair = [&](Impl::Token& t) {
-        if (random) {
-            if (next >= total) return false;
-            t.index = next++;
-            return true;
-        }
-        if (limits.frame_count && next >= *limits.frame_count) return false;
-        // The input stage is serial: with worker threads, read the two
-        // sources concurrently (independent readers) to halve its latency.
-        std::optional<Picture> r, s;
-        if (d.cfg.threads > 1) {
-            tbb::parallel_invoke([&] { r = ref.read(); }, [&] { s = dist.read(); });
-        } else {
-            r = ref.read();
-            s = dist.read();
-        }
-        if (!r || !s) {
-            if (r || s)
-                d.warnings.push_back(ended_first(r ? dist : ref, r ? ref : dist, next));
-            return false;
-        }
-        t.index = next++;
-        t.ref = std::move(*r);
-        t.dist = std::move(*s);
-        return true;
+    const Stages stages{
+        [&](Token& t) { return input.next(t); },
+        [&](Token& t, bool parallel) {
+            input.load(t);
+            d.compute(t, parallel);
+        },
+        [&](Token& t) { d.collect(t); },
     };
-    auto load = [&](Impl::Token& t) {
-        if (!random) return;
-        t.ref = ref.read_frame(t.index);
-        t.dist = dist.read_frame(t.index);
-    };
-
-    if (d.cfg.threads == 0) {
-        Impl::Token t;
-        while (read_pair(t)) {
-            load(t);
-            d.compute(t, false);
-            d.finish(t);
-        }
-    } else {
-        tbb::task_arena arena(static_cast<int>(d.cfg.threads));
-        arena.execute([&] {
-            tbb::parallel_pipeline(
-                tokens,
-                tbb::make_filter<void, std::shared_ptr<Impl::Token>>(
-                    tbb::filter_mode::serial_in_order,
-                    [&](tbb::flow_control& fcl) -> std::shared_ptr<Impl::Token> {
-                        auto t = std::make_shared<Impl::Token>();
-                        if (!read_pair(*t)) {
-                            fcl.stop();
-                            return nullptr;
-                        }
-                        return t;
-                    }) &
-                    tbb::make_filter<std::shared_ptr<Impl::Token>, std::shared_ptr<Impl::Token>>(
-                        tbb::filter_mode::parallel,
-                        [&](std::shared_ptr<Impl::Token> t) {
-                            load(*t);
-                            d.compute(*t, true);
-                            return t;
-                        }) &
-                    tbb::make_filter<std::shared_ptr<Impl::Token>, void>(
-                        tbb::filter_mode::serial_in_order, [&](std::shared_ptr<Impl::Token> t) { d.finish(*t); }));
-        });
-    }
-    // Random access ends where in-order reading would: the longer input's
-    // next frame is still read (a partial one is an error), then the warning.
-    if (random && (!limits.frame_count || *limits.frame_count > total) && *ref_left != *dist_left) {
-        VideoSource& longer = *ref_left > total ? ref : dist;
-        longer.read_frame(total);
-        d.warnings.push_back(ended_first(*ref_left > total ? dist : ref, longer, next));
-    }
-    if (next == 0) throw Error(ErrorKind::Input, "no frames to compare: " + ref.name() + " or " + dist.name() + " is empty");
-
-    for (Instance& inst : d.instances) {
-        InstanceWriter w(d.fc, inst);
-        inst.extractor->flush(w);
-    }
-    d.predict_ready(next);
+    run_stages(stages, d.cfg.threads, in_flight);
+    const unsigned pairs = input.end();
+    d.flush(pairs);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    d.frames = next;
-    d.fps = secs > 0 ? next / secs : 0;
-    for (const ModelEntry& e : d.models)
-        if (!d.cfg.no_prediction && e.next_frame < next)
-            throw Error(ErrorKind::Internal, "model features incomplete at frame " + std::to_string(e.next_frame));
-    return next;
+    d.frames = pairs;
+    d.fps = secs > 0 ? pairs / secs : 0;
+    d.predictor.check_complete(pairs, d.cfg.no_prediction);
+    return pairs;
 }
 
 void Engine::write_report(const std::string& path, OutputFormat fmt, const Precision& prec,
@@ -306,9 +251,8 @@ std::vector<double> Engine::frame_scores(const std::string& key) const {
 
 std::vector<std::pair<std::string, bool>> Engine::model_keys() const {
     std::vector<std::pair<std::string, bool>> out;
-    for (const ModelEntry& e : impl_->models)
-        out.emplace_back(std::visit([](const auto& m) { return m.name(); }, e.model),
-                         std::holds_alternative<ModelCollection>(e.model));
+    for (const ModelEntry& e : impl_->predictor.models())
+        out.emplace_back(e.name(), std::holds_alternative<ModelCollection>(e.model));
     return out;
 }
 

@@ -10,33 +10,14 @@ namespace vmaf {
 void Engine::push_begin(const VideoGeometry& geom) {
     Impl& d = *impl_;
     if (push_) throw Error(ErrorKind::Usage, "push_begin() called twice");
-    if (d.instances.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
+    if (d.x.empty()) throw Error(ErrorKind::Usage, "nothing to compute: no model and no feature");
     if (geom.width == 0 || geom.height == 0 || geom.bpc < 8 || geom.bpc > 16)
         throw Error(ErrorKind::Input, "unsupported picture geometry " + geometry_text(geom));
-    select_backend();
-    d.geom = geom;
+    d.select();
     d.warnings.clear();
     d.frames = 0;
-    const ExtractorContext ctx{d.cfg.cpumask};
-    bool backend_chroma = false;
-    for (Instance& inst : d.instances) {
-        inst.extractor.reset();
-        inst.on_backend = d.session && d.session->has_twin(inst.info->name);
-        backend_chroma |= inst.on_backend && inst.info->needs_chroma;
-    }
     auto st = std::make_unique<PushState>();
-    if (d.session) {
-        d.session->run_begin(d.geom, backend_chroma);
-        st->backend_running = true;
-    }
-    try {
-        for (Instance& inst : d.instances)
-            inst.extractor = inst.on_backend ? d.session->create_extractor(*inst.info, inst.opts, d.geom, ctx)
-                                             : inst.info->create(inst.opts, d.geom, ctx);
-    } catch (...) {
-        if (st->backend_running) d.session->run_end();
-        throw;
-    }
+    st->run = d.begin_run(geom);
     if (d.cfg.threads > 0) st->arena = std::make_unique<tbb::task_arena>(static_cast<int>(d.cfg.threads));
     push_ = std::move(st);
 }
@@ -51,7 +32,7 @@ void Engine::push(Picture ref, Picture dist) {
             throw Error(ErrorKind::Input, std::string(p == &ref ? "reference" : "distorted") + " picture is " +
                                               (p->empty() ? std::string("empty") : geometry_text(geometry(*p))) +
                                               ", expected " + geometry_text(d.geom));
-    Impl::Token t;
+    Token t;
     t.index = d.frames;
     t.ref = std::move(ref);
     t.dist = std::move(dist);
@@ -59,7 +40,7 @@ void Engine::push(Picture ref, Picture dist) {
         push_->arena->execute([&] { d.compute(t, true); });
     else
         d.compute(t, false);
-    d.finish(t);
+    d.collect(t);
     ++d.frames;
 }
 
@@ -68,20 +49,12 @@ unsigned Engine::push_flush() {
     if (!push_) throw Error(ErrorKind::Usage, "flush before any picture");
     if (push_->ended) return d.frames;
     push_->ended = true;
-    struct RunEnd {
-        Impl& d;
-        PushState& st;
-        ~RunEnd() {
-            if (st.backend_running) d.session->run_end();
-            st.backend_running = false;
-        }
-    } run_end{d, *push_};
+    struct EndRun {
+        RunScope& run;
+        ~EndRun() { run.end(); }
+    } end_run{push_->run};
     if (d.frames == 0) return 0;
-    for (Instance& inst : d.instances) {
-        InstanceWriter w(d.fc, inst);
-        inst.extractor->flush(w);
-    }
-    d.predict_ready(d.frames);
+    d.flush(d.frames);
     return d.frames;
 }
 
@@ -92,7 +65,7 @@ bool Engine::pushing() const { return push_ && !push_->ended; }
 void Engine::import_score(const std::string& key, unsigned index, double value) {
     Impl& d = *impl_;
     d.fc.write(d.fc.slot(key), index, value);
-    d.predict_ready(d.frames);
+    d.predictor.predict_ready(d.frames, d.cfg.subsample, d.cfg.no_prediction);
 }
 
 std::optional<double> Engine::score_at(const std::string& key, unsigned index) const {

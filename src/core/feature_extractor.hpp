@@ -81,6 +81,16 @@ struct ExtractorInfo {
     /// geometry the feature cannot handle.
     std::unique_ptr<FeatureExtractor> (*create)(const OptionValues& opts, const VideoGeometry& geom,
                                                 const ExtractorContext& ctx) = nullptr;
+    /// Options that may differ between instances one extractor computes
+    /// together: VMAF and VMAF NEG ask VIF and ADM for two enhancement-gain
+    /// limits, and one pass of filters and transforms serves both.
+    std::span<const std::string_view> group_options = {};
+    /// Builds one extractor for several option sets equal but in
+    /// group_options (at least two); it writes set k's output o as output
+    /// k * outputs.size() + o. Null: the CPU kind has no groups (each set
+    /// gets its own extractor). Backends have their own (BackendSession).
+    std::unique_ptr<FeatureExtractor> (*create_group)(std::span<const OptionValues* const> sets,
+                                                      const VideoGeometry& geom, const ExtractorContext& ctx) = nullptr;
 };
 
 }  // namespace vmaf

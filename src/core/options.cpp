@@ -88,9 +88,10 @@ std::string OptionValues::key_suffix() const {
     return out;
 }
 
-std::string OptionValues::identity() const {
+std::string OptionValues::identity(std::span<const std::string_view> except) const {
     std::string out;
     for (std::size_t k = 0; k < specs_.size(); ++k) {
+        if (std::find(except.begin(), except.end(), specs_[k].name) != except.end()) continue;
         out += specs_[k].name;
         out += '=';
         out += format_option_value(values_[k]);

@@ -44,7 +44,8 @@ public:
     /// Key suffix upstream appends for non-default feature parameters, e.g. "_egl_1".
     std::string key_suffix() const;
     /// Canonical identity: equal for two instances that compute the same thing.
-    std::string identity() const;
+    /// Options named in `except` are left out (equal for instances that differ only in them).
+    std::string identity(std::span<const std::string_view> except = {}) const;
     std::span<const OptionSpec> specs() const { return specs_; }
     const std::vector<OptValue>& values() const { return values_; }
 

@@ -2,7 +2,8 @@
 // same frame pair, already in device memory, scored N times through the
 // engine (MemoryKind::Device pictures). Prints frames per second.
 //
-//   cuda_device_fps WIDTH HEIGHT FRAMES THREADS [feature...]   (no feature: the default model)
+//   cuda_device_fps WIDTH HEIGHT FRAMES THREADS [-b BPC] [-m VERSION[=NAME]]... [feature...]
+//   (no model and no feature: the default model; BPC 8 (default) to 16)
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -16,9 +17,10 @@
 
 namespace {
 
-/// One device frame of `w` x `h` 8-bit 4:2:0 with a gradient-and-noise pattern.
-vmaf::Picture device_frame(unsigned w, unsigned h, unsigned seed) {
-    vmaf::Picture host(vmaf::PixelFormat::Yuv420, 8, w, h);
+/// One device frame of `w` x `h` `bpc`-bit 4:2:0 with a gradient-and-noise pattern.
+vmaf::Picture device_frame(unsigned w, unsigned h, unsigned bpc, unsigned seed) {
+    vmaf::Picture host(vmaf::PixelFormat::Yuv420, bpc, w, h);
+    const unsigned bps = bpc > 8 ? 2 : 1;
     unsigned r = seed * 2654435761u + 1;
     vmaf::Plane planes[3];
     std::vector<void*> blocks;
@@ -27,24 +29,30 @@ vmaf::Picture device_frame(unsigned w, unsigned h, unsigned seed) {
         for (unsigned y = 0; y < hp.height; ++y)
             for (unsigned x = 0; x < hp.width; ++x) {
                 r = r * 1664525u + 1013904223u;
-                hp.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>((x + 2 * y) % 200 + 20 + (r >> 28));
+                const unsigned v = ((x + 2 * y) % 200 + 20 + (r >> 28)) << (bpc - 8);
+                if (bps == 1)
+                    hp.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
+                else
+                    hp.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v | (r >> 30));
             }
         void* d = nullptr;
         std::size_t pitch = 0;
-        if (cudaMallocPitch(&d, &pitch, hp.width, hp.height) != cudaSuccess) std::exit(2);
-        cudaMemcpy2D(d, pitch, hp.data, static_cast<std::size_t>(hp.stride), hp.width, hp.height, cudaMemcpyHostToDevice);
+        if (cudaMallocPitch(&d, &pitch, hp.width * bps, hp.height) != cudaSuccess) std::exit(2);
+        cudaMemcpy2D(d, pitch, hp.data, static_cast<std::size_t>(hp.stride), hp.width * bps, hp.height,
+                     cudaMemcpyHostToDevice);
         blocks.push_back(d);
         planes[p] = {d, static_cast<std::ptrdiff_t>(pitch), hp.width, hp.height};
     }
     auto owner = std::shared_ptr<void>(nullptr, [blocks](void*) {
         for (void* b : blocks) cudaFree(b);
     });
-    return vmaf::Picture::wrap(vmaf::PixelFormat::Yuv420, 8, w, h, planes, vmaf::MemoryKind::Device, owner);
+    return vmaf::Picture::wrap(vmaf::PixelFormat::Yuv420, bpc, w, h, planes, vmaf::MemoryKind::Device, owner);
 }
 
 class Repeat final : public vmaf::VideoSource {
 public:
-    Repeat(vmaf::Picture p, unsigned n) : pic_(std::move(p)), n_(n), geom_{vmaf::PixelFormat::Yuv420, 8, pic_.width(), pic_.height()} {}
+    Repeat(vmaf::Picture p, unsigned n)
+        : pic_(std::move(p)), n_(n), geom_{vmaf::PixelFormat::Yuv420, pic_.bpc(), pic_.width(), pic_.height()} {}
     const vmaf::VideoGeometry& geometry() const override { return geom_; }
     const vmaf::StreamInfo& info() const override { return info_; }
     const std::string& name() const override { return name_; }
@@ -66,19 +74,50 @@ private:
 
 int main(int argc, char** argv) {
     if (argc < 5) {
-        std::fprintf(stderr, "usage: %s WIDTH HEIGHT FRAMES THREADS [feature...]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s WIDTH HEIGHT FRAMES THREADS [-b BPC] [-m VERSION[=NAME]]... [feature...]\n",
+                     argv[0]);
         return 1;
     }
     const unsigned w = std::atoi(argv[1]), h = std::atoi(argv[2]), n = std::atoi(argv[3]), t = std::atoi(argv[4]);
+    unsigned bpc = 8;
+    std::vector<vmaf::ModelRequest> models;
+    std::vector<std::string> features;
+    std::string label;
+    for (int i = 5; i < argc; ++i) {
+        const std::string a = argv[i];
+        if ((a == "-b" || a == "-m") && i + 1 < argc) {
+            const std::string v = argv[++i];
+            if (a == "-b") {
+                bpc = std::atoi(v.c_str());
+                continue;
+            }
+            const auto eq = v.find('=');
+            vmaf::ModelRequest m;
+            m.version = v.substr(0, eq);
+            if (eq != std::string::npos) m.name = v.substr(eq + 1);
+            models.push_back(m);
+        } else {
+            features.push_back(a);
+        }
+        label += (label.empty() ? "" : "+") + (a == "-m" ? std::string(argv[i]) : a);
+    }
+    if (bpc < 8 || bpc > 16) {
+        std::fprintf(stderr, "-b: 8 to 16\n");
+        return 1;
+    }
+    if (models.empty() && features.empty()) {
+        models.push_back({"vmaf_v0.6.1", "", "", false, false, {}});
+        label = "vmaf_v0.6.1";
+    }
     vmaf::EngineConfig cfg;
     cfg.backend = "cuda";
     cfg.threads = t;
-    cfg.no_prediction = argc > 5;
+    cfg.no_prediction = models.empty();
     vmaf::Engine e(cfg);
-    if (argc == 5) e.add_model({"vmaf_v0.6.1", "", "", false, false, {}});
-    for (int i = 5; i < argc; ++i) e.add_feature({argv[i], {}});
+    for (const auto& m : models) e.add_model(m);
+    for (const auto& f : features) e.add_feature({f, {}});
     e.select_backend();
-    const vmaf::Picture a = device_frame(w, h, 1), b = device_frame(w, h, 2);
+    const vmaf::Picture a = device_frame(w, h, bpc, 1), b = device_frame(w, h, bpc, 2);
     // Warm-up run (allocations, first launches), then the timed one.
     Repeat wr(a, 8), wd(b, 8);
     e.run(wr, wd);
@@ -86,7 +125,7 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     e.run(ref, dist);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%ux%u threads=%u %s: %u frames in %.3f s = %.0f fps (device-resident)\n", w, h, t,
-                argc == 5 ? "vmaf_v0.6.1" : argv[5], n, s, n / s);
+    std::printf("%ux%u %u-bit threads=%u %s: %u frames in %.3f s = %.0f fps (device-resident)\n", w, h, bpc, t,
+                label.c_str(), n, s, n / s);
     return 0;
 }

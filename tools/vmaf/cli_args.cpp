@@ -262,10 +262,8 @@ Args parse_args(int argc_in, char** argv_in) {
     for (const auto& f : features) a.features.push_back(parse_feature(f));
     if (a.models.size() > 32) throw UsageError{"at most 32 --model options"};
     if (a.features.size() > 32) throw UsageError{"at most 32 --feature options"};
-    static const char* const kBackends[] = {"auto", "cpu", "cuda", "sycl", "hip", "metal"};
-    bool known = false;
-    for (const char* k : kBackends) known |= a.backend == k;
-    if (!known) throw UsageError{"unsupported backend '" + a.backend + "' (expected auto, cpu, cuda, sycl, hip or metal)"};
+    if (!vmaf::is_backend_name(a.backend))
+        throw UsageError{"unsupported backend '" + a.backend + "' (expected " + vmaf::backend_names_text() + ")"};
     return a;
 }
 

@@ -172,6 +172,16 @@ std::unique_ptr<FeatureExtractor> Session::create_extractor(const ExtractorInfo&
     return t->create(*this, kind, opts, geom, ctx);
 }
 
+std::unique_ptr<FeatureExtractor> Session::create_group_extractor(const ExtractorInfo& kind,
+                                                                  std::span<const OptionValues* const> sets,
+                                                                  const VideoGeometry& geom,
+                                                                  const ExtractorContext& ctx) {
+    const TwinDescriptor* t = find_twin(kind.name);
+    if (!t || !t->create_group) return nullptr;
+    bind();
+    return t->create_group(*this, kind, sets, geom, ctx);
+}
+
 void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
     bind();
     {

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <span>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -76,6 +77,11 @@ struct TwinDescriptor {
     std::string_view kind;  ///< the CPU kind it replaces ("psnr")
     std::unique_ptr<FeatureExtractor> (*create)(Session& s, const ExtractorInfo& kind, const OptionValues& opts,
                                                 const VideoGeometry& geom, const ExtractorContext& ctx) = nullptr;
+    /// One extractor for several option sets (ExtractorInfo::create_group's
+    /// contract), or null: the twin has no groups / not for these sets.
+    std::unique_ptr<FeatureExtractor> (*create_group)(Session& s, const ExtractorInfo& kind,
+                                                      std::span<const OptionValues* const> sets,
+                                                      const VideoGeometry& geom, const ExtractorContext& ctx) = nullptr;
 };
 
 /// Caller-created CUDA state (library API): hand it to EngineConfig::backend_state.
@@ -91,6 +97,10 @@ public:
     std::string_view name() const override { return "cuda"; }
     std::unique_ptr<FeatureExtractor> create_extractor(const ExtractorInfo& kind, const OptionValues& opts,
                                                        const VideoGeometry& geom, const ExtractorContext& ctx) override;
+    std::unique_ptr<FeatureExtractor> create_group_extractor(const ExtractorInfo& kind,
+                                                             std::span<const OptionValues* const> sets,
+                                                             const VideoGeometry& geom,
+                                                             const ExtractorContext& ctx) override;
     bool has_twin(std::string_view kind_name) const override;
     void run_begin(const VideoGeometry& geom, bool needs_chroma) override;
     void run_end() override;

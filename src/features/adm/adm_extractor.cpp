@@ -84,6 +84,9 @@ std::unique_ptr<FeatureExtractor> create_adm(const OptionValues& opts, const Vid
 
 }  // namespace
 
+/// VMAF and VMAF NEG differ only in this limit: a backend may compute both in one pass.
+constexpr std::string_view kGroupOptions[] = {"adm_enhn_gain_limit"};
+
 extern const ExtractorInfo kAdmInfo;
 const ExtractorInfo kAdmInfo{
     .name = "adm",
@@ -93,6 +96,7 @@ const ExtractorInfo kAdmInfo{
     .needs_chroma = false,
     .temporal = false,
     .create = create_adm,
+    .group_options = kGroupOptions,
 };
 
 }  // namespace vmaf

@@ -94,6 +94,9 @@ std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const Vid
 
 }  // namespace
 
+/// VMAF and VMAF NEG differ only in this limit: a backend may compute both in one pass.
+constexpr std::string_view kGroupOptions[] = {"vif_enhn_gain_limit"};
+
 extern const ExtractorInfo kVifInfo;
 const ExtractorInfo kVifInfo{
     .name = "vif",
@@ -103,6 +106,7 @@ const ExtractorInfo kVifInfo{
     .needs_chroma = false,
     .temporal = false,
     .create = &create_vif,
+    .group_options = kGroupOptions,
 };
 
 }  // namespace vmaf

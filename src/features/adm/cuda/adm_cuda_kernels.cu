@@ -329,6 +329,7 @@ struct RowArgs {
     const void* den[3];  ///< ref detail bands
     ScaleParams sp;
     bool do_aim;
+    bool do_den;  ///< den is computed once per frame, with the first gain limit
     int scale;
 };
 
@@ -394,6 +395,7 @@ __global__ void __launch_bounds__(kRowThreads) cm_den_rows(RowArgs a, u64* sums)
         if (Scale0) {
             cm0_px(a.dlm, sp, up, i, down, j, dlm);
             if (a.do_aim) cm0_px(a.aim, sp, up, i, down, j, aim);
+            if (a.do_den)
             for (int t = 0; t < 3; ++t) {
                 const i32 b = static_cast<const i16*>(a.den[t])[idx];
                 const u64 x = static_cast<u16>(b < 0 ? -b : b);
@@ -402,6 +404,7 @@ __global__ void __launch_bounds__(kRowThreads) cm_den_rows(RowArgs a, u64* sums)
         } else {
             cm123_px(a.dlm, sp, up, i, down, j, dlm);
             if (a.do_aim) cm123_px(a.aim, sp, up, i, down, j, aim);
+            if (a.do_den)
             for (int t = 0; t < 3; ++t) {
                 const i64 b = static_cast<const i32*>(a.den[t])[idx];
                 const u64 x = static_cast<u32>(b < 0 ? -b : b);
@@ -440,8 +443,8 @@ __global__ void __launch_bounds__(kRowThreads) cm_den_rows(RowArgs a, u64* sums)
 
 std::size_t scratch_bytes(unsigned w, unsigned h) { return layout(w, h, nullptr, nullptr); }
 
-void launch_adm(const void* ref, const void* dis, std::size_t pitch, const FrameParams& p, void* scratch,
-                const std::int32_t* lut, unsigned long long* sums, cudaStream_t st) {
+void launch_adm(const void* ref, const void* dis, std::size_t pitch, const FrameParams& p, const GainLimits& egl,
+                void* scratch, const std::int32_t* lut, unsigned long long* sums, cudaStream_t st) {
     ScaleBufs b[4];
     layout(static_cast<unsigned>(p.s[0].in_w), static_cast<unsigned>(p.s[0].in_h), static_cast<char*>(scratch), b);
     const dim3 block(32, 8);
@@ -468,42 +471,48 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
                                             sp.shift_v, sp.add_h, sp.shift_h, o[0], o[1]);
         }
         if (s == 0 && p.skip_scale0) continue;
-        DecoupleArgs d{};
-        for (int t = 0; t < 3; ++t) {
-            d.o[t] = b[s].det[0][t];
-            d.t[t] = b[s].det[1][t];
-            d.rf[t] = sp.rf[t];
-        }
-        d.b = b[s];
-        d.sup = sp.support;
-        d.w = sp.w;
-        d.h = sp.h;
-        d.egl = p.egl;
-        d.cos1 = p.cos1deg_sq;
-        d.aim = !p.skip_aim;
-        if (s == 0)
-            decouple_csf0<<<grid, block, 0, st>>>(d, lut);
-        else
-            decouple_csf123<<<grid, block, 0, st>>>(d, lut);
-        RowArgs r{};
-        for (int t = 0; t < 3; ++t) {
-            r.dlm.target[t] = b[s].r[t];
-            r.dlm.cen[t] = b[s].cen_a[t];
-            r.dlm.flt[t] = b[s].flt_a[t];
-            r.aim.target[t] = b[s].a[t];
-            r.aim.cen[t] = b[s].cen_r[t];
-            r.aim.flt[t] = b[s].flt_r[t];
-            r.den[t] = b[s].det[0][t];
-        }
-        r.sp = sp;
-        r.do_aim = !p.skip_aim;
-        r.scale = s;
         const int rows = sp.score.bottom - sp.score.top;
-        if (rows <= 0) continue;
-        if (s == 0)
-            cm_den_rows<true><<<rows, kRowThreads, 0, st>>>(r, sums);
-        else
-            cm_den_rows<false><<<rows, kRowThreads, 0, st>>>(r, sums);
+        // Per gain limit: decouple + CSF into the scale's buffers, then
+        // masking (and, with the first limit, den) over them; the buffers
+        // are reused by the next limit after the masking (same stream).
+        for (unsigned j = 0; j < egl.n; ++j) {
+            DecoupleArgs d{};
+            for (int t = 0; t < 3; ++t) {
+                d.o[t] = b[s].det[0][t];
+                d.t[t] = b[s].det[1][t];
+                d.rf[t] = sp.rf[t];
+            }
+            d.b = b[s];
+            d.sup = sp.support;
+            d.w = sp.w;
+            d.h = sp.h;
+            d.egl = egl.v[j];
+            d.cos1 = p.cos1deg_sq;
+            d.aim = !p.skip_aim;
+            if (s == 0)
+                decouple_csf0<<<grid, block, 0, st>>>(d, lut);
+            else
+                decouple_csf123<<<grid, block, 0, st>>>(d, lut);
+            RowArgs r{};
+            for (int t = 0; t < 3; ++t) {
+                r.dlm.target[t] = b[s].r[t];
+                r.dlm.cen[t] = b[s].cen_a[t];
+                r.dlm.flt[t] = b[s].flt_a[t];
+                r.aim.target[t] = b[s].a[t];
+                r.aim.cen[t] = b[s].cen_r[t];
+                r.aim.flt[t] = b[s].flt_r[t];
+                r.den[t] = b[s].det[0][t];
+            }
+            r.sp = sp;
+            r.do_aim = !p.skip_aim;
+            r.do_den = j == 0;
+            r.scale = s;
+            if (rows <= 0) continue;
+            if (s == 0)
+                cm_den_rows<true><<<rows, kRowThreads, 0, st>>>(r, sums + j * kSums);
+            else
+                cm_den_rows<false><<<rows, kRowThreads, 0, st>>>(r, sums + j * kSums);
+        }
     }
 }
 

@@ -54,10 +54,20 @@ constexpr unsigned kSums = 4 * kSumsPerScale;
 /// Device scratch of one frame at picture size w x h.
 std::size_t scratch_bytes(unsigned w, unsigned h);
 
+/// Enhancement-gain limits of the option sets one pass serves (a group).
+constexpr unsigned kMaxGainLimits = 4;
+struct GainLimits {
+    double v[kMaxGainLimits];
+    unsigned n;  ///< 1..kMaxGainLimits
+};
+
 /// One frame: adds every scale's shifted row sums to `sums` (device, kSums
-/// values, zeroed by the caller). `div_lut` points at entry 0 of the 65537-entry
-/// reciprocal table (device). ref/dis: luma planes, uint8 when bpc == 8.
-void launch_adm(const void* ref, const void* dis, std::size_t pitch, const FrameParams& p, void* scratch,
-                const std::int32_t* div_lut, unsigned long long* sums, cudaStream_t stream);
+/// values per gain limit, zeroed by the caller). The DWT and den are
+/// computed once: den is in the first limit's sums only (the others' den
+/// entries stay zero); decouple, CSF and masking run per limit.
+/// `div_lut` points at entry 0 of the 65537-entry reciprocal table
+/// (device). ref/dis: luma planes, uint8 when bpc == 8. p.egl is unused.
+void launch_adm(const void* ref, const void* dis, std::size_t pitch, const FrameParams& p, const GainLimits& egl,
+                void* scratch, const std::int32_t* div_lut, unsigned long long* sums, cudaStream_t stream);
 
 }  // namespace vmaf::adm::cuda

@@ -30,11 +30,11 @@ __device__ __forceinline__ int log2_q11(const std::uint16_t* table, unsigned lon
 }
 
 struct Sums {
-    long long num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+    long long num_log[kMaxGainLimits] = {}, den_log = 0, num_non_log = 0, den_non_log = 0;
 };
 
 __device__ __forceinline__ void accumulate(Sums& s, unsigned mu1, unsigned mu2, unsigned long long xx,
-                                           unsigned long long yy, unsigned long long xy, double egl,
+                                           unsigned long long yy, unsigned long long xy, const GainLimits& egl,
                                            const std::uint16_t* table) {
     constexpr unsigned long long kHalf32 = 1ull << 31;
     const auto mu1_sq = static_cast<unsigned>((static_cast<unsigned long long>(mu1) * mu1 + kHalf32) >> 32);
@@ -55,26 +55,36 @@ __device__ __forceinline__ void accumulate(Sums& s, unsigned mu1, unsigned mu2, 
     s.den_log += log2_q11(table, static_cast<unsigned>(static_cast<long long>(kSigmaNsq) + sigma1_sq)) - 2048 * 17;
     if (sigma12 > 0 && sigma2_sq > 0) {
         const double eps = 65536 * 1.0e-10;
-        double g = __ddiv_rn(static_cast<double>(sigma12), __dadd_rn(static_cast<double>(sigma1_sq), eps));
-        int sv_sq = static_cast<int>(__dsub_rn(static_cast<double>(sigma2_sq), __dmul_rn(g, static_cast<double>(sigma12))));
+        const double g0 = __ddiv_rn(static_cast<double>(sigma12), __dadd_rn(static_cast<double>(sigma1_sq), eps));
+        int sv_sq = static_cast<int>(__dsub_rn(static_cast<double>(sigma2_sq), __dmul_rn(g0, static_cast<double>(sigma12))));
         sv_sq = sv_sq > 0 ? sv_sq : 0;
-        g = (g < egl) ? g : egl;
         const auto denom = static_cast<unsigned>(static_cast<long long>(sv_sq) + kSigmaNsq);
-        const long long numer =
-            static_cast<long long>(__dmul_rn(__dmul_rn(g, g), static_cast<double>(sigma1_sq))) + denom;
-        s.num_log += log2_q11(table, static_cast<unsigned long long>(numer)) - log2_q11(table, denom);
+        const int log_denom = log2_q11(table, denom);
+        // Only the clamp of the gain differs between limits (the CPU's order per limit).
+#pragma unroll
+        for (unsigned j = 0; j < kMaxGainLimits; ++j) {
+            if (j >= egl.n) break;
+            const double g = (g0 < egl.v[j]) ? g0 : egl.v[j];
+            const long long numer =
+                static_cast<long long>(__dmul_rn(__dmul_rn(g, g), static_cast<double>(sigma1_sq))) + denom;
+            s.num_log[j] += log2_q11(table, static_cast<unsigned long long>(numer)) - log_denom;
+        }
     }
 }
 
-/// Adds the block's four sums to out[0..3] (one atomic per sum and block).
-__device__ void add_block_sums(const Sums& acc, long long* out) {
-    const long long v[4] = {acc.num_log, acc.den_log, acc.num_non_log, acc.den_non_log};
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        const auto t = vmaf::cuda::block_sum<kThreads>(static_cast<unsigned long long>(v[j]));
+/// Adds the block's sums to out[0..sums_per_scale(n)) (one atomic per sum and block).
+__device__ void add_block_sums(const Sums& acc, unsigned n, long long* out) {
+    auto add = [&](long long v, unsigned j) {
+        const auto t = vmaf::cuda::block_sum<kThreads>(static_cast<unsigned long long>(v));
         if (threadIdx.x == 0 && t) atomicAdd(reinterpret_cast<unsigned long long*>(out + j), t);
         __syncthreads();  // block_sum's shared scratch is reused by the next sum
-    }
+    };
+#pragma unroll
+    for (unsigned j = 0; j < kMaxGainLimits; ++j)
+        if (j < n) add(acc.num_log[j], j);
+    add(acc.den_log, n);
+    add(acc.num_non_log, n + 1);
+    add(acc.den_non_log, n + 2);
 }
 
 constexpr unsigned kTaps0[4] = {17, 9, 5, 3};
@@ -87,7 +97,7 @@ template <typename T, unsigned Scale>
 __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* ref, const unsigned char* dis,
                                                            std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
                                                            unsigned round_mu, unsigned shift_sq,
-                                                           unsigned long long round_sq, double egl,
+                                                           unsigned long long round_sq, GainLimits egl,
                                                            const std::uint16_t* table, long long* out) {
     constexpr int kT = kTaps0[Scale], kHalf = kT / 2;
     constexpr int kTx = 64, kTy = 16;
@@ -144,7 +154,7 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
         }
         accumulate(acc, a_mu1, a_mu2, a_xx, a_yy, a_xy, egl, table);
     }
-    add_block_sums(acc, out);
+    add_block_sums(acc, egl.n, out);
 }
 
 /// Decimation, vertical half: filter the even rows with the next scale's kernel.
@@ -183,7 +193,7 @@ std::size_t align(std::size_t v) { return (v + 255) & ~std::size_t{255}; }
 
 template <typename T>
 void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned scale,
-               unsigned bpc, double egl, const Scratch& s, long long* sums, cudaStream_t st) {
+               unsigned bpc, const GainLimits& egl, const Scratch& s, long long* sums, cudaStream_t st) {
     unsigned shift_mu = 16, round_mu = 32768, shift_sq = 16;
     unsigned long long round_sq = 32768;
     if (scale == 0) {
@@ -195,7 +205,7 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
     const dim3 grid((w + 63) / 64, (h + 15) / 16);
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
-    long long* out = sums + 4 * scale;
+    long long* out = sums + sums_per_scale(egl.n) * scale;
 #define VMAF_VIF_TILE(S) \
     statistic_tile<T, S><<<grid, kThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl, s.log2_table, out)
     switch (scale) {
@@ -242,7 +252,7 @@ Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* 
 }
 
 void launch_vif(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
-                double egl, bool skip_scale0, const Scratch& s, long long* sums, cudaStream_t st) {
+                const GainLimits& egl, bool skip_scale0, const Scratch& s, long long* sums, cudaStream_t st) {
     if (bpc == 8) {
         if (!skip_scale0) statistic<unsigned char>(ref, dis, pitch, w, h, 0, bpc, egl, s, sums, st);
         decimate<unsigned char>(ref, pitch, w, h, 0, bpc, s, s.scale[0][0], st);

@@ -20,10 +20,22 @@ struct Scratch {
 std::size_t scratch_bytes(unsigned w, unsigned h);
 Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* table);
 
-/// All four scales of one frame: adds to sums[scale][4] (device; num_log,
-/// den_log, num_non_log, den_non_log), which the caller zeroed.
+/// Enhancement-gain limits computed in one pass (option sets of a group).
+constexpr unsigned kMaxGainLimits = 4;
+struct GainLimits {
+    double v[kMaxGainLimits];
+    unsigned n;  ///< 1..kMaxGainLimits
+};
+
+/// Sums per scale: num_log of each gain limit, then den_log, num_non_log,
+/// den_non_log (only num_log depends on the limit).
+constexpr unsigned sums_per_scale(unsigned limits) { return limits + 3; }
+
+/// All four scales of one frame: adds to sums[scale][sums_per_scale(egl.n)]
+/// (device), which the caller zeroed. The filtered statistics are computed
+/// once and serve every limit.
 /// ref/dis: luma planes (pitch in bytes), samples uint8 when bpc == 8, else uint16.
 void launch_vif(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
-                double enhn_gain_limit, bool skip_scale0, const Scratch& s, long long* sums, cudaStream_t stream);
+                const GainLimits& egl, bool skip_scale0, const Scratch& s, long long* sums, cudaStream_t stream);
 
 }  // namespace vmaf::vif::cuda

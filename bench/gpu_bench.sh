@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The GPU figures of docs/benchmarks.md in one command, on a machine with an
+# NVIDIA GPU. For each workload: the engine's fps from raw input in page cache
+# (JSON "fps", best of 3), the GPU side alone (frames already on the device:
+# cuda_device_fps), whole-process wall time (median of 3), and the link's
+# ceiling measured in the same run (pinned host-to-device copies of the same
+# planes: cuda_h2d_ceiling) with the engine's share of it. Also the start-up
+# floor (one 576x324 frame) and the GPU memory peak of 4K VMAF+NEG.
+#
+# usage: bench/gpu_bench.sh BUILD_DIR CLIPDIR [FRAMES_4K]
+#   BUILD_DIR: a CUDA build with tests on (tools/vmaf/vmaf, tests/cuda/cuda_device_fps,
+#   tests/cuda/cuda_h2d_ceiling); CLIPDIR holds p01_576x324_yuv420p_{ref,crf35}.yuv.
+#   Needs python3 with numpy; writes ~13 GB of inputs under $TMPDIR (default /tmp).
+set -euo pipefail
+B=$1 C=$2 N4=${3:-240}
+N1=$((N4 * 4))
+V=$B/tools/vmaf/vmaf DF=$B/tests/cuda/cuda_device_fps H2D=$B/tests/cuda/cuda_h2d_ceiling
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=${TMPDIR:-/tmp}/vmaf-gpu-bench; mkdir -p "$tmp"
+for s in ref crf35; do
+  for spec in "4k:3840:2160:$N4" "1080:1920:1080:$N1"; do
+    IFS=: read -r tag W H n <<< "$spec"
+    for b in 8 10; do
+      f=$tmp/$s-$tag-$b.yuv
+      [ -s "$f" ] || python3 "$here/upscale.py" "$C/p01_576x324_yuv420p_$s.yuv" 576 324 "$f" "$W" "$H" "$n" "$b" &
+    done
+  done
+done
+wait
+cat "$tmp"/*.yuv > /dev/null  # page cache
+NEG="-m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=vmaf_neg"
+DNEG="-m vmaf_v0.6.1 -m vmaf_v0.6.1neg=vmaf_neg"
+V061="-m version=vmaf_v0.6.1" DV061="-m vmaf_v0.6.1"
+fps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['fps'])" "$1"; }
+printf '%-28s %9s %9s %8s %10s %7s\n' workload "engine" "gpu-side" "wall s" "h2d luma" "share"
+for spec in "VMAF+NEG 10-bit 4K:4k:3840:2160:10:neg" "VMAF+NEG 10-bit 1080p:1080:1920:1080:10:neg" \
+            "VMAF v0.6.1 8-bit 4K:4k:3840:2160:8:061" "VMAF v0.6.1 8-bit 1080p:1080:1920:1080:8:061"; do
+  IFS=: read -r name tag W H b m <<< "$spec"
+  if [ "$m" = neg ]; then M=$NEG DM=$DNEG; else M=$V061 DM=$DV061; fi
+  args="-r $tmp/ref-$tag-$b.yuv -d $tmp/crf35-$tag-$b.yuv -w $W -h $H -p 420 -b $b --backend cuda --threads 8 $M"
+  best=0 walls=()
+  for r in 1 2 3; do
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    $V $args --json -o "$tmp/out.json" 2>"$tmp/err.txt" || { cat "$tmp/err.txt"; exit 1; }
+    t1=$(date +%s.%N)
+    walls+=("$(python3 -c "print(f'{$t1 - $t0:.3f}')")")
+    best=$(python3 -c "print(max($best, $(fps "$tmp/out.json")))")
+  done
+  wall=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n 2p)
+  n=$(python3 -c "import json; print(len(json.load(open('$tmp/out.json'))['frames']))")
+  # shellcheck disable=SC2086
+  dev=$($DF "$W" "$H" $((n * 2)) 8 -b "$b" $DM | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')
+  ceil=$($H2D "$W" "$H" "$b" | sed -n 's/.*; \([0-9]*\) pairs\/s luma only.*/\1/p')
+  share=$(python3 -c "print(f'{100 * $best / $ceil:.0f}%')")
+  printf '%-28s %9.0f %9s %8s %10s %7s\n' "$name x$n" "$best" "$dev" "$wall" "$ceil" "$share"
+done
+echo "== start-up floor: one 576x324 frame, whole process (median of 7)"
+S="-r $C/p01_576x324_yuv420p_ref.yuv -d $C/p01_576x324_yuv420p_crf35.yuv -w 576 -h 324 -p 420 -b 8 --frame_cnt 1"
+for be in cpu cuda; do
+  ws=()
+  for r in 1 2 3 4 5 6 7; do
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    $V $S --backend $be --json -o "$tmp/one.json" 2>/dev/null
+    t1=$(date +%s.%N)
+    ws+=("$(python3 -c "print(f'{$t1 - $t0:.3f}')")")
+  done
+  echo "$be: $(printf '%s\n' "${ws[@]}" | sort -n | sed -n 4p) s"
+done
+if command -v nvidia-smi >/dev/null; then
+  echo "== GPU memory, VMAF+NEG 10-bit 4K (nvidia-smi, peak used while running, minus idle)"
+  idle=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
+  # shellcheck disable=SC2086
+  ( $V -r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10 --backend cuda --threads 8 $NEG \
+      --json -o "$tmp/mem.json" 2>/dev/null ) & pid=$!
+  peak=0
+  while kill -0 $pid 2>/dev/null; do
+    u=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
+    [ "$u" -gt "$peak" ] && peak=$u
+    sleep 0.02
+  done
+  echo "peak $((peak - idle)) MiB above idle ($peak MiB used, $idle idle)"
+fi

@@ -1,0 +1,75 @@
+#include "core/pair_input.hpp"
+
+#include <tbb/parallel_invoke.h>
+
+#include <algorithm>
+
+#include "vmaf/error.hpp"
+
+namespace vmaf::engine_detail {
+
+namespace {
+
+std::string ended_first(const VideoSource& shorter, const VideoSource& longer, unsigned frames) {
+    return "\"" + shorter.name() + "\" ended before \"" + longer.name() + "\"; scored the first " +
+           std::to_string(frames) + " frames";
+}
+
+}  // namespace
+
+PairInput::PairInput(VideoSource& ref, VideoSource& dist, const RunLimits& limits, bool concurrent,
+                     std::vector<std::string>& warnings)
+    : ref_(ref), dist_(dist), limits_(limits), concurrent_(concurrent), warnings_(warnings) {
+    if (limits.skip_ref) ref.skip(limits.skip_ref);
+    if (limits.skip_dist) dist.skip(limits.skip_dist);
+    ref_left_ = ref.frames_left();
+    dist_left_ = dist.frames_left();
+    random_ = ref_left_ && dist_left_;
+    if (random_) {
+        total_ = std::min(*ref_left_, *dist_left_);
+        if (limits.frame_count) total_ = std::min<std::uint64_t>(total_, *limits.frame_count);
+    }
+}
+
+bool PairInput::next(Token& t) {
+    if (random_) {
+        if (next_ >= total_) return false;
+        t.index = next_++;
+        return true;
+    }
+    if (limits_.frame_count && next_ >= *limits_.frame_count) return false;
+    std::optional<Picture> r, s;
+    if (concurrent_) {
+        tbb::parallel_invoke([&] { r = ref_.read(); }, [&] { s = dist_.read(); });  // independent readers
+    } else {
+        r = ref_.read();
+        s = dist_.read();
+    }
+    if (!r || !s) {
+        if (r || s) warnings_.push_back(ended_first(r ? dist_ : ref_, r ? ref_ : dist_, next_));
+        return false;
+    }
+    t.index = next_++;
+    t.ref = std::move(*r);
+    t.dist = std::move(*s);
+    return true;
+}
+
+void PairInput::load(Token& t) {
+    if (!random_) return;
+    t.ref = ref_.read_frame(t.index);
+    t.dist = dist_.read_frame(t.index);
+}
+
+unsigned PairInput::end() {
+    if (random_ && (!limits_.frame_count || *limits_.frame_count > total_) && *ref_left_ != *dist_left_) {
+        VideoSource& longer = *ref_left_ > total_ ? ref_ : dist_;
+        longer.read_frame(total_);
+        warnings_.push_back(ended_first(*ref_left_ > total_ ? dist_ : ref_, longer, next_));
+    }
+    if (next_ == 0)
+        throw Error(ErrorKind::Input, "no frames to compare: " + ref_.name() + " or " + dist_.name() + " is empty");
+    return next_;
+}
+
+}  // namespace vmaf::engine_detail
