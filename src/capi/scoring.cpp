@@ -221,8 +221,9 @@ extern "C" int vmaf_feature_score_at_index(VmafContext* vmaf, const char* featur
 
 namespace {
 
+/// Pools `key`; a missing score is logged under `shown` (the caller's name).
 int pooled(VmafContext* vmaf, const char* fn, const std::string& key, VmafPoolingMethod m, double* score,
-           unsigned low, unsigned high) {
+           unsigned low, unsigned high, const char* shown = nullptr) {
     const auto pool = to_pool(vmaf::capi::enum_value(m));
     if (!pool) {
         log_error("%s: unknown pooling method %d", fn, vmaf::capi::enum_value(m));
@@ -233,7 +234,7 @@ int pooled(VmafContext* vmaf, const char* fn, const std::string& key, VmafPoolin
         return -EINVAL;
     }
     const auto v = vmaf->engine->pooled(key, *pool, low, high);
-    if (!v) return missing(vmaf, fn, key, high);
+    if (!v) return missing(vmaf, fn, shown ? std::string(shown) : key, high);
     *score = *v;
     return 0;
 }
@@ -268,7 +269,7 @@ extern "C" int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_
                                          double* score, unsigned index_low, unsigned index_high) {
     VMAF_REQUIRE(vmaf && feature_name && score, "vmaf_feature_score_pooled", "NULL argument");
     return pooled(vmaf, "vmaf_feature_score_pooled", score_key(feature_name), pool_method, score, index_low,
-                  index_high);
+                  index_high, feature_name);
 }
 
 extern "C" int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {
