@@ -5,6 +5,7 @@
 #include <string>
 
 #include "capi/capi_types.hpp"
+#include "core/feature_name.hpp"
 #include "libvmaf/libvmaf.h"
 #include "vmaf/engine.hpp"
 #include "vmaf/error.hpp"
@@ -17,6 +18,15 @@ namespace {
 bool contains(const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
 }
+
+/// The key a feature name given to the C API is kept under. Callers written
+/// for upstream name scores as its feature collector does: the extractor's
+/// name ("VMAF_integer_feature_adm2_score"), or, with non-default feature
+/// parameters, its report alias plus the option suffix ("integer_adm2_egl_1").
+/// Our collector keeps every score under the name upstream's report prints,
+/// i.e. that name's alias, so the alias of either form is the key; report
+/// names ("integer_adm2") are their own alias and are accepted as well.
+std::string score_key(const char* feature_name) { return std::string(vmaf::feature_alias(feature_name)); }
 
 /// Features and models can only be added before the first picture.
 int check_configurable(VmafContext* vmaf, const char* fn) {
@@ -115,11 +125,12 @@ extern "C" int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, Vma
 extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value, unsigned index) {
     VMAF_REQUIRE(vmaf && feature_name && *feature_name, "vmaf_import_feature_score", "NULL argument");
     return guarded("vmaf_import_feature_score", [&] {
-        if (vmaf->engine->score_at(feature_name, index)) {
+        const std::string key = score_key(feature_name);
+        if (vmaf->engine->score_at(key, index)) {
             log_error("vmaf_import_feature_score: '%s' already has a score at index %u", feature_name, index);
             return -EINVAL;
         }
-        vmaf->engine->import_score(feature_name, index, value);
+        vmaf->engine->import_score(key, index, value);
         vmaf->engine_used = true;
         return 0;
     });
@@ -202,7 +213,7 @@ extern "C" int vmaf_score_at_index_model_collection(VmafContext* vmaf, VmafModel
 extern "C" int vmaf_feature_score_at_index(VmafContext* vmaf, const char* feature_name, double* score,
                                            unsigned index) {
     VMAF_REQUIRE(vmaf && feature_name && score, "vmaf_feature_score_at_index", "NULL argument");
-    const auto v = vmaf->engine->score_at(feature_name, index);
+    const auto v = vmaf->engine->score_at(score_key(feature_name), index);
     if (!v) return missing(vmaf, "vmaf_feature_score_at_index", feature_name, index);
     *score = *v;
     return 0;
@@ -210,8 +221,9 @@ extern "C" int vmaf_feature_score_at_index(VmafContext* vmaf, const char* featur
 
 namespace {
 
+/// Pools `key`; a missing score is logged under `shown` (the caller's name).
 int pooled(VmafContext* vmaf, const char* fn, const std::string& key, VmafPoolingMethod m, double* score,
-           unsigned low, unsigned high) {
+           unsigned low, unsigned high, const char* shown = nullptr) {
     const auto pool = to_pool(vmaf::capi::enum_value(m));
     if (!pool) {
         log_error("%s: unknown pooling method %d", fn, vmaf::capi::enum_value(m));
@@ -222,7 +234,7 @@ int pooled(VmafContext* vmaf, const char* fn, const std::string& key, VmafPoolin
         return -EINVAL;
     }
     const auto v = vmaf->engine->pooled(key, *pool, low, high);
-    if (!v) return missing(vmaf, fn, key, high);
+    if (!v) return missing(vmaf, fn, shown ? std::string(shown) : key, high);
     *score = *v;
     return 0;
 }
@@ -256,7 +268,8 @@ extern "C" int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCo
 extern "C" int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name, VmafPoolingMethod pool_method,
                                          double* score, unsigned index_low, unsigned index_high) {
     VMAF_REQUIRE(vmaf && feature_name && score, "vmaf_feature_score_pooled", "NULL argument");
-    return pooled(vmaf, "vmaf_feature_score_pooled", feature_name, pool_method, score, index_low, index_high);
+    return pooled(vmaf, "vmaf_feature_score_pooled", score_key(feature_name), pool_method, score, index_low,
+                  index_high, feature_name);
 }
 
 extern "C" int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {

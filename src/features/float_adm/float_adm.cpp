@@ -86,6 +86,10 @@ constexpr std::string_view kOutputs[] = {
     "adm_num_scale3",
     "adm_den_scale3",
 };
+// Upstream names "adm" (debug) outside its feature-name dictionary (it is
+// not among float_adm's provided_features): no option suffix.
+constexpr unsigned kVerbatim[] = {7};
+static_assert(kOutputs[7] == "adm");
 
 class FloatAdm final : public FeatureExtractor {
 public:
@@ -153,6 +157,7 @@ const ExtractorInfo kFloatAdmInfo{
     .name = "float_adm",
     .options = kOptions,
     .outputs = kOutputs,
+    .verbatim_outputs = kVerbatim,
     .create = &create,
 };
 
