@@ -17,11 +17,15 @@ namespace vmaf {
 
 namespace {
 
-/// A path that is not there is named as such, before any reader guesses at
-/// its format (which would blame the format for a typo in the name).
+/// A path that is not there (or is a directory) is named as such, before any
+/// reader guesses at its format (which would blame the format for a typo in
+/// the name).
 void require_exists(const std::string& path) {
     struct stat st {};
-    if (::stat(path.c_str(), &st) == 0) return;
+    if (::stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::Input, path + " is a directory, not a video");
+        return;
+    }
     const int err = errno;
     if (err == ENOENT) throw Error(ErrorKind::Input, path + " does not exist");
     throw Error(ErrorKind::Input, "cannot open " + path + ": " + std::strerror(err));

@@ -66,6 +66,7 @@ with tempfile.TemporaryDirectory() as tmp:
     expect_line("missing file beside raw flags: says it does not exist", VMAF,
                 ["-r", t("nope.yuv"), "-d", t("clip.yuv"), "-w", "64", "-h", "48", "-p", "420", "-b", "8"],
                 f"vmaf: {t('nope.yuv')} does not exist", 1)
+    expect_line("directory: says so", VMAF, ["-r", tmp, "-d", t("a.y4m")], f"vmaf: {tmp} is a directory, not a video", 1)
     expect_line("text file: said once", VMAF, ["-r", t("notes.txt"), "-d", t("a.y4m")],
                 f"vmaf: {t('notes.txt')} is not a video format this build recognises (raw YUV needs -w/-h/-p/-b)", 1)
     expect_line("raw YUV without geometry: said once", VMAF, ["-r", t("clip.yuv"), "-d", t("clip.yuv")],
