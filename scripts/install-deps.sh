@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(
   cmake ninja-build g++ pkg-config python3 python3-jsonschema xz-utils dpkg-dev
-  libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libfmt-dev libssl-dev
+  libtbb-dev nlohmann-json3-dev libcli11-dev libhwy-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   ffmpeg chromium

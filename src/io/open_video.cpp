@@ -1,7 +1,9 @@
 // open_video: picks the reader by the file's content.
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "io/av_source.hpp"
@@ -15,8 +17,21 @@ namespace vmaf {
 
 namespace {
 
-/// Whether `path` can be read more than once (probed, then opened again);
-/// a missing path counts as one, so that its reader names the error.
+/// A path that is not there (or is a directory) is named as such, before any
+/// reader guesses at its format (which would blame the format for a typo in
+/// the name).
+void require_exists(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::Input, path + " is a directory, not a video");
+        return;
+    }
+    const int err = errno;
+    if (err == ENOENT) throw Error(ErrorKind::Input, path + " does not exist");
+    throw Error(ErrorKind::Input, "cannot open " + path + ": " + std::strerror(err));
+}
+
+/// Whether `path` can be read more than once (probed, then opened again).
 bool rereadable(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
@@ -52,6 +67,7 @@ std::unique_ptr<VideoSource> open_stream(const std::string& path, const VideoGeo
 }  // namespace
 
 std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOptions& opts) {
+    require_exists(path);
     if (!rereadable(path)) return open_stream(path, nullptr);
     const std::string seen = io::sniff_file(path);
     // Our own Y4M reader for Y4M.
@@ -60,14 +76,15 @@ std::unique_ptr<VideoSource> open_video(const std::string& path, const InputOpti
         return io::open_av(path, opts);
     } catch (const Error& e) {
         if (!seen.empty() || !io::av_input_available()) throw;
-        throw Error(ErrorKind::Input, path +
-                                          " is not a video format this build recognises (raw YUV needs "
-                                          "-w/-h/-p/-b): " +
-                                          e.what());
+        // libavformat's reason, unless it only says the same (no format matched).
+        const std::string unknown = path + " is not a video format this build recognises";
+        const std::string why = e.what();
+        throw Error(ErrorKind::Input, unknown + " (raw YUV needs -w/-h/-p/-b)" + (why == unknown ? "" : ": " + why));
     }
 }
 
 std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeometry* raw, const InputOptions& opts) {
+    require_exists(path);
     if (!rereadable(path)) return open_stream(path, raw);
     if (raw && io::sniff_file(path).empty() && (whole_frames(path, *raw) || io::probe_container(path).empty()))
         return open_yuv(path, *raw);

@@ -30,7 +30,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 }  // namespace
 
-std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi) {
+std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi, const std::string& encoder) {
     if (specs.empty()) throw std::invalid_argument("--crf: no values given");
     std::set<int> values;
     for (const std::string& spec : specs) {
@@ -49,7 +49,8 @@ std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, i
     }
     for (int v : values)
         if (v < lo || v > hi)
-            throw std::invalid_argument("--crf " + std::to_string(v) + " is outside this encoder's range [" +
+            throw std::invalid_argument("--crf " + std::to_string(v) + " is outside " +
+                                        (encoder.empty() ? "the range" : encoder + "'s range") + " [" +
                                         std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return {values.begin(), values.end()};
 }

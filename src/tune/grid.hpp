@@ -13,8 +13,9 @@ namespace vmaf::tune {
 /// Parses repeatable `--crf` values: single integers ("23") or inclusive
 /// ranges "FIRST:LAST[:STEP]" ("18:40:2"). Returns the distinct values in
 /// ascending order. Throws std::invalid_argument with a one-line message on a
-/// malformed, empty, or out-of-[lo, hi] list.
-std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi);
+/// malformed, empty, or out-of-[lo, hi] list; `encoder` names whose range
+/// [lo, hi] is in the message.
+std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi, const std::string& encoder = "");
 
 /// `--shard I/N`: this process takes cells whose grid index i has i % N == I
 /// (I in [0, N)). The default 0/1 takes every cell.

@@ -217,7 +217,7 @@ int run_ladder(const LadderOptions& opt) {
     // The sweep's rows for this source, encoder, preset, sizes and CRFs.
     const EncoderAdapter* adapter = find_encoder(co.encoders.empty() ? "libx264" : co.encoders.front());
     const std::string preset = co.presets.empty() ? adapter->default_preset : co.presets.front();
-    const std::vector<int> crfs = parse_crf_list(co.crf_specs, adapter->crf_min, adapter->crf_max);
+    const std::vector<int> crfs = parse_crf_list(co.crf_specs, adapter->crf_min, adapter->crf_max, adapter->name);
     std::string extra;
     for (const std::string& a : co.extra_ffmpeg_args) extra += (extra.empty() ? "" : " ") + a;
     const std::string model = !co.model.empty() ? co.model : g.height >= 2160 ? "vmaf_4k_v0.6.1" : "vmaf_v0.6.1";

@@ -2,7 +2,9 @@
 
 #include <openssl/evp.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -44,7 +46,7 @@ private:
 
 std::string file_sha256(const std::string& path) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
-    if (!f) throw Error(ErrorKind::Input, "cannot read " + path);
+    if (!f) throw Error(ErrorKind::Input, "cannot read " + path + ": " + std::strerror(errno));
     Sha256 h;
     std::vector<unsigned char> buf(1 << 20);
     for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0;) h.update(buf.data(), n);

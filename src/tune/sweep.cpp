@@ -105,24 +105,25 @@ Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
     const std::vector<std::string> available = ffmpeg_encoders(opt_.ffmpeg);
     if (available.empty())
         throw std::invalid_argument("cannot run '" + opt_.ffmpeg + " -encoders': is ffmpeg installed?");
-    crfs_ = parse_crf_list(opt_.crf_specs, 0, 63);
     for (const std::string& e : encoders_) {
         const EncoderAdapter* a = find_encoder(e);
         if (!a)
             throw std::invalid_argument("unknown --encoder '" + e + "' (known: " + join(encoder_names(), ", ") + ")");
         if (std::find(available.begin(), available.end(), e) == available.end())
             throw std::invalid_argument("--encoder " + e + ": " + opt_.ffmpeg + " has no such encoder");
-        parse_crf_list(opt_.crf_specs, a->crf_min, a->crf_max);               // range check per encoder
-        for (const std::string& p : opt_.presets) a->args(p, crfs_.front());  // preset check
+        const std::vector<int> crfs = parse_crf_list(opt_.crf_specs, a->crf_min, a->crf_max, a->name);
+        for (const std::string& p : opt_.presets) a->args(p, crfs.front());  // preset check
     }
+    crfs_ = parse_crf_list(opt_.crf_specs, 0, 63);
     for (const std::string& a : opt_.extra_ffmpeg_args)
         if (a == "-i" || a == "-y") throw std::invalid_argument("--extra-ffmpeg-args must not contain " + a);
     existing_ = read_rows(opt_.out);
     for (const Row& r : existing_) done_.insert(cell_identity(r));
 
+    // Sources first: an unreadable one is then the only line.
+    for (const SourceSpec& s : opt_.sources) facts_.push_back(inspect_source(s));
     backend_ = choose_backend(opt_.score_backend);
     std::fprintf(stderr, "vmaf-tune: scoring backend = %s (%s)\n", backend_.name.c_str(), backend_.probes.c_str());
-    for (const SourceSpec& s : opt_.sources) facts_.push_back(inspect_source(s));
     announced_.assign(opt_.sources.size(), false);
     ffmpeg_ver_ = ffmpeg_version(opt_.ffmpeg);
     const BuildInfo build = build_info();

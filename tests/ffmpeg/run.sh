@@ -8,7 +8,17 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src_dir=$1; build=$2; cli=$3; testdata=$4; clips=$5; models=$6
 export PKG_CONFIG_PATH="$build/pkgconfig-uninstalled"
+# The source comes through a private apt configuration in the build tree;
+# the system's apt configuration and state must be exactly as they were.
+apt_state() { find /etc/apt /var/lib/apt /var/cache/apt -xdev -printf '%p %s %T@ %m\n' 2>/dev/null | sort; }
+apt_before=$(apt_state)
 ff_src=$("$here/get_ffmpeg_source.sh" "$build/ffmpeg-src")
+if [[ "$(apt_state)" != "$apt_before" ]]; then
+  echo "FAIL fetching FFmpeg's source changed the system's apt files:" >&2
+  diff <(echo "$apt_before") <(apt_state) >&2 || true
+  exit 1
+fi
+echo "PASS fetching FFmpeg's source left /etc/apt, /var/lib/apt and /var/cache/apt untouched"
 series=$("$here/patch_ffmpeg_source.sh" "$ff_src" "$src_dir/ffmpeg-patches/5.1")
 start=$SECONDS
 "$here/build_ffmpeg.sh" "$ff_src" "$build/ffmpeg-5.1" --enable-libvmaf-cuda

@@ -16,6 +16,7 @@
 #include "tune/per_shot.hpp"
 #include "tune/recommend.hpp"
 #include "tune/report.hpp"
+#include "vmaf/catalog.hpp"
 #include "vmaf/error.hpp"
 
 namespace {
@@ -114,6 +115,9 @@ struct SweepArgs {
 int main(int argc, char** argv) {
     CLI::App app{"vmaf-tune: encode sweeps scored with VMAF in-process"};
     app.require_subcommand(1);
+    const vmaf::BuildInfo build = vmaf::build_info();
+    app.set_version_flag("--version", "vmaf-tune (vmaf-engine " + build.engine_version + ", commit " + build.commit +
+                                          ", libvmaf " + build.upstream_version + ")");
 
     SweepArgs sw;
     std::string shard = "0/1";
@@ -191,13 +195,13 @@ int main(int argc, char** argv) {
     std::vector<std::string> merge_in;
     std::string merge_out;
     auto* merge = app.add_subcommand("merge", "join the JSONL files of a sharded sweep, one row per cell");
-    merge->add_option("inputs", merge_in, "JSONL files")->required();
+    merge->add_option("inputs", merge_in, "JSONL files");  // checked below, to name what is missing
     merge->add_option("-o,--out", merge_out, "merged JSONL file")->required();
 
     std::string report_in, report_out, report_title;
     auto* report = app.add_subcommand("report", "one self-contained HTML page with plots and a table of a corpus");
-    report->add_option("corpus", report_in, "JSONL file")->required();
-    report->add_option("-o,--out", report_out, "HTML file")->required();
+    report->add_option("corpus", report_in, "JSONL file");  // these two checked below, to name what is missing
+    report->add_option("-o,--out", report_out, "HTML file");
     report->add_option("--title", report_title, "page title");
 
     try {
@@ -293,6 +297,8 @@ int main(int argc, char** argv) {
             return run_ladder(lo);
         }
         if (*merge) {
+            if (merge_in.empty())
+                throw std::invalid_argument("merge: no JSONL files given (vmaf-tune merge SHARD.jsonl ... -o OUT.jsonl)");
             const auto rows = merge_rows(merge_in);
             write_rows(merge_out, rows);
             std::fprintf(stderr, "vmaf-tune: %zu rows from %zu files written to %s\n", rows.size(), merge_in.size(),
@@ -300,6 +306,9 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (*report) {
+            if (report_in.empty())
+                throw std::invalid_argument("report: no JSONL file given (vmaf-tune report CORPUS.jsonl -o report.html)");
+            if (report_out.empty()) throw std::invalid_argument("report: no -o/--out HTML file given");
             const auto rows = read_rows(report_in);
             if (rows.empty()) throw std::invalid_argument(report_in + " has no rows");
             const std::string html =

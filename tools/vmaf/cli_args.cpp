@@ -1,5 +1,6 @@
 #include "cli_args.hpp"
 #include "ctc_presets.hpp"
+#include "names.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -44,6 +45,41 @@ bool parse_flag_value(const std::string& key, const std::string& v) {
     throw UsageError{"--model: " + key + " expects true or false, got '" + v + "'"};
 }
 
+/// What an unknown --model item most likely meant: a bare built-in model
+/// name (version=), a bare model file (path=), or a misspelt key.
+std::string model_key_hint(const std::string& key, std::size_t eq) {
+    if (eq == std::string::npos && is_builtin_model(key)) return "; did you mean version=" + key + "?";
+    if (eq == std::string::npos && key.size() > 5 && key.compare(key.size() - 5, 5, ".json") == 0)
+        return "; did you mean path=" + key + "?";
+    const std::string near = nearest_name(key, {"version", "path", "name", "disable_clip", "enable_transform"});
+    return near.empty() ? "" : "; did you mean '" + near + "'?";
+}
+
+/// -p: upstream's 420/422/444 (the depth comes from -b), or FFmpeg's names,
+/// which carry the depth: yuv420p (8-bit), yuv422p10le, yuv444p12le, yuv420p16le.
+/// Returns the depth the name implies, 0 for upstream's numbers.
+unsigned parse_pixel_format(const std::string& p, PixelFormat& format) {
+    std::string base = p;
+    unsigned bpc = 0;
+    if (base.rfind("yuv", 0) == 0) {
+        bpc = 8;
+        for (unsigned bits : {10u, 12u, 16u}) {
+            const std::string suffix = "p" + std::to_string(bits) + "le";
+            if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0) {
+                bpc = bits;
+                base.resize(base.size() - suffix.size() + 1);
+            }
+        }
+        if (base.size() != 7 || base.back() != 'p') base.clear();
+        else base = base.substr(3, 3);
+    }
+    if (base == "420") format = PixelFormat::Yuv420;
+    else if (base == "422") format = PixelFormat::Yuv422;
+    else if (base == "444") format = PixelFormat::Yuv444;
+    else throw UsageError{"invalid --pixel_format '" + p + "' (expected 420, 422 or 444, or yuv420p, yuv422p10le, ...)"};
+    return bpc;
+}
+
 }  // namespace
 
 ModelRequest parse_model(const std::string& text) {
@@ -59,7 +95,7 @@ ModelRequest parse_model(const std::string& text) {
         else if (key == "disable_clip") m.disable_clip = parse_flag_value(key, value);
         else if (key == "enable_transform") m.enable_transform = parse_flag_value(key, value);
         else if (key.find('.') != std::string::npos && eq != std::string::npos) m.overrides.emplace_back(key, value);
-        else throw UsageError{"--model: unknown key '" + key + "' in '" + text + "'"};
+        else throw UsageError{"--model: unknown key '" + key + "' in '" + text + "'" + model_key_hint(key, eq)};
     }
     if (m.version.empty() == m.path.empty()) throw UsageError{"--model needs exactly one of version= or path=: '" + text + "'"};
     return m;
@@ -82,12 +118,16 @@ FeatureRequest parse_feature(const std::string& text) {
 std::string usage_text() {
     return R"(usage: vmaf [options]
 
-Inputs:
-  --reference/-r PATH       reference video (.y4m, or raw .yuv with -w -h -p -b)
+Inputs (the format is recognised by content, not by the file name):
+  --reference/-r PATH       reference video: Y4M, a container or stream
+                            FFmpeg's libraries read (mp4, mkv, webm, mov, ivf,
+                            h264, hevc, ...), or raw planar YUV with -w -h -p -b
   --distorted/-d PATH       distorted video (same rules)
   --width/-w N              raw input width
   --height/-h N             raw input height
-  --pixel_format/-p FMT     raw input pixel format: 420, 422, 444
+  --pixel_format/-p FMT     raw input pixel format: 420, 422, 444, or FFmpeg's
+                            name (yuv420p, yuv422p10le, yuv444p12le, ...,
+                            which gives the bit depth: then -b may be left out)
   --bitdepth/-b N           raw input bit depth: 8, 10, 12, 16
   --frame_cnt N             stop after N frame pairs
   --frame_skip_ref N        skip the first N reference frames
@@ -114,7 +154,8 @@ Models and features:
   --model/-m SPEC           version=NAME | path=FILE, then optional
                             :name=KEY :disable_clip :enable_transform
                             :<feature>.<option>=VALUE (repeatable)
-  --feature NAME[=k=v:...]  extra feature extractor (repeatable)
+  --feature NAME[=k=v:...]  extra feature extractor (repeatable; names and
+                            options: --list-features)
   --no_prediction/-n        extract features only, no model score
   --aom_ctc VERSION         the AOM common test conditions' models and
                             features (v1.0 ... v7.0), as upstream's CLI
@@ -122,7 +163,11 @@ Models and features:
                             chroma and APSNR, float_ssim in dB, cambi
 
 Output:
-  --output/-o PATH          write the report to PATH
+  --output/-o PATH          write the report to PATH. Without it no report is
+                            written, and the scores are printed on stderr
+                            only when stderr is a terminal: in a script or
+                            pipe, a run without -o prints no scores (as
+                            upstream)
   --xml | --json | --csv | --sub   report format (default XML; last wins)
   --precision N|max|legacy  number format: %.Ng, %.17g, or upstream's (default)
 
@@ -132,15 +177,20 @@ Execution:
                             16 AVX-512, 32 AVX-512ICL
   --backend NAME            auto | cpu | cuda | sycl | hip | metal
   --no_cuda                 never use CUDA
+  --gpumask MASK            non-zero: never use the GPU (upstream's flag;
+                            here as --no_cuda)
   --no_gpu_decode           with a GPU backend, decode containers on the CPU
                             (by default the GPU's decoder (NVDEC) takes the
                             streams it supports when every feature runs on
                             the GPU; others are decoded in software, one
                             stderr line says so)
-  --quiet/-q                no progress or score lines on stderr
+  --quiet/-q                no banner, progress, score or notice lines on
+                            stderr (e.g. --backend auto running on the CPU);
+                            warnings and errors stay
   --version/-v              print the version (upstream's, then this build's
                             version, commit, backends and SIMD targets) and exit
   --list-features           every feature with its output keys and options
+                            (with a legend of its tags)
   --list-models             every built-in model (and what this build lacks)
   --help                    this text
 )";
@@ -216,7 +266,7 @@ Args parse_args(int argc_in, char** argv_in) {
     if (a.distorted.empty()) throw UsageError{"--distorted/-d is required"};
     a.raw = !w.empty() || !h.empty() || !p.empty() || !b.empty();
     if (a.raw) {
-        if (w.empty() || h.empty() || p.empty() || b.empty())
+        if (w.empty() || h.empty() || p.empty())
             throw UsageError{"raw YUV input needs all of --width, --height, --pixel_format and --bitdepth"};
         a.geom.width = parse_unsigned("--width", w);
         a.geom.height = parse_unsigned("--height", h);
@@ -226,13 +276,14 @@ Args parse_args(int argc_in, char** argv_in) {
                              w + "x" + h};
         if (std::uint64_t{a.geom.width} * a.geom.height > kMaxPicturePixels)
             throw UsageError{w + "x" + h + " is too large (at most " + std::to_string(kMaxPicturePixels) + " pixels)"};
-        if (p == "420") a.geom.format = PixelFormat::Yuv420;
-        else if (p == "422") a.geom.format = PixelFormat::Yuv422;
-        else if (p == "444") a.geom.format = PixelFormat::Yuv444;
-        else throw UsageError{"invalid --pixel_format '" + p + "' (expected 420, 422 or 444)"};
-        a.geom.bpc = parse_unsigned("--bitdepth", b);
+        const unsigned named_bpc = parse_pixel_format(p, a.geom.format);
+        if (b.empty() && !named_bpc)
+            throw UsageError{"raw YUV input needs all of --width, --height, --pixel_format and --bitdepth"};
+        a.geom.bpc = b.empty() ? named_bpc : parse_unsigned("--bitdepth", b);
         if (a.geom.bpc != 8 && a.geom.bpc != 10 && a.geom.bpc != 12 && a.geom.bpc != 16)
             throw UsageError{"unsupported --bitdepth " + b + " (expected 8, 10, 12 or 16)"};
+        if (named_bpc && a.geom.bpc != named_bpc)
+            throw UsageError{"--pixel_format " + p + " is " + std::to_string(named_bpc) + "-bit but --bitdepth is " + b};
     }
     if (!threads.empty()) a.engine.threads = parse_unsigned("--threads", threads);
     if (!decoder_threads.empty()) {
@@ -243,7 +294,12 @@ Args parse_args(int argc_in, char** argv_in) {
     if (!subsample.empty()) a.engine.subsample = parse_unsigned("--subsample", subsample);
     if (a.engine.subsample == 0) throw UsageError{"--subsample must be at least 1"};
     if (!cpumask.empty()) a.engine.cpumask = parse_unsigned("--cpumask", cpumask);
-    if (!gpumask.empty()) parse_unsigned("--gpumask", gpumask);
+    // Upstream: a non-zero --gpumask keeps the scoring off the GPU.
+    if (!gpumask.empty() && parse_unsigned("--gpumask", gpumask) != 0) {
+        if (a.backend != "auto" && a.backend != "cpu")
+            throw UsageError{"--gpumask " + gpumask + " keeps scoring off the GPU, but --backend " + a.backend + " asks for it"};
+        a.no_cuda = true;
+    }
     if (!frame_cnt.empty()) a.limits.frame_count = parse_unsigned("--frame_cnt", frame_cnt);
     if (!skip_ref.empty()) a.limits.skip_ref = parse_unsigned("--frame_skip_ref", skip_ref);
     if (!skip_dist.empty()) a.limits.skip_dist = parse_unsigned("--frame_skip_dist", skip_dist);

@@ -12,6 +12,7 @@
 
 #include "cli_args.hpp"
 #include "listing.hpp"
+#include "names.hpp"
 #include "vmaf/engine.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
@@ -82,7 +83,23 @@ std::optional<TimePairing> pair_by_time(const vmaf::cli::Args& args, std::unique
     return p;
 }
 
+/// Inputs of different sizes: the error names both sizes and the option that
+/// resizes the distorted video (the engine checks the rest of the geometry).
+void require_same_size(const vmaf::VideoSource& ref, const vmaf::VideoSource& dist) {
+    const vmaf::VideoGeometry &r = ref.geometry(), &d = dist.geometry();
+    if (r.width == d.width && r.height == d.height) return;
+    auto size = [](const vmaf::VideoGeometry& g) { return std::to_string(g.width) + "x" + std::to_string(g.height); };
+    throw vmaf::Error(vmaf::ErrorKind::Input, "reference and distorted differ in size: " + ref.name() + " is " + size(r) +
+                                                  ", " + dist.name() + " is " + size(d) +
+                                                  " (--scale_dist_to_ref bicubic resizes the distorted video to the "
+                                                  "reference's size)");
+}
+
 int run(const vmaf::cli::Args& args) {
+    // Names first: a typo is reported before any file is opened.
+    for (const auto& m : args.models)
+        if (!m.version.empty()) vmaf::cli::check_model_version(m.version);
+    for (const auto& f : args.features) vmaf::cli::check_feature_name(f.name);
     // Raw flags describe the inputs that have no header; files that announce
     // their format (Y4M, containers) are read by content.
     const vmaf::VideoGeometry* raw = args.raw ? &args.geom : nullptr;
@@ -91,6 +108,8 @@ int run(const vmaf::cli::Args& args) {
     const std::optional<TimePairing> pairing = pair_by_time(args, ref, dist);
     if (!args.scale_dist.empty())
         dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
+    else
+        require_same_size(*ref, *dist);
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (!s->info().conversion.empty() && !args.quiet)
             std::fprintf(stderr, "vmaf: %s: %s\n", s->name().c_str(), s->info().conversion.c_str());
@@ -122,7 +141,8 @@ int run(const vmaf::cli::Args& args) {
     const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
-    for (const auto& n : engine.notices()) std::fprintf(stderr, "vmaf: %s\n", n.c_str());
+    if (!args.quiet)
+        for (const auto& n : engine.notices()) std::fprintf(stderr, "vmaf: %s\n", n.c_str());
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (s->decode_errors())
             std::fprintf(stderr, "vmaf: %s: %llu packet(s)/frame(s) failed to decode and were left out\n",
@@ -145,8 +165,8 @@ int run(const vmaf::cli::Args& args) {
                                                    pairing_report->distorted.repeated || pairing_report->distorted.skipped);
     if (!args.output.empty())
         engine.write_report(args.output, args.format, args.precision, report_pairing ? &*pairing_report : nullptr);
-    // auto found no usable GPU: one line, after the run so that an error stays the only line.
-    if (!fallback.empty()) std::fprintf(stderr, "vmaf: --backend auto: %s; ran on the CPU\n", fallback.c_str());
+    // auto found no usable GPU: a notice, after the run so that an error stays the only line.
+    if (!fallback.empty() && !args.quiet) std::fprintf(stderr, "vmaf: ran on the CPU: %s\n", fallback.c_str());
 
     if (tty && (!args.quiet || args.output.empty())) {
         if (!args.quiet) std::fprintf(stderr, "%u frames %.2f FPS\n", frames, engine.fps());

@@ -81,7 +81,7 @@ void restore_current(void* saved) {
 std::string no_device_reason(cudaError_t e) {
     if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
         void* lib = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-        if (!lib) return "no NVIDIA driver is installed on this machine (libcuda.so.1 not found)";
+        if (!lib) return "no NVIDIA driver (libcuda.so.1 not found)";
         ::dlclose(lib);
         if (::access("/dev/nvidiactl", F_OK) != 0)
             return "the NVIDIA driver is installed but not loaded (no /dev/nvidiactl)";
