@@ -4,14 +4,16 @@
 #   2. parity: --backend cuda equals --backend cpu at --precision max on every
 #      pair in CLIPS, with --threads 0 and 4, and 4 with batched dispatch
 #      (tests/cuda/cuda_test.py parity)
-#   3. compute-sanitizer memcheck (leak check) of a CUDA run per dispatch mode, if installed
+#   3. compute-sanitizer memcheck (leak check) of a CUDA run per dispatch mode, and racecheck of
+#      VMAF + VMAF NEG (8-bit odd size, 10-bit), if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
 # Usage: scripts/gpu-tests.sh [VMAF binary] [clip dir] [extra vmaf args for parity...]
 # Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips;
 # the C API test: $CAPI_GPU_TEST, else build/release/tests/cuda/cuda_capi_gpu_test (it reads the
-# first frames of p01, p03 and p05 from the clip dir: tests/cuda/capi_gpu_clips.sh copies just those).
+# first frames of p01, p03 and p05 from $CAPI_CLIPS, else the clip dir: tests/cuda/capi_gpu_clips.sh copies
+# just those).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 VMAF=${1:-build/cuda/tools/vmaf/vmaf}
@@ -34,10 +36,24 @@ if command -v compute-sanitizer >/dev/null; then
     [ -n "$ref" ] && [ -n "$dis" ] || break
     if VMAF_CUDA_DISPATCH=$dispatch compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" \
          -r "$ref" -d "$dis" -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 10 \
-         --feature psnr --feature adm=debug=true --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
+         --feature psnr --feature adm=debug=true -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=neg \
+         --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
       echo "PASS compute-sanitizer memcheck ($dispatch): $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
     else
       echo "FAIL compute-sanitizer memcheck ($dispatch)"; tail -30 /tmp/cs.log; rc=1
+    fi
+  done
+  # racecheck (shared memory) over every kernel the models use, 8- and 10-bit, odd size, groups
+  for pair in p05_641x363_yuv420p:8:641:363 p03_1280x720_yuv420p10le:10:1280:720; do
+    IFS=: read -r stem b w h <<< "$pair"
+    r=$(ls "$CLIPS"/${stem}_ref.yuv 2>/dev/null); d=$(ls "$CLIPS"/${stem}_*.yuv 2>/dev/null | grep -v _ref | head -1)
+    [ -n "$r" ] && [ -n "$d" ] || { echo "FAIL compute-sanitizer racecheck: no $stem pair in $CLIPS"; rc=1; continue; }
+    if compute-sanitizer --tool racecheck --error-exitcode 9 "$VMAF" -r "$r" -d "$d" -w "$w" -h "$h" -p 420 -b "$b" \
+         --backend cuda --threads 0 --frame_cnt 2 -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=neg \
+         --feature psnr --json -o /tmp/rc.json > /tmp/rc.log 2>&1; then
+      echo "PASS compute-sanitizer racecheck ($stem): $(tail -1 /tmp/rc.log)"
+    else
+      echo "FAIL compute-sanitizer racecheck ($stem)"; tail -30 /tmp/rc.log; rc=1
     fi
   done
 else
@@ -46,7 +62,7 @@ fi
 CAPI=${CAPI_GPU_TEST:-build/release/tests/cuda/cuda_capi_gpu_test}
 if [ -x "$CAPI" ]; then
   export VMAF_TESTDATA_DIR=$PWD/testdata VMAF_TEST_CLIP_CACHE
-  VMAF_TEST_CLIP_CACHE=$(cd "$CLIPS" && pwd)
+  VMAF_TEST_CLIP_CACHE=${CAPI_CLIPS:-$(cd "$CLIPS" && pwd)}
   out=$("$CAPI" 2>&1); crc=$?
   if [ $crc -ne 0 ]; then echo "$out" | tail -40; echo "FAIL C API on the GPU"; rc=1
   elif [[ $out == *"[  PASSED  ] 0 tests"* ]]; then echo "C API on the GPU skipped: no usable CUDA device"

@@ -57,8 +57,12 @@ bool PairInput::next(Token& t) {
 
 void PairInput::load(Token& t) {
     if (!random_) return;
-    t.ref = ref_.read_frame(t.index);
-    t.dist = dist_.read_frame(t.index);
+    if (concurrent_) {
+        tbb::parallel_invoke([&] { t.ref = ref_.read_frame(t.index); }, [&] { t.dist = dist_.read_frame(t.index); });
+    } else {
+        t.ref = ref_.read_frame(t.index);
+        t.dist = dist_.read_frame(t.index);
+    }
 }
 
 unsigned PairInput::end() {

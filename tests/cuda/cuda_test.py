@@ -136,6 +136,14 @@ FEATURE_SETS = [
      "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02",
      "--feature", "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:"
      "adm_noise_weight=0.02:adm_norm_view_dist=5"],
+    # groups: option sets that differ only in the enhancement-gain limit share one pass (up to 4 limits),
+    # an instance with another option stays apart, and 5 limits fall back to separate twins.
+    ["--no_prediction", "--feature", "vif=vif_enhn_gain_limit=1.0:debug=true", "--feature",
+     "vif=vif_enhn_gain_limit=1.5:debug=true", "--feature", "vif=debug=true", "--feature",
+     "adm=adm_enhn_gain_limit=1.0:debug=true", "--feature", "adm=adm_enhn_gain_limit=1.2:debug=true", "--feature",
+     "adm=debug=true", "--feature", "adm=adm_enhn_gain_limit=3:adm_skip_aim=true"],
+    ["--no_prediction"] + [a for e in ("1.0", "1.1", "1.2", "1.3", "2.5") for a in
+                           ("--feature", f"vif=vif_enhn_gain_limit={e}")],
 ]
 
 
