@@ -16,6 +16,10 @@ import tempfile
 
 SKIP = 77
 results = []
+# Kinds with a CUDA twin (src/features/<kind>/cuda/): under --backend cuda these
+# report "cuda" in feature_backends, every other kind "cpu" with one stderr
+# notice. Add a kind here when its twin lands.
+TWINS = {"psnr", "vif", "adm", "motion"}
 
 
 def check(name, cond, detail=""):
@@ -99,6 +103,7 @@ def selection(vmaf, clipdir, tmp):
             p = run(vmaf, base + ["--feature", f, "--json", "-o", t("g.json")])
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
+        feature_backends(vmaf, base, t)
     else:
         check("auto without a device: cpu + one stderr line", used == "cpu" and one_line(p)
               and "CPU" in p.stderr, p.stderr)
@@ -111,10 +116,34 @@ def selection(vmaf, clipdir, tmp):
         check("psnr_cuda under auto without a device: exit 100", p.returncode == 100 and one_line(p), p.stderr)
 
 
+def feature_backends(vmaf, base, t):
+    """Honest reports: feature_backends names where each extractor ran; a
+    kind without a twin runs on the CPU with one stderr line naming it (none with -q)."""
+    extra = ["float_ssim", "float_psnr", "cambi"]
+    want = {k: "cuda" if k in TWINS else "cpu" for k in ["adm", "motion", "vif"] + extra}
+    args = base + ["--backend", "cuda", "--json", "-o", t("fb.json")] + [a for f in extra for a in ("--feature", f)]
+    p = run(vmaf, args)
+    fb = json.load(open(t("fb.json"))).get("feature_backends") if p.returncode == 0 else None
+    check("--backend cuda: feature_backends names each extractor's backend", fb == want, f"{fb} != {want}: {p.stderr}")
+    on_cpu = [k for k, v in want.items() if v == "cpu"]
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    notice = [l for l in lines if "ran on the CPU" in l]
+    check("--backend cuda: one stderr notice naming exactly the features on the CPU",
+          (len(notice) == 1 and all(k in notice[0] for k in on_cpu)
+           and not any(k in notice[0] for k, v in want.items() if v == "cuda")) if on_cpu else not notice, p.stderr)
+    p = run(vmaf, args + ["-q"])
+    check("--backend cuda -q: no notice", p.returncode == 0 and "ran on the CPU" not in p.stderr, p.stderr)
+    p = run(vmaf, base + ["--backend", "cuda", "--feature", "float_ssim", "--xml", "-o", t("fb.xml")])
+    xml = open(t("fb.xml")).read() if p.returncode == 0 else ""
+    check("--backend cuda: xml <feature_backends>",
+          f'float_ssim="{want["float_ssim"]}"' in xml and 'vif="cuda"' in xml, p.stderr)
+
+
 def strip(report):
     report = dict(report)
     report.pop("fps", None)
     report.pop("backend_used", None)
+    report.pop("feature_backends", None)
     return report
 
 
@@ -172,8 +201,11 @@ def parity(vmaf, clipdir, tmp, extra):
                                 break
                         if detail:
                             break
+                on_cpu = [f for f, b in gpu.get("feature_backends", {}).items() if b != "cuda"]
+                if on_cpu:
+                    detail = f"ran on the CPU, not compared with a twin: {on_cpu}"
                 check(f"{name} set{k} cuda {how} == cpu ({len(cpu['frames'])} frames)",
-                      same and gpu["backend_used"] == "cuda", detail)
+                      same and gpu["backend_used"] == "cuda" and not on_cpu, detail)
 
 
 def main():
