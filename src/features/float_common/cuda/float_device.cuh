@@ -14,10 +14,12 @@
 namespace vmaf::floatfeat::cuda {
 
 /// floatfeat::sample_to_float: 8-bit as is, deeper divided (in float) by
-/// `scaler` (4, 16, 256), exact. `row` is a plane row, `x` the column.
+/// `scaler` (4, 16, 256). `row` is a plane row, `x` the column. The CPU's
+/// quotient is exact (a power of two, normal results), so it equals the
+/// product with the exact reciprocal, which costs no division per sample.
 __device__ __forceinline__ float sample(const unsigned char* row, unsigned x, unsigned bpc, float scaler) {
     if (bpc == 8) return static_cast<float>(row[x]);
-    return static_cast<float>(reinterpret_cast<const unsigned short*>(row)[x]) / scaler;
+    return static_cast<float>(reinterpret_cast<const unsigned short*>(row)[x]) * (1.0f / scaler);
 }
 
 /// The raw sample value (an integer) at column x.
