@@ -4,8 +4,9 @@
 #   2. parity: --backend cuda equals --backend cpu at --precision max on every
 #      pair in CLIPS, with --threads 0 and 4, and 4 with batched dispatch
 #      (tests/cuda/cuda_test.py parity)
-#   3. compute-sanitizer memcheck (leak check) of a CUDA run per dispatch mode, and racecheck of
-#      VMAF + VMAF NEG (8-bit odd size, 10-bit), if installed
+#   3. compute-sanitizer memcheck (leak check) of CUDA runs per dispatch mode (integer twins with
+#      VMAF + VMAF NEG groups, float twins), racecheck of VMAF + NEG (8-bit odd size, 10-bit) and of
+#      the float twins' reductions, if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
@@ -32,17 +33,29 @@ python3 tests/cuda/cuda_test.py parity "$VMAF" "$CLIPS" "$@"; prc=$?
 if command -v compute-sanitizer >/dev/null; then
   ref=$(ls "$CLIPS"/p08_*_ref.yuv 2>/dev/null | head -1); dis=$(ls "$CLIPS"/p08_*.yuv 2>/dev/null | grep -v _ref | head -1)
   if [ -z "$ref" ] || [ -z "$dis" ]; then echo "FAIL compute-sanitizer memcheck: no p08 pair (ref and distorted) in $CLIPS"; rc=1; fi
+  # sanitize LABEL TOOL DISPATCH THREADS FRAMES VMAF-ARGS...: one CUDA run of the p08 pair under compute-sanitizer.
+  sanitize() {
+    local label=$1 tool=$2 dispatch=$3 threads=$4 frames=$5; shift 5
+    local extra=(); [ "$tool" = memcheck ] && extra=(--leak-check full)
+    if VMAF_CUDA_DISPATCH=$dispatch compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 9 "$VMAF" \
+         -r "$ref" -d "$dis" -w 576 -h 324 -p 420 -b 8 --backend cuda --threads "$threads" --frame_cnt "$frames" \
+         "$@" --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
+      echo "PASS compute-sanitizer $tool ($label, $dispatch): $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
+    else
+      echo "FAIL compute-sanitizer $tool ($label, $dispatch)"; tail -30 /tmp/cs.log; rc=1
+    fi
+  }
+  # The float twins with every device path (half-size copies, chroma, the l/c/s sums).
+  float_twins=(--no_prediction --feature float_psnr --feature float_moment --feature float_ansnr
+               --feature float_motion=motion_add_scale1=true:motion_add_uv=true --feature float_ssim=enable_lcs=true)
   for dispatch in serial batched; do
     [ -n "$ref" ] && [ -n "$dis" ] || break
-    if VMAF_CUDA_DISPATCH=$dispatch compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" \
-         -r "$ref" -d "$dis" -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 10 \
-         --feature psnr --feature adm=debug=true -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=neg \
-         --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
-      echo "PASS compute-sanitizer memcheck ($dispatch): $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
-    else
-      echo "FAIL compute-sanitizer memcheck ($dispatch)"; tail -30 /tmp/cs.log; rc=1
-    fi
+    sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true \
+      -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=neg
+    sanitize "float twins" memcheck $dispatch 4 10 "${float_twins[@]}"
   done
+  # Shared-memory hazards of the float twins' ordered reductions (row sums, sequential sums).
+  [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float twins" racecheck serial 0 3 "${float_twins[@]}"
   # racecheck (shared memory) over every kernel the models use, 8- and 10-bit, odd size, groups
   for pair in p05_641x363_yuv420p:8:641:363 p03_1280x720_yuv420p10le:10:1280:720; do
     IFS=: read -r stem b w h <<< "$pair"

@@ -124,6 +124,12 @@ struct BackendSelection {
     std::string fallback_reason;
 };
 
+/// Where one configured extractor ran (Engine::feature_backends).
+struct FeatureBackend {
+    std::string feature;  ///< the extractor's name ("float_ssim"; a pinned "psnr_cuda" is "psnr")
+    std::string backend;  ///< "cpu", or the GPU backend whose twin ran it ("cuda")
+};
+
 /// `--feature NAME[=k=v:k=v...]`
 struct FeatureRequest {
     std::string name;
@@ -232,6 +238,12 @@ public:
     double fps() const;
     /// Name of the backend that computed the scores ("cpu", "cuda", ...).
     std::string backend_used() const;
+    /// Where each extractor of the last run (run() or push_begin()) ran: one
+    /// entry per extractor instance in configuration order (a kind added
+    /// with two option sets, e.g. by a model and by add_feature, is two
+    /// entries of the same name). A kind without a twin on backend_used()
+    /// runs on the CPU. Before the first run every entry says "cpu".
+    std::vector<FeatureBackend> feature_backends() const;
 
     /// Pictures of `geom` in the started GPU backend's memory `kind`
     /// (MemoryKind::Device: device pointers in the backend's context;

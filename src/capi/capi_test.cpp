@@ -308,16 +308,21 @@ std::vector<std::string> report_lines(const std::string& path) {
     std::ifstream f(path);
     std::vector<std::string> lines;
     for (std::string l; std::getline(f, l);) lines.push_back(l);
-    // fps differs by run; backend_used is ours (the last key) and not in upstream's report.
+    // fps differs by run; backend_used and feature_backends are ours (the
+    // last keys) and not in upstream's report: dropped with the comma they add.
+    auto ours = [](const std::string& l) {
+        return l.rfind("  \"backend_used\": ", 0) == 0 || l.rfind("  \"feature_backends\": ", 0) == 0;
+    };
+    std::size_t end = lines.empty() ? 0 : lines.size() - 1;  // the closing brace
+    std::size_t k = end;
+    while (k > 1 && ours(lines[k - 1])) --k;
+    if (k < end) {
+        lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k), lines.begin() + static_cast<std::ptrdiff_t>(end));
+        if (!lines[k - 1].empty() && lines[k - 1].back() == ',') lines[k - 1].pop_back();
+    }
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        if (lines[i].rfind("  \"fps\": ", 0) == 0 || lines[i].rfind("  \"backend_used\": ", 0) == 0) continue;
-        out.push_back(lines[i]);
-    }
-    if (!lines.empty() && lines.size() >= 2 && lines[lines.size() - 2].rfind("  \"backend_used\": ", 0) == 0) {
-        std::string& prev = out[out.size() - 2];
-        if (!prev.empty() && prev.back() == ',') prev.pop_back();
-    }
+    for (const std::string& l : lines)
+        if (l.rfind("  \"fps\": ", 0) != 0) out.push_back(l);
     return out;
 }
 

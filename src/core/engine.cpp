@@ -224,7 +224,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
 void Engine::write_report(const std::string& path, OutputFormat fmt, const Precision& prec,
                           const PairingReport* pairing) const {
     ReportContext ctx{impl_->fc, impl_->frames, impl_->cfg.subsample, impl_->fps, impl_->geom.width, impl_->geom.height,
-                      backend_used(), prec, pairing};
+                      backend_used(), prec, pairing, feature_backends()};
     write_report_file(path, fmt, ctx);
 }
 
@@ -262,6 +262,14 @@ const std::vector<std::string>& Engine::notices() const { return impl_->notices;
 double Engine::fps() const { return impl_->fps; }
 
 std::string Engine::backend_used() const { return impl_->session ? std::string(impl_->session->name()) : "cpu"; }
+
+std::vector<FeatureBackend> Engine::feature_backends() const {
+    std::vector<FeatureBackend> out;
+    for (const Instance& inst : impl_->x.instances())
+        out.push_back({std::string(inst.info->name),
+                       inst.on_backend && impl_->session ? std::string(impl_->session->name()) : "cpu"});
+    return out;
+}
 
 std::function<Picture()> Engine::backend_pictures(const VideoGeometry& geom, MemoryKind kind, unsigned keep) {
     select_backend();

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <clocale>
 #include <cmath>
@@ -94,6 +95,22 @@ std::string xml_name(const std::string& s) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> backends_by_feature(const std::vector<FeatureBackend>& instances) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // name, distinct backends
+    for (const FeatureBackend& fb : instances) {
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == fb.feature; });
+        if (g == groups.end()) g = groups.insert(groups.end(), {fb.feature, {}});
+        if (std::find(g->second.begin(), g->second.end(), fb.backend) == g->second.end()) g->second.push_back(fb.backend);
+    }
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, backends] : groups) {
+        std::string joined;
+        for (const std::string& b : backends) joined += (joined.empty() ? "" : ",") + b;
+        out.emplace_back(name, std::move(joined));
+    }
+    return out;
+}
+
 void write_json(std::FILE* out, const ReportContext& c) {
     const auto& fc = c.fc;
     std::fprintf(out, "{\n  \"version\": \"%s\",\n", version());
@@ -140,7 +157,12 @@ void write_json(std::FILE* out, const ReportContext& c) {
         std::fprintf(out, "  \"pairing\": {\"mode\": \"%s\", \"reference\": %s, \"distorted\": %s},\n",
                      json_escaped(p->mode).c_str(), side(p->reference).c_str(), side(p->distorted).c_str());
     }
-    std::fprintf(out, "  \"backend_used\": \"%s\"\n}\n", c.backend_used.c_str());
+    std::fprintf(out, "  \"backend_used\": \"%s\",\n  \"feature_backends\": {", c.backend_used.c_str());
+    const auto backends = backends_by_feature(c.feature_backends);
+    for (std::size_t k = 0; k < backends.size(); ++k)
+        std::fprintf(out, "%s\"%s\": \"%s\"", k ? ", " : "", json_escaped(backends[k].first).c_str(),
+                     json_escaped(backends[k].second).c_str());
+    std::fprintf(out, "}\n}\n");
 }
 
 void write_xml(std::FILE* out, const ReportContext& c) {
@@ -148,6 +170,10 @@ void write_xml(std::FILE* out, const ReportContext& c) {
     std::fprintf(out, "<VMAF version=\"%s\" backend_used=\"%s\">\n", version(), c.backend_used.c_str());
     std::fprintf(out, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", c.width, c.height);
     std::fprintf(out, "  <fyi fps=\"%.2f\" />\n", c.fps);
+    std::fprintf(out, "  <feature_backends ");
+    for (const auto& [name, backend] : backends_by_feature(c.feature_backends))
+        std::fprintf(out, "%s=\"%s\" ", xml_name(name).c_str(), xml_value(backend).c_str());
+    std::fprintf(out, "/>\n");
     if (const PairingReport* p = c.pairing)
         std::fprintf(out,
                      "  <pairing mode=\"%s\" reference_repeated=\"%llu\" reference_skipped=\"%llu\" "

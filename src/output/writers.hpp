@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/collector.hpp"
 #include "vmaf/engine.hpp"
@@ -18,7 +20,16 @@ struct ReportContext {
     std::string backend_used;
     Precision precision;
     const PairingReport* pairing = nullptr;  ///< reported when given (JSON, XML)
+    /// Where each extractor instance ran (Engine::feature_backends): JSON's
+    /// "feature_backends" object and XML's <feature_backends> element.
+    std::vector<FeatureBackend> feature_backends = {};
 };
+
+/// The reported feature_backends: one entry per extractor name, in order of
+/// first appearance. Instances of one name (the same kind with other
+/// options) that ran on different backends give those backends joined by
+/// ",", in order of appearance ("cuda,cpu"); a name never hides a CPU run.
+std::vector<std::pair<std::string, std::string>> backends_by_feature(const std::vector<FeatureBackend>& instances);
 
 void write_json(std::FILE* out, const ReportContext& ctx);
 void write_xml(std::FILE* out, const ReportContext& ctx);

@@ -78,7 +78,8 @@ TEST(Writers, JsonLayout) {
         "      \"metrics\": {\n        \"integer_adm2\": 0.500000,\n        \"vmaf\": 90.000000\n      }\n    },\n";
     EXPECT_EQ(s.substr(0, expect_head.size()), expect_head);
     EXPECT_NE(s.find("\"vmaf\": null"), std::string::npos);  // NaN -> null
-    EXPECT_NE(s.find("  \"aggregate_metrics\": {\n    \"apsnr_y\": 40.000000\n  },\n  \"backend_used\": \"cpu\"\n}\n"),
+    EXPECT_NE(s.find("  \"aggregate_metrics\": {\n    \"apsnr_y\": 40.000000\n  },\n  \"backend_used\": \"cpu\",\n"
+                     "  \"feature_backends\": {}\n}\n"),
               std::string::npos);
     EXPECT_NE(s.find("\"integer_adm2\": {\n      \"min\": 0.250000,\n      \"max\": 0.500000,\n      \"mean\": 0.375000,"),
               std::string::npos);
@@ -97,6 +98,37 @@ TEST(Writers, JsonStaysValidForLateFramesAndOddKeys) {
     ASSERT_EQ(doc["frames"].size(), 2u);
     EXPECT_EQ(doc["frames"][0]["frameNum"], 2);
     EXPECT_EQ(doc["frames"][1]["metrics"]["tab\there \"q\""], 2.0);
+}
+
+// Where each extractor ran: one entry per name in order of first appearance;
+// two instances of one kind (other options) on different backends name both.
+TEST(Writers, FeatureBackendsByName) {
+    using Entries = std::vector<std::pair<std::string, std::string>>;
+    EXPECT_EQ(backends_by_feature({}), Entries{});
+    EXPECT_EQ(backends_by_feature({{"adm", "cuda"}, {"cambi", "cpu"}, {"adm", "cuda"}, {"vif", "cuda"}}),
+              (Entries{{"adm", "cuda"}, {"cambi", "cpu"}, {"vif", "cuda"}}));
+    EXPECT_EQ(backends_by_feature({{"psnr", "cuda"}, {"psnr", "cpu"}, {"psnr", "cuda"}}), (Entries{{"psnr", "cuda,cpu"}}));
+}
+
+TEST(Writers, FeatureBackendsInJsonAndXml) {
+    Fixture fx;
+    ReportContext ctx = fx.ctx();
+    ctx.backend_used = "cuda";
+    ctx.feature_backends = {{"adm", "cuda"}, {"float_ssim", "cpu"}, {"adm", "cuda"}, {"motion", "cuda"}};
+    const std::string json = capture(write_json, ctx);
+    EXPECT_NE(json.find("  \"backend_used\": \"cuda\",\n"
+                        "  \"feature_backends\": {\"adm\": \"cuda\", \"float_ssim\": \"cpu\", \"motion\": \"cuda\"}\n}\n"),
+              std::string::npos)
+        << json;
+    const auto doc = nlohmann::json::parse(json);
+    EXPECT_EQ(doc["feature_backends"]["float_ssim"], "cpu");
+    const std::string xml = capture(write_xml, ctx);
+    EXPECT_NE(xml.find("  <fyi fps=\"12.35\" />\n  <feature_backends adm=\"cuda\" float_ssim=\"cpu\" motion=\"cuda\" />\n"),
+              std::string::npos)
+        << xml;
+    // CSV and SUB stay upstream's layout.
+    EXPECT_EQ(capture(write_csv, ctx), capture(write_csv, fx.ctx()));
+    EXPECT_EQ(capture(write_sub, ctx), capture(write_sub, fx.ctx()));
 }
 
 TEST(Writers, CsvAndSub) {

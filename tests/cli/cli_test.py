@@ -175,10 +175,14 @@ with tempfile.TemporaryDirectory() as tmp:
     rep = json.load(open(t("out.json")))
     check("json backend_used is cpu", rep.get("backend_used") == "cpu")
     check("json has 3 frames", len(rep["frames"]) == 3)
-    check("json key order", list(rep) == ["version", "fps", "frames", "pooled_metrics", "aggregate_metrics", "backend_used"])
+    check("json key order", list(rep) == ["version", "fps", "frames", "pooled_metrics", "aggregate_metrics", "backend_used",
+                                          "feature_backends"])
+    check("json feature_backends: the default model's extractors on the cpu",
+          rep.get("feature_backends") == {"adm": "cpu", "motion": "cpu", "vif": "cpu"}, rep.get("feature_backends"))
     xml = open(t("out.xml")).read()
     check("xml layout", xml.startswith("<VMAF version=") and "<params qualityWidth=\"576\" qualityHeight=\"324\" />" in xml
           and "<pooled_metrics>" in xml and "<aggregate_metrics" in xml)
+    check("xml feature_backends", '\n  <feature_backends adm="cpu" motion="cpu" vif="cpu" />\n' in xml, xml[:400])
     csv = open(t("out.csv")).read().splitlines()
     check("csv header and rows", csv[0].startswith("Frame,") and csv[0].endswith(",") and len(csv) == 4)
     sub = open(t("out.sub")).read().splitlines()
@@ -282,6 +286,15 @@ with tempfile.TemporaryDirectory() as tmp:
     expect_error("GPU-pinned feature without its backend exits 100", base + ["--feature", "psnr_cuda"], "psnr_cuda", rc=100)
     p = run(base + ["--backend", "cpu", "--json", "-o", t("cpu.json")])
     check("--backend cpu", p.returncode == 0 and json.load(open(t("cpu.json")))["backend_used"] == "cpu", p.stderr)
+    # feature_backends: one entry per extractor name in order (model first), a kind with two option
+    # sets once, a pinned-free name as requested; no notice when everything ran where selected.
+    p = run(base + ["--backend", "cpu", "--feature", "float_ssim", "--feature", "psnr=enable_chroma=false",
+                    "--feature", "psnr", "--json", "-o", t("fb.json")])
+    fb = json.load(open(t("fb.json"))).get("feature_backends") if p.returncode == 0 else None
+    check("--backend cpu: feature_backends names every extractor once, in order, on the cpu",
+          fb is not None and list(fb.items()) == [("adm", "cpu"), ("motion", "cpu"), ("vif", "cpu"),
+                                                  ("float_ssim", "cpu"), ("psnr", "cpu")], f"{fb} {p.stderr}")
+    check("--backend cpu: no fallback notice", p.returncode == 0 and p.stderr.strip() == "", p.stderr)
     # Without the NVIDIA driver, auto's one line says exactly that (not a runtime-version complaint).
     if "cuda" in run(["--version"]).stderr.split("backends:")[1] and not os.path.exists("/dev/nvidiactl"):
         import ctypes.util

@@ -220,7 +220,8 @@ std::string score(bool device, const std::string& backend, unsigned threads, con
     std::ifstream in(path);
     std::string line, text;
     while (std::getline(in, line))
-        if (line.find("\"fps\"") == std::string::npos && line.find("backend_used") == std::string::npos)
+        if (line.find("\"fps\"") == std::string::npos && line.find("backend_used") == std::string::npos &&
+            line.find("feature_backends") == std::string::npos)
             text += line + "\n";
     std::remove(path.c_str());
     return text;

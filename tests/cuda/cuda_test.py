@@ -3,10 +3,13 @@
 
   cuda_test.py selection VMAF CLIPDIR   backend-selection contract (any machine)
   cuda_test.py parity VMAF CLIPDIR      --backend cuda == --backend cpu, every value
-                                        (exit 77 = skipped when no CUDA device works)
+                                        (exit 77 = skipped when no CUDA device works;
+                                        VMAF_PARITY_SETS / VMAF_PARITY_PAIRS: regular
+                                        expressions selecting feature sets and pairs)
 
 CLIPDIR holds raw pairs named like the shared corpus
 (p01_576x324_yuv420p_ref.yuv, p01_576x324_yuv420p_crf35.yuv, ...)."""
+import array
 import json
 import os
 import re
@@ -16,6 +19,10 @@ import tempfile
 
 SKIP = 77
 results = []
+# Kinds with a CUDA twin (src/features/<kind>/cuda/): under --backend cuda these
+# report "cuda" in feature_backends, every other kind "cpu" with one stderr
+# notice. Add a kind here when its twin lands.
+TWINS = {"psnr", "vif", "adm", "motion", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim"}
 
 
 def check(name, cond, detail=""):
@@ -99,6 +106,7 @@ def selection(vmaf, clipdir, tmp):
             p = run(vmaf, base + ["--feature", f, "--json", "-o", t("g.json")])
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
+        feature_backends(vmaf, base, t)
     else:
         check("auto without a device: cpu + one stderr line", used == "cpu" and one_line(p)
               and "CPU" in p.stderr, p.stderr)
@@ -111,54 +119,165 @@ def selection(vmaf, clipdir, tmp):
         check("psnr_cuda under auto without a device: exit 100", p.returncode == 100 and one_line(p), p.stderr)
 
 
+def feature_backends(vmaf, base, t):
+    """Honest reports: feature_backends names where each extractor ran; a
+    kind without a twin runs on the CPU with one stderr line naming it (none with -q)."""
+    extra = ["float_ssim", "float_psnr", "cambi"]
+    want = {k: "cuda" if k in TWINS else "cpu" for k in ["adm", "motion", "vif"] + extra}
+    args = base + ["--backend", "cuda", "--json", "-o", t("fb.json")] + [a for f in extra for a in ("--feature", f)]
+    p = run(vmaf, args)
+    fb = json.load(open(t("fb.json"))).get("feature_backends") if p.returncode == 0 else None
+    check("--backend cuda: feature_backends names each extractor's backend", fb == want, f"{fb} != {want}: {p.stderr}")
+    on_cpu = [k for k, v in want.items() if v == "cpu"]
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    notice = [l for l in lines if "ran on the CPU" in l]
+    check("--backend cuda: one stderr notice naming exactly the features on the CPU",
+          (len(notice) == 1 and all(k in notice[0] for k in on_cpu)
+           and not any(k in notice[0] for k, v in want.items() if v == "cuda")) if on_cpu else not notice, p.stderr)
+    p = run(vmaf, args + ["-q"])
+    check("--backend cuda -q: no notice", p.returncode == 0 and "ran on the CPU" not in p.stderr, p.stderr)
+    p = run(vmaf, base + ["--backend", "cuda", "--feature", "float_ssim", "--xml", "-o", t("fb.xml")])
+    xml = open(t("fb.xml")).read() if p.returncode == 0 else ""
+    check("--backend cuda: xml <feature_backends>",
+          f'float_ssim="{want["float_ssim"]}"' in xml and 'vif="cuda"' in xml, p.stderr)
+
+
 def strip(report):
     report = dict(report)
     report.pop("fps", None)
     report.pop("backend_used", None)
+    report.pop("feature_backends", None)
     return report
 
 
+def feature_set(name, *features, deep=False, no_prediction=False):
+    """A parity case: --feature arguments, run on every corpus pair (and, with
+    deep, on the 12- and 16-bit pairs deep_pairs() makes)."""
+    args = (["--no_prediction"] if no_prediction else []) + [a for f in features for a in ("--feature", f)]
+    return {"name": name, "args": args, "deep": deep}
+
+
 FEATURE_SETS = [
-    ["--feature", "psnr=enable_mse=true:enable_apsnr=true", "--feature", "motion=debug=true", "--feature",
-     "vif=debug=true"],
-    ["--feature", "motion=motion_five_frame_window=true:motion_moving_average=true", "--feature",
-     "psnr=reduced_hbd_peak=true:min_sse=0.5:enable_chroma=false", "--feature",
-     "vif=vif_enhn_gain_limit=1.0:vif_skip_scale0=true:debug=true"],
+    feature_set("int1", "psnr=enable_mse=true:enable_apsnr=true", "motion=debug=true", "vif=debug=true"),
+    feature_set("int2", "motion=motion_five_frame_window=true:motion_moving_average=true",
+                "psnr=reduced_hbd_peak=true:min_sse=0.5:enable_chroma=false",
+                "vif=vif_enhn_gain_limit=1.0:vif_skip_scale0=true:debug=true"),
     # adm_cuda: default, the blend/Barten CSF modes, skip_aim, skip_scale0, other viewing conditions.
-    ["--no_prediction", "--feature", "adm=debug=true", "--feature",
-     "adm=adm_csf_mode=3:adm_norm_view_dist=5:adm_skip_aim=true", "--feature",
-     "adm=adm_csf_mode=1:adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_skip_scale0=true:"
-     "adm_ref_display_height=2160:adm_norm_view_dist=1.5:debug=true"],
+    feature_set("adm", "adm=debug=true", "adm=adm_csf_mode=3:adm_norm_view_dist=5:adm_skip_aim=true",
+                "adm=adm_csf_mode=1:adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_skip_scale0=true:"
+                "adm_ref_display_height=2160:adm_norm_view_dist=1.5:debug=true", no_prediction=True),
     # whole models: v0.6.1, v0.6.1neg (adm_enhn_gain_limit=1), 4k; the v1.0.16 models' adm options
-    # (the models themselves also need cambi, which has no extractor yet).
-    ["--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg:name=neg", "--model",
-     "version=vmaf_4k_v0.6.1:name=k4", "--feature",
-     "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02",
-     "--feature", "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:"
-     "adm_noise_weight=0.02:adm_norm_view_dist=5"],
+    # (the models themselves also need cambi, which has no CUDA twin yet).
+    {"name": "models", "deep": False,
+     "args": ["--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg:name=neg", "--model",
+              "version=vmaf_4k_v0.6.1:name=k4", "--feature",
+              "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02",
+              "--feature", "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:"
+              "adm_noise_weight=0.02:adm_norm_view_dist=5"]},
+    # The float twins: every option. float_ssim's options add no key suffix, so one instance per set.
+    feature_set("float", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
+                deep=True, no_prediction=True),
+    feature_set("float_motion_opts",
+                "float_motion=motion_filter_size=3:motion_add_scale1=true:motion_add_uv=true:motion_fps_weight=2.5:"
+                "motion_blend_factor=0.5:motion_blend_offset=5:motion_max_val=30",
+                "float_motion=motion_filter_size=1:debug=false", "float_motion=motion_force_zero=true",
+                "float_motion=motion_filter_size=7:motion_add_scale1=true:motion_add_uv=true",
+                deep=True, no_prediction=True),
+    feature_set("float_ssim_lcs_db", "float_ssim=enable_lcs=true:enable_db=true:clip_db=true", deep=True,
+                no_prediction=True),
+    feature_set("float_ssim_scale1", "float_ssim=scale=1:enable_lcs=true", deep=True, no_prediction=True),
+    feature_set("float_ssim_scale3", "float_ssim=scale=3:enable_db=true", deep=True, no_prediction=True),
     # groups: option sets that differ only in the enhancement-gain limit share one pass (up to 4 limits),
     # an instance with another option stays apart, and 5 limits fall back to separate twins.
-    ["--no_prediction", "--feature", "vif=vif_enhn_gain_limit=1.0:debug=true", "--feature",
-     "vif=vif_enhn_gain_limit=1.5:debug=true", "--feature", "vif=debug=true", "--feature",
-     "adm=adm_enhn_gain_limit=1.0:debug=true", "--feature", "adm=adm_enhn_gain_limit=1.2:debug=true", "--feature",
-     "adm=debug=true", "--feature", "adm=adm_enhn_gain_limit=3:adm_skip_aim=true"],
-    ["--no_prediction"] + [a for e in ("1.0", "1.1", "1.2", "1.3", "2.5") for a in
-                           ("--feature", f"vif=vif_enhn_gain_limit={e}")],
+    feature_set("groups", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_enhn_gain_limit=1.5:debug=true",
+                "vif=debug=true", "adm=adm_enhn_gain_limit=1.0:debug=true", "adm=adm_enhn_gain_limit=1.2:debug=true",
+                "adm=debug=true", "adm=adm_enhn_gain_limit=3:adm_skip_aim=true", no_prediction=True),
+    feature_set("groups5", *[f"vif=vif_enhn_gain_limit={e}" for e in ("1.0", "1.1", "1.2", "1.3", "2.5")],
+                no_prediction=True),
 ]
 
 
+def write_u16(path, frames):
+    """Raw little-endian 16-bit planar frames (each a list of planes, each an array('H'))."""
+    with open(path, "wb") as f:
+        for planes in frames:
+            for pl in planes:
+                a = array.array("H", pl)
+                if sys.byteorder != "little":
+                    a.byteswap()
+                f.write(a.tobytes())
+
+
+def deep_pairs(clipdir, tmp, frames=6):
+    """Pairs the corpus lacks, made in `tmp`: p03 (10-bit) shifted to 12 and 16
+    bits (first `frames` frames), and a synthetic 16-bit 2048x1280 pair whose
+    frames 1 and 2 push float_psnr's (frame 1) and float_moment's square sums
+    past 2^53 units of 2^-16 (the twins' sequential path), frame 0 below it."""
+    out = []
+    src = [f for f in sorted(os.listdir(clipdir)) if f.startswith("p03_") and f.endswith(".yuv")]
+    ref = next((f for f in src if f.endswith("_ref.yuv")), None)
+    dist = next((f for f in src if not f.endswith("_ref.yuv")), None)
+    if ref and dist:
+        w, h = 1280, 720
+        n = w * h * 3 // 2
+        for bits, shift in (("12", 2), ("16", 6)):
+            names = []
+            for f in (ref, dist):
+                a = array.array("H")
+                with open(os.path.join(clipdir, f), "rb") as fh:
+                    a.frombytes(fh.read(2 * n * frames))
+                if sys.byteorder != "little":
+                    a.byteswap()
+                name = os.path.join(tmp, f.replace("p03_", f"p03s{bits}_").replace("p10le", f"p{bits}le"))
+                write_u16(name, [[array.array("H", (v << shift for v in a))]])
+                names.append(name)
+            out.append((os.path.basename(names[1])[:-4], names[0], names[1],
+                        ["-w", str(w), "-h", str(h), "-p", "420", "-b", bits]))
+    # 2048x1280: frames 1 and 2 open with 1100 rows of near-white (past 2^53
+    # units within them: squares near 2^32 units, multiples of 2^8, so still
+    # exact) and end with small odd squares, which a double sum past 2^53
+    # rounds: upstream's sequential sum then differs from the exact one.
+    w, h, cut = 2048, 1280, 1100
+    cw, ch = w // 2, h // 2
+    chroma = array.array("H", [32768]) * (cw * ch)
+    pattern = [[((x * 131 + y * 71) ^ (x * y % 97)) & 255 for x in range(w)] for y in range(h)]
+    def plane(f):
+        a = array.array("H")
+        for y, row in enumerate(pattern):
+            a.extend(f(v, y) for v in row)
+        return a
+    mid, mid_noisy = plane(lambda v, y: 25600 + 37 * v), plane(lambda v, y: 25600 + 41 * v + (v & 7))
+    bright = plane(lambda v, y: 65535 - v if y < cut else v | 1)
+    dark = plane(lambda v, y: v if y < cut else (v | 1) + 2 * (v % 4) + 1)
+    r = os.path.join(tmp, "s16_2048x1280_yuv420p16le_ref.yuv")
+    d = os.path.join(tmp, "s16_2048x1280_yuv420p16le_extreme.yuv")
+    write_u16(r, [[mid, chroma, chroma], [bright, chroma, chroma], [mid, chroma, chroma]])
+    write_u16(d, [[mid_noisy, chroma, chroma], [dark, chroma, chroma], [bright, chroma, chroma]])
+    out.append(("s16_2048x1280_yuv420p16le_extreme", r, d, ["-w", str(w), "-h", str(h), "-p", "420", "-b", "16"]))
+    return out
+
+
 def parity(vmaf, clipdir, tmp, extra):
+    """VMAF_PARITY_SETS / VMAF_PARITY_PAIRS (regular expressions) select the
+    feature sets (by name) and pairs (by file name) to compare; all by default."""
     ps = pairs(clipdir)
     if not cuda_works(vmaf, ["-r", ps[0][1], "-d", ps[0][2]] + ps[0][3]):
         print("SKIP: no usable CUDA device")
         sys.exit(SKIP)
     t = lambda n: os.path.join(tmp, n)
-    for name, ref, dist, geom in ps:
-        for k, feats in enumerate(FEATURE_SETS):
-            base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + feats + extra
+    sets = [fs for fs in FEATURE_SETS if re.search(os.environ.get("VMAF_PARITY_SETS", ""), fs["name"])]
+    if any(fs["deep"] for fs in sets):
+        ps_deep = ps + deep_pairs(clipdir, tmp)
+    pair_rx = os.environ.get("VMAF_PARITY_PAIRS", "")
+    for fs in sets:
+        for name, ref, dist, geom in (ps_deep if fs["deep"] else ps):
+            if not re.search(pair_rx, name):
+                continue
+            label = f"{name} {fs['name']}"
+            base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + fs["args"] + extra
             p = run(vmaf, base + ["--backend", "cpu", "-o", t("cpu.json")])
             if p.returncode:
-                check(f"{name} set{k} cpu run", False, p.stderr)
+                check(f"{label} cpu run", False, p.stderr)
                 continue
             cpu = json.load(open(t("cpu.json")))
             # The clips are small, where the default dispatch is serial: batched too.
@@ -167,7 +286,7 @@ def parity(vmaf, clipdir, tmp, extra):
                 p = run(vmaf, base + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
                         {"VMAF_CUDA_DISPATCH": dispatch} if dispatch else None)
                 if p.returncode:
-                    check(f"{name} set{k} cuda {how}", False, p.stderr)
+                    check(f"{label} cuda {how}", False, p.stderr)
                     continue
                 gpu = json.load(open(t("gpu.json")))
                 same = strip(cpu) == strip(gpu)
@@ -180,8 +299,11 @@ def parity(vmaf, clipdir, tmp, extra):
                                 break
                         if detail:
                             break
-                check(f"{name} set{k} cuda {how} == cpu ({len(cpu['frames'])} frames)",
-                      same and gpu["backend_used"] == "cuda", detail)
+                on_cpu = [f for f, b in gpu.get("feature_backends", {}).items() if b != "cuda"]
+                if on_cpu:
+                    detail = f"ran on the CPU, not compared with a twin: {on_cpu}"
+                check(f"{label} cuda {how} == cpu ({len(cpu['frames'])} frames)",
+                      same and gpu["backend_used"] == "cuda" and not on_cpu, detail)
 
 
 def main():

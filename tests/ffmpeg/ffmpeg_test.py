@@ -22,12 +22,17 @@ import sys
 
 
 def report_lines(path):
-    """Lines without fps and without our extra last key "backend_used" (upstream has none)."""
+    """Lines without fps and without our extra last keys "backend_used" and
+    "feature_backends" (upstream has neither)."""
     with open(path) as f:
         lines = f.read().splitlines()
-    if len(lines) >= 2 and lines[-2].startswith('  "backend_used": '):
-        del lines[-2]
-        lines[-2] = lines[-2].rstrip(",")
+    end = len(lines) - 1  # the closing brace
+    k = end
+    while k > 1 and lines[k - 1].startswith(('  "backend_used": ', '  "feature_backends": ')):
+        k -= 1
+    if k < end:
+        lines = lines[:k] + lines[end:]
+        lines[k - 1] = lines[k - 1].rstrip(",")
     return [l for l in lines if not l.startswith('  "fps": ')]
 
 

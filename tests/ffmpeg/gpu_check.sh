@@ -14,8 +14,9 @@
 #          5.1 copies half of each >8-bit row, see docs/ffmpeg.md)
 #   b90    ffmpeg-9.0-selector: software frames, libvmaf=cuda=1 (all pairs)
 #
-# A GPU report must say "backend_used": "cuda" and equal the CPU report line
-# for line (fps and backend_used aside). "a" is skipped, not failed, when
+# A GPU report must say "backend_used": "cuda", every feature on "cuda" in
+# "feature_backends", and equal the CPU report line for line (fps,
+# backend_used and feature_backends aside). "a" is skipped, not failed, when
 # FFmpeg cannot load NVDEC (libnvcuvid.so.1 absent); a_up still runs.
 #   gpu_check.sh [LIBDIR (default build/cuda/lib)] [WORK (default /tmp/ffmpeg_gpu_check)]
 # Exit status: 0 all compared runs equal, 1 otherwise.
@@ -55,6 +56,10 @@ pooled = json.load(open(gpu))["pooled_metrics"]["vmaf"]["mean"]
 a, b = report_lines(gpu), report_lines(cpu)
 if backend != "cuda":
     print(f"FAIL {name}: backend_used {backend!r}, not 'cuda'")
+    sys.exit(1)
+fb = json.load(open(gpu)).get("feature_backends") or {}
+if not fb or set(fb.values()) != {"cuda"}:
+    print(f"FAIL {name}: feature_backends {fb!r}: not every feature on cuda")
     sys.exit(1)
 if a != b:
     i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

@@ -7,7 +7,7 @@ tests/golden/generated/manifest.json: upstream runs this repository made, at
   * `--precision max` JSON against golden-full/ (every frame value, every
     pooled value: the doubles must be equal), and
   * the default-format JSON against golden/ byte for byte, except the `fps`
-    line and our extra top-level `backend_used` line.
+    line and our extra top-level `backend_used` and `feature_backends` lines.
 
 Keys whose extractor this build does not have yet are listed in NOT_YET and
 reported as skipped, never silently ignored. Odd-size pairs (p05): upstream's
@@ -112,15 +112,25 @@ def compare_full(ours, gold, skipped, label):
         errors.append(f"{label}: aggregate_metrics differ")
     if ours.get("backend_used") != "cpu":
         errors.append(f"{label}: backend_used is {ours.get('backend_used')!r}")
+    backends = ours.get("feature_backends")
+    if not backends or set(backends.values()) != {"cpu"}:
+        errors.append(f"{label}: feature_backends is {backends!r}, not every feature on the cpu")
     return errors, compared
 
 
+OUR_LAST_KEYS = ('  "backend_used": ', '  "feature_backends": ')
+
+
 def strip_volatile(text):
-    """Lines without the fps value and without our extra last key (and the comma it adds)."""
+    """Lines without the fps value and without our extra last keys (and the comma they add)."""
     lines = text.splitlines()
-    if len(lines) >= 2 and lines[-2].startswith('  "backend_used": '):
-        del lines[-2]
-        lines[-2] = lines[-2].rstrip(",")
+    end = len(lines) - 1  # the closing brace
+    k = end
+    while k > 1 and lines[k - 1].startswith(OUR_LAST_KEYS):
+        k -= 1
+    if k < end:
+        lines = lines[:k] + lines[end:]
+        lines[k - 1] = lines[k - 1].rstrip(",")
     return [l for l in lines if not l.startswith('  "fps": ')]
 
 

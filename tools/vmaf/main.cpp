@@ -1,6 +1,7 @@
 // vmaf: command-line front end of the library, flag-compatible with upstream's CLI.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -47,6 +48,21 @@ int backend_failure(const vmaf::BackendError& e, const std::string& backend_arg,
         }
     }
     return kExitBackendInitFailed;
+}
+
+/// Features the selected GPU backend has no twin for run on the CPU: one
+/// stderr line naming them (the report's "feature_backends" says it per feature).
+void cpu_fallback_notice(const vmaf::Engine& engine) {
+    const std::string used = engine.backend_used();
+    std::string names;
+    std::vector<std::string> listed;
+    for (const vmaf::FeatureBackend& fb : engine.feature_backends()) {
+        if (fb.backend == used || std::find(listed.begin(), listed.end(), fb.feature) != listed.end()) continue;
+        listed.push_back(fb.feature);
+        names += (names.empty() ? "" : ", ") + fb.feature;
+    }
+    if (!names.empty())
+        std::fprintf(stderr, "vmaf: the %s backend has no twin for %s: ran on the CPU\n", used.c_str(), names.c_str());
 }
 
 /// Frame pairing by time: the mode and the live counters of both inputs.
@@ -141,8 +157,10 @@ int run(const vmaf::cli::Args& args) {
     const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
-    if (!args.quiet)
+    if (!args.quiet) {
         for (const auto& n : engine.notices()) std::fprintf(stderr, "vmaf: %s\n", n.c_str());
+        cpu_fallback_notice(engine);
+    }
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (s->decode_errors())
             std::fprintf(stderr, "vmaf: %s: %llu packet(s)/frame(s) failed to decode and were left out\n",

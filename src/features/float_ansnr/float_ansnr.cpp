@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "core/feature_extractor.hpp"
+#include "features/float_ansnr/float_ansnr.hpp"
 #include "features/float_common/float_image.hpp"
 #include "features/float_common/float_peak.hpp"
 
@@ -16,15 +18,6 @@ extern const ExtractorInfo kFloatAnsnrInfo;
 namespace floatfeat {
 
 namespace {
-
-// Upstream's 2-D filters, coefficients rounded to float.
-constexpr float kRef3[9] = {1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 4.0 / 16.0,
-                            2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0};
-constexpr float kDis5[25] = {2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0,
-                             7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,
-                             12.0 / 571.0, 52.0 / 571.0, 127.0 / 571.0, 52.0 / 571.0, 12.0 / 571.0,
-                             7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,
-                             2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0};
 
 /// 2-D filter (fw x fw), rows reflected without repeating the edge (-1 -> 1, h -> h - 1).
 FloatImage filter2d(const FloatKernels& k, const float* f, int fw, const FloatImage& src) {
@@ -44,14 +37,10 @@ FloatImage filter2d(const FloatKernels& k, const float* f, int fw, const FloatIm
 
 }  // namespace
 
-struct AnsnrScores {
-    double ansnr, anpsnr;
-};
-
 AnsnrScores float_ansnr(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, double peak,
                         double psnr_max) {
-    const FloatImage rf = filter2d(k, kRef3, 3, ref), df = filter2d(k, kDis5, 5, dis);
-    float sig = 0, noise = 0;
+    const FloatImage rf = filter2d(k, kAnsnrRef3, 3, ref), df = filter2d(k, kAnsnrDis5, 5, dis);
+    std::vector<float> sig(ref.h), noise(ref.h);
     for (unsigned i = 0; i < ref.h; ++i) {
         float si = 0, ni = 0;
         const float *a = rf.row(i), *b = df.row(i);
@@ -59,14 +48,24 @@ AnsnrScores float_ansnr(const FloatKernels& k, const FloatImage& ref, const Floa
             si += a[j] * a[j];
             ni += (a[j] - b[j]) * (a[j] - b[j]);
         }
-        sig += si;
-        noise += ni;
+        sig[i] = si;
+        noise[i] = ni;
+    }
+    return ansnr_from_rows(sig.data(), noise.data(), ref.w, ref.h, peak, psnr_max);
+}
+
+AnsnrScores ansnr_from_rows(const float* sig_rows, const float* noise_rows, unsigned w, unsigned h, double peak,
+                            double psnr_max) {
+    float sig = 0, noise = 0;
+    for (unsigned i = 0; i < h; ++i) {
+        sig += sig_rows[i];
+        noise += noise_rows[i];
     }
     AnsnrScores s;
     s.ansnr = noise == 0 ? psnr_max : 10.0 * std::log10(static_cast<double>(sig / noise));
     const double eps = 1e-10;
     const double n = noise > eps ? static_cast<double>(noise) : eps;
-    s.anpsnr = std::min(10 * std::log10(peak * peak * static_cast<int>(ref.w) * static_cast<int>(ref.h) / n), psnr_max);
+    s.anpsnr = std::min(10 * std::log10(peak * peak * static_cast<int>(w) * static_cast<int>(h) / n), psnr_max);
     return s;
 }
 

@@ -83,6 +83,22 @@ float centre(int i, float ratio) {
 
 }  // namespace
 
+BilinearAxis bilinear_axis(unsigned src_n, unsigned dst_n) {
+    BilinearAxis a;
+    a.lo.resize(dst_n);
+    a.hi.resize(dst_n);
+    a.d.resize(dst_n);
+    const float ratio = static_cast<float>(src_n) / static_cast<float>(dst_n);
+    const float last = src_n - 1.0f;
+    for (int i = 0; i < static_cast<int>(dst_n); ++i) {
+        const float c = centre(i, ratio);
+        a.lo[i] = static_cast<int>(mirror_f(static_cast<float>(std::floor(static_cast<double>(c))), 0, last));
+        a.hi[i] = static_cast<int>(mirror_f(static_cast<float>(std::ceil(static_cast<double>(c))), 0, last));
+        a.d[i] = c - a.lo[i];
+    }
+    return a;
+}
+
 FloatImage scale_frame(ScaleMethod m, const FloatImage& src, unsigned dst_w, unsigned dst_h) {
     if (src.w == dst_w && src.h == dst_h) return src;
     FloatImage dst(dst_w, dst_h);
@@ -96,27 +112,14 @@ FloatImage scale_frame(ScaleMethod m, const FloatImage& src, unsigned dst_w, uns
                     dst.row(y)[x] = src.row(static_cast<int>(y * ry))[static_cast<int>(x * rx)];
             break;
         case ScaleMethod::Bilinear: {
-            std::vector<int> x1(dst_w), x2(dst_w);
-            std::vector<float> dxa(dst_w);
-            const float right = src.w - 1.0f;
-            for (int x = 0; x < dw; ++x) {
-                const float xx = centre(x, rx);
-                x1[x] = static_cast<int>(mirror_f(static_cast<float>(std::floor(static_cast<double>(xx))), 0, right));
-                x2[x] = static_cast<int>(mirror_f(static_cast<float>(std::ceil(static_cast<double>(xx))), 0, right));
-                dxa[x] = xx - x1[x];
-            }
-            const float bottom = src.h - 1.0f;
+            const BilinearAxis ax = bilinear_axis(src.w, dst_w), ay = bilinear_axis(src.h, dst_h);
+            const std::vector<int>&x1 = ax.lo, &x2 = ax.hi;
             for (int y = 0; y < dh; ++y) {
-                const float yy = centre(y, ry);
-                const int y1 =
-                    static_cast<int>(mirror_f(static_cast<float>(std::floor(static_cast<double>(yy))), 0, bottom));
-                const int y2 =
-                    static_cast<int>(mirror_f(static_cast<float>(std::ceil(static_cast<double>(yy))), 0, bottom));
-                const float dy = yy - y1;
-                const float *r1 = src.row(y1), *r2 = src.row(y2);
+                const float dy = ay.d[y];
+                const float *r1 = src.row(ay.lo[y]), *r2 = src.row(ay.hi[y]);
                 float* d = dst.row(y);
                 for (int x = 0; x < dw; ++x) {
-                    const float dx = dxa[x];
+                    const float dx = ax.d[x];
                     d[x] = (1 - dy) * (1 - dx) * r1[x1[x]] + (1 - dy) * dx * r1[x2[x]] + dy * (1 - dx) * r2[x1[x]] +
                            dy * dx * r2[x2[x]];
                 }

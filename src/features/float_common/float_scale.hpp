@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "features/float_common/float_image.hpp"
 
@@ -16,6 +17,15 @@ std::optional<ScaleMethod> parse_scale_method(std::string_view name);
 
 /// Widest output bilinear scaling accepts (upstream's limit, 8K).
 constexpr unsigned kBilinearMaxWidth = 7680;
+
+/// Bilinear scaling's taps along one axis of src_n -> dst_n samples: output i
+/// is (1 - d[i]) * s[lo[i]] + d[i] * s[hi[i]] along that axis (upstream's
+/// source positions, mirrored at the edges), as scale_frame uses them.
+struct BilinearAxis {
+    std::vector<int> lo, hi;
+    std::vector<float> d;
+};
+BilinearAxis bilinear_axis(unsigned src_n, unsigned dst_n);
 
 /// `src` resampled to dst_w x dst_h (a copy when the size is unchanged).
 FloatImage scale_frame(ScaleMethod m, const FloatImage& src, unsigned dst_w, unsigned dst_h);

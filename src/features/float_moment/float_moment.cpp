@@ -7,6 +7,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "features/float_common/float_image.hpp"
+#include "features/float_moment/float_moment.hpp"
 
 namespace vmaf {
 
@@ -30,8 +31,7 @@ std::array<double, 4> moments(const Plane& ref, const Plane& dis, float scaler) 
             d2 += b * b;
         }
     }
-    const int n = static_cast<int>(ref.width * ref.height);
-    return {r1 / n, d1 / n, r2 / n, d2 / n};
+    return floatfeat::moment_scores(r1, d1, r2, d2, ref.width, ref.height);
 }
 
 constexpr std::string_view kOutputs[] = {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",

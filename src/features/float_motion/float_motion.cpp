@@ -16,6 +16,7 @@
 #include "core/feature_extractor.hpp"
 #include "features/float_common/float_image.hpp"
 #include "features/float_common/float_scale.hpp"
+#include "features/float_motion/float_motion.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
@@ -53,16 +54,12 @@ constexpr OptionSpec kOptions[] = {
      "maximum value allowed; larger values will be clipped to this value"},
 };
 
-enum Out : unsigned { kMotion, kMotion2, kMotion3 };
+// Output order: floatfeat::MotionScores::Out.
 constexpr std::string_view kOutputs[] = {
     "VMAF_feature_motion_score",
     "VMAF_feature_motion2_score",
     "VMAF_feature_motion3_score",
 };
-
-constexpr float kFilter5[5] = {0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f, 0.054488685f};
-constexpr float kFilter3[3] = {0.166378498f, 0.667243004f, 0.166378498f};
-constexpr float kFilterIdentity[5] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
 
 /// Mean absolute difference as upstream sums it: per-row float sums of
 /// |a - b|, rows summed in float in order, divided in float. (Upstream adds
@@ -93,27 +90,16 @@ struct MotionFrame final : FrameState {
     std::vector<FloatImage> blur;
 };
 
-double blend(double score, double factor, double offset) {
-    return score * factor + (1 - factor) * std::min(offset, score);
-}
-
 class FloatMotion final : public FeatureExtractor {
 public:
     FloatMotion(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
         : kernels_(floatfeat::float_registry().select(cpumask)),
           bpc_(g.bpc),
-          debug_(o.b(kDebug)),
           force_zero_(o.b(kForceZero)),
-          fps_weight_(o.d(kFpsWeight)),
-          blend_factor_(o.d(kBlendFactor)),
-          blend_offset_(o.d(kBlendOffset)),
           add_scale1_(o.b(kAddScale1)),
           add_uv_(o.b(kAddUv)),
-          max_val_(o.d(kMaxVal)) {
-        const int fs = o.i(kFilterSize);
-        filter_ = fs == 1   ? std::span<const float>(kFilterIdentity)
-                  : fs == 3 ? std::span<const float>(kFilter3)
-                            : std::span<const float>(kFilter5);
+          scores_({o.b(kDebug), o.b(kForceZero), o.d(kFpsWeight), o.d(kBlendFactor), o.d(kBlendOffset), o.d(kMaxVal)}) {
+        filter_ = floatfeat::motion_filter(o.i(kFilterSize));
         if (add_scale1_ && static_cast<int>(g.width * 0.5 + 0.5) > static_cast<int>(floatfeat::kBilinearMaxWidth))
             throw Error(ErrorKind::Usage, "float_motion: motion_add_scale1 supports widths up to 15360");
         if (add_uv_ && g.format == PixelFormat::Yuv400)
@@ -133,51 +119,20 @@ public:
     }
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
-        last_ = index;
-        if (force_zero_) {
-            out.write(index, kMotion2, 0.);
-            out.write(index, kMotion3, 0.);
-            if (debug_) out.write(index, kMotion, 0.);
-            return;
-        }
-        auto& st = static_cast<MotionFrame&>(state);
-        if (index_in_run_ == 0) {
-            out.write(index, kMotion2, 0.);
-            if (debug_) out.write(index, kMotion, 0.);
+        if (force_zero_ || scores_.first()) {
+            scores_.frame(index, std::nullopt, out);
         } else {
-            const double score = sad(prev1_, st.blur);
-            if (debug_) out.write(index, kMotion, std::min(score * fps_weight_, max_val_));
-            const double earlier = last_score_;
-            last_score_ = score;
-            if (index_in_run_ == 1) {
-                out.write(index - 1, kMotion3, motion3(score));
-            } else {
-                // Upstream's SAD(blur[i-1], blur[i-2]) is the previous frame's score:
-                // |a - b| == |b - a| exactly and the summation order is the same.
-                double score2 = earlier;
-                score2 = score2 < score ? score2 : score;
-                out.write(index - 1, kMotion2, std::min(score2 * fps_weight_, max_val_));
-                out.write(index - 1, kMotion3, motion3(score2));
-            }
+            scores_.frame(index, sad(prev1_, static_cast<MotionFrame&>(state).blur), out);
         }
-        prev1_ = std::move(st.blur);
-        ++index_in_run_;
+        if (!force_zero_) prev1_ = std::move(static_cast<MotionFrame&>(state).blur);
     }
 
     void flush(ScoreWriter& out) override {
-        if (force_zero_ || !last_) return;
-        if (*last_ > 0) {
-            out.write(*last_, kMotion2, std::min(last_score_ * fps_weight_, max_val_));
-            out.write(*last_, kMotion3, motion3(last_score_));
-        } else {
-            out.write(0, kMotion3, 0.);
-        }
+        scores_.flush(out);
         prev1_.clear();
     }
 
 private:
-    double motion3(double s) const { return std::min(blend(s * fps_weight_, blend_factor_, blend_offset_), max_val_); }
-
     /// Upstream's motion between two frames: luma (+ u + v), each plane's
     /// mean |difference| plus, with motion_add_scale1, that of half-size copies.
     double sad(const std::vector<FloatImage>& a, const std::vector<FloatImage>& b) const {
@@ -198,17 +153,12 @@ private:
 
     const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
-    const bool debug_, force_zero_;
-    const double fps_weight_, blend_factor_, blend_offset_;
-    const bool add_scale1_, add_uv_;
-    const double max_val_;
+    const bool force_zero_, add_scale1_, add_uv_;
     std::span<const float> filter_;
 
-    // Ordered-stage state: blurred planes of the previous frame, its motion score.
+    // Ordered-stage state: blurred planes of the previous frame, the scores.
     std::vector<FloatImage> prev1_;
-    unsigned index_in_run_ = 0;  ///< frames seen by finish()
-    std::optional<unsigned> last_;
-    double last_score_ = 0;
+    floatfeat::MotionScores scores_;
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,

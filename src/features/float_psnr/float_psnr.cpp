@@ -31,9 +31,7 @@ double float_psnr(const Plane& ref, const Plane& dis, float scaler, double peak,
             noise += diff * diff;
         }
     }
-    noise /= static_cast<int>(ref.width * ref.height);
-    const double eps = 1e-10;
-    return std::min(10 * std::log10(peak * peak / std::max(noise, eps)), psnr_max);
+    return float_psnr_from_noise(noise, ref.width, ref.height, peak, psnr_max);
 }
 template double float_psnr<std::uint8_t>(const Plane&, const Plane&, float, double, double);
 template double float_psnr<std::uint16_t>(const Plane&, const Plane&, float, double, double);
@@ -44,7 +42,10 @@ template double float_psnr<std::uint16_t>(const Plane&, const Plane&, float, dou
 /// far below 2^53), so any summation order gives its result bit for bit.
 double float_psnr_exact_sum(std::uint64_t sse, unsigned bpc, unsigned w, unsigned h, double peak, double psnr_max) {
     const double scale2 = bpc == 8 ? 1.0 : bpc == 10 ? 16.0 : 256.0;
-    double noise = static_cast<double>(sse) / scale2;
+    return float_psnr_from_noise(static_cast<double>(sse) / scale2, w, h, peak, psnr_max);
+}
+
+double float_psnr_from_noise(double noise, unsigned w, unsigned h, double peak, double psnr_max) {
     noise /= static_cast<int>(w * h);
     const double eps = 1e-10;
     return std::min(10 * std::log10(peak * peak / std::max(noise, eps)), psnr_max);

@@ -14,6 +14,10 @@ namespace vmaf::floatfeat {
 template <typename T>
 double float_psnr(const Plane& ref, const Plane& dis, float scaler, double peak, double psnr_max);
 
+/// The score from upstream's noise sum (the double sum of the squared
+/// differences of a w x h plane): noise / (w * h), then capped dB.
+double float_psnr_from_noise(double noise, unsigned w, unsigned h, double peak, double psnr_max);
+
 /// The same from the integer sum of squared sample differences `sse` of a
 /// w x h plane; equal to float_psnr for bpc <= 12 and rows of at most 66051 samples.
 double float_psnr_exact_sum(std::uint64_t sse, unsigned bpc, unsigned w, unsigned h, double peak, double psnr_max);

@@ -9,6 +9,7 @@
 #include "core/feature_extractor.hpp"
 #include "features/float_common/float_image.hpp"
 #include "features/float_common/float_peak.hpp"
+#include "features/float_ssim/float_ssim.hpp"
 #include "features/ssim_common/ssim_core.hpp"
 
 namespace vmaf {
@@ -33,39 +34,19 @@ constexpr std::string_view kOutputs[] = {"float_ssim", "float_ssim_l", "float_ss
 class FloatSsim final : public FeatureExtractor {
 public:
     FloatSsim(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
-        : kernels_(ssimfeat::ssim_registry().select(cpumask)),
-          bpc_(g.bpc),
-          lcs_(o.b(kEnableLcs)),
-          db_(o.b(kEnableDb)),
-          max_db_(o.b(kClipDb) ? ssimfeat::max_db(g.bpc, g.width, g.height) : INFINITY),
-          scale_(o.i(kScale) > 0 ? o.i(kScale) : ssimfeat::auto_scale(g.width, g.height)) {
-        floatfeat::psnr_peak(g.bpc);  // rejects bit depths the float features do not read
-        const unsigned sw = scale_ > 1 ? ssimfeat::decimated_size(g.width, scale_) : g.width;
-        const unsigned sh = scale_ > 1 ? ssimfeat::decimated_size(g.height, scale_) : g.height;
-        floatfeat::require_size(scale_ > 1 ? "float_ssim (after decimation by scale)" : "float_ssim", sw, sh,
-                                ssimfeat::kWindow, ssimfeat::kWindow);
-    }
+        : kernels_(ssimfeat::ssim_registry().select(cpumask)), bpc_(g.bpc), p_(floatfeat::float_ssim_params(o, g)) {}
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
-        const ssimfeat::SsimLcs v = ssimfeat::float_ssim(kernels_, ref.plane(0), dist.plane(0), bpc_, scale_);
-        double score = v.ssim;
-        if (db_) score = ssimfeat::to_db(score, max_db_);
-        st->scores.emplace_back(0, score);
-        if (lcs_) {
-            st->scores.emplace_back(1, v.l);
-            st->scores.emplace_back(2, v.c);
-            st->scores.emplace_back(3, v.s);
-        }
+        floatfeat::float_ssim_scores(ssimfeat::float_ssim(kernels_, ref.plane(0), dist.plane(0), bpc_, p_.scale), p_,
+                                     st->scores);
         return st;
     }
 
 private:
     const ssimfeat::SsimKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
-    const bool lcs_, db_;
-    const double max_db_;
-    const int scale_;
+    const floatfeat::FloatSsimParams p_;
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
@@ -74,6 +55,35 @@ std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGe
 }
 
 }  // namespace
+
+namespace floatfeat {
+
+FloatSsimParams float_ssim_params(const OptionValues& o, const VideoGeometry& g) {
+    FloatSsimParams p;
+    p.lcs = o.b(kEnableLcs);
+    p.db = o.b(kEnableDb);
+    p.max_db = o.b(kClipDb) ? ssimfeat::max_db(g.bpc, g.width, g.height) : INFINITY;
+    p.scale = o.i(kScale) > 0 ? o.i(kScale) : ssimfeat::auto_scale(g.width, g.height);
+    psnr_peak(g.bpc);  // rejects bit depths the float features do not read
+    const unsigned sw = p.scale > 1 ? ssimfeat::decimated_size(g.width, p.scale) : g.width;
+    const unsigned sh = p.scale > 1 ? ssimfeat::decimated_size(g.height, p.scale) : g.height;
+    require_size(p.scale > 1 ? "float_ssim (after decimation by scale)" : "float_ssim", sw, sh, ssimfeat::kWindow,
+                 ssimfeat::kWindow);
+    return p;
+}
+
+void float_ssim_scores(const ssimfeat::SsimLcs& v, const FloatSsimParams& p, ScoreList& out) {
+    double score = v.ssim;
+    if (p.db) score = ssimfeat::to_db(score, p.max_db);
+    out.emplace_back(0, score);
+    if (p.lcs) {
+        out.emplace_back(1, v.l);
+        out.emplace_back(2, v.c);
+        out.emplace_back(3, v.s);
+    }
+}
+
+}  // namespace floatfeat
 
 const ExtractorInfo kFloatSsimInfo{
     .name = "float_ssim",

@@ -13,10 +13,6 @@ namespace vmaf::ssimfeat {
 
 namespace {
 
-/// 1-D Gaussian (sigma 1.5) of the SSIM window, upstream's float constants.
-constexpr float kGauss[kWindow] = {0.001028f, 0.007599f, 0.036001f, 0.109361f, 0.213006f, 0.266012f,
-                                   0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f};
-
 /// MS-SSIM's 9x9 low-pass (9/7 biorthogonal wavelet), upstream's 2-D float table.
 constexpr int kLpf = 9;
 constexpr float kLpf2d[kLpf * kLpf] = {
@@ -55,19 +51,23 @@ SsimLcs iqa_ssim(const SsimKernels& k, const FloatImage& ref, const FloatImage& 
     for (int y = 0; y < h; ++y) {
         const int slot = y % kWindow;
         const float *a = ref.row(static_cast<unsigned>(y)), *b = cmp.row(static_cast<unsigned>(y));
-        k.conv_h(kGauss, kWindow, a, nullptr, Tap::Value, ring.row(0 * kWindow + slot), dw);
-        k.conv_h(kGauss, kWindow, b, nullptr, Tap::Value, ring.row(1 * kWindow + slot), dw);
-        k.conv_h(kGauss, kWindow, a, nullptr, Tap::Square, ring.row(2 * kWindow + slot), dw);
-        k.conv_h(kGauss, kWindow, b, nullptr, Tap::Square, ring.row(3 * kWindow + slot), dw);
-        k.conv_h(kGauss, kWindow, a, b, Tap::Product, ring.row(4 * kWindow + slot), dw);
+        k.conv_h(kSsimGauss, kWindow, a, nullptr, Tap::Value, ring.row(0 * kWindow + slot), dw);
+        k.conv_h(kSsimGauss, kWindow, b, nullptr, Tap::Value, ring.row(1 * kWindow + slot), dw);
+        k.conv_h(kSsimGauss, kWindow, a, nullptr, Tap::Square, ring.row(2 * kWindow + slot), dw);
+        k.conv_h(kSsimGauss, kWindow, b, nullptr, Tap::Square, ring.row(3 * kWindow + slot), dw);
+        k.conv_h(kSsimGauss, kWindow, a, b, Tap::Product, ring.row(4 * kWindow + slot), dw);
         if (y < kWindow - 1) continue;
         const int top = y - (kWindow - 1);
         for (unsigned i = 0; i < 5; ++i) {
             for (int v = 0; v < kWindow; ++v) rows[v] = ring.row(i * kWindow + (top + v) % kWindow);
-            k.conv_v(kGauss, kWindow, rows, out.row(i), dw);
+            k.conv_v(kSsimGauss, kWindow, rows, out.row(i), dw);
         }
         k.ssim_row(out.row(0), out.row(1), out.row(2), out.row(3), out.row(4), dw, consts, sums);
     }
+    return ssim_means(sums, dw, dh);
+}
+
+SsimLcs ssim_means(const SsimSums& sums, int dw, int dh) {
     const double n = static_cast<double>(dw * dh);
     return {static_cast<float>(sums.ssim / n), static_cast<float>(sums.l / n), static_cast<float>(sums.c / n),
             static_cast<float>(sums.s / n)};

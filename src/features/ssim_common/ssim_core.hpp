@@ -25,8 +25,15 @@ struct SsimLcs {
     float ssim, l, c, s;
 };
 
+/// 1-D Gaussian (sigma 1.5) of the SSIM window, upstream's float constants.
+inline constexpr float kSsimGauss[kWindow] = {0.001028f, 0.007599f, 0.036001f, 0.109361f, 0.213006f, 0.266012f,
+                                              0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f};
+
 /// SSIM of two equally sized images of at least kWindow x kWindow samples.
 SsimLcs iqa_ssim(const SsimKernels& k, const FloatImage& ref, const FloatImage& cmp);
+
+/// The means iqa_ssim returns from the raster-order sums of a dw x dh SSIM map.
+SsimLcs ssim_means(const SsimSums& sums, int dw, int dh);
 
 /// Upstream's automatic float_ssim downscale factor: max(1, round(min(w, h) / 256)).
 int auto_scale(unsigned w, unsigned h);
