@@ -39,14 +39,22 @@ CASES = {
     "p06_crf28_fps60": ("p06_crf28", None, 60, None),
     "p07_identical": ("p07_identical", None, None, None),
     "p08_crf51blur": ("p08_crf51blur", None, None, None),
-    # 12 and 16 bits: the 8-bit samples as v << 4 | v >> 4 and v * 257 (the
-    # whole 16-bit range: samples >= 2^15 are negative to the filter).
+    # Deeper samples: v << s | v >> (bits - s) for s more bits (8 to 16: v * 257,
+    # the whole 16-bit range: samples >= 2^15 are negative to the filter).
     "p01_crf35_12bit": ("p01_crf35", ("depth", 12), None, 12),
     "p01_crf35_16bit": ("p01_crf35", ("depth", 16), 60, 12),
     "p04a_crf30_10bit": ("p04a_crf30", ("depth", 10), None, 8),
     "p04b_crf30_16bit": ("p04b_crf30", ("depth", 16), None, 8),
-    # Tiny (block size < 4: unweighted PSNR) and small odd crops.
-    "p08_crop40x30": ("p08_crf51blur", ("crop", 40, 30), None, None),
+    # The distorted clip inverted at 16 bits, 1280x720 (44-wide blocks, 32-sample
+    # runs): differences beyond the int16 range and lane sums beyond 2^32 in
+    # the filter's x86 squared error.
+    "p03_crf28_16bit_inverted": ("p03_crf28", ("depth", 16, "invert"), None, 4),
+    # Above 2048x1152 with a last block column 12 wide: its activity window
+    # (10) is at most 12, where the filter leaves the spatial activity at 0.
+    "p06_crop3372x2160": ("p06_crf28", ("crop", 3372, 2160), None, 4),
+    # Small crops: 48x44 has the smallest block size (4); 99x67 is odd. (Below
+    # 2025 samples the block size is 0, where the filter divides by zero.)
+    "p08_crop48x44": ("p08_crf51blur", ("crop", 48, 44), None, None),
     "p05_crop99x67": ("p05_crf30", ("crop", 99, 67), None, None),
     # Y4M with F60:1: the frame rate comes from the input (second-order temporal term).
     "p01_crf35_y4m60": ("p01_crf35", ("y4m", 60), None, 16),
@@ -71,7 +79,7 @@ def manifest_pairs(testdata):
     return {p["id"]: p for p in m["pairs"]}
 
 
-def derive(src, w, h, sub, bits, frames, how, out):
+def derive(src, w, h, sub, bits, frames, how, out, distorted=False):
     """Writes the first `frames` frames of raw `src` transformed by `how`; returns (w, h, bits, path)."""
     sizes = plane_sizes(w, h, sub)
     fbytes = sum(a * b for a, b in sizes) * (1 if bits == 8 else 2)
@@ -89,22 +97,23 @@ def derive(src, w, h, sub, bits, frames, how, out):
     y4m = how[0] == "y4m"
     if y4m:
         res += f"YUV4MPEG2 W{w} H{h} F{how[1]}:1 Ip A1:1 C{sub}{'' if bits == 8 else 'p' + str(bits)}\n".encode()
+    bps = 1 if bits == 8 else 2
     pos = 0
     for _ in range(frames):
         if y4m:
             res += b"FRAME\n"
         for (pw, ph), (qw, qh) in zip(sizes, nsizes):
-            plane = data[pos:pos + pw * ph]
-            pos += pw * ph
+            plane = data[pos:pos + pw * ph * bps]
+            pos += pw * ph * bps
             if how[0] == "crop":
                 for y in range(qh):
-                    res += plane[y * pw:y * pw + qw]
+                    res += plane[y * pw * bps:(y * pw + qw) * bps]
             elif how[0] == "depth":
-                if nbits == 16:
-                    vals = [v * 257 for v in plane]
-                else:
-                    s = nbits - 8
-                    vals = [(v << s) | (v >> (8 - s)) for v in plane]
+                vals = plane if bits == 8 else struct.unpack(f"<{pw * ph}H", plane)
+                if distorted and "invert" in how:
+                    vals = [(1 << bits) - 1 - v for v in vals]
+                s = nbits - bits
+                vals = [(v << s) | (v >> (bits - s)) for v in vals]
                 res += struct.pack(f"<{len(vals)}H", *vals)
             else:
                 res += plane
@@ -120,7 +129,8 @@ def inputs(case, testdata, clips, tmp):
     frames = frames or p["frames"]
     ext = ".y4m" if how and how[0] == "y4m" else ".yuv"
     r = derive(os.path.join(clips, p["ref"]), w, h, sub, bits, frames, how, os.path.join(tmp, case + "_ref" + ext))
-    d = derive(os.path.join(clips, p["dist"]), w, h, sub, bits, frames, how, os.path.join(tmp, case + "_dist" + ext))
+    d = derive(os.path.join(clips, p["dist"]), w, h, sub, bits, frames, how, os.path.join(tmp, case + "_dist" + ext),
+               distorted=True)
     return {"w": r[0], "h": r[1], "bits": r[2], "sub": sub, "ref": r[3], "dist": d[3], "fps": fps,
             "frames": frames, "y4m": ext == ".y4m"}
 
