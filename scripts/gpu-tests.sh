@@ -3,7 +3,8 @@
 #   1. backend-selection contract (tests/cuda/cuda_test.py selection)
 #   2. parity: --backend cuda equals --backend cpu at --precision max on every
 #      pair in CLIPS, with --threads 0 and 4, and 4 with batched dispatch
-#      (tests/cuda/cuda_test.py parity)
+#      (tests/cuda/cuda_test.py parity); xpsnr_cuda against FFmpeg's filter
+#      (src/features/xpsnr/xpsnr_ffmpeg_test.py on testdata/xpsnr)
 #   3. compute-sanitizer memcheck (leak check) of a CUDA run per dispatch mode, if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
@@ -27,6 +28,13 @@ python3 tests/cuda/cuda_test.py selection "$VMAF" "$CLIPS" || rc=1
 python3 tests/cuda/cuda_test.py parity "$VMAF" "$CLIPS" "$@"; prc=$?
 [ $prc -eq 77 ] && echo "parity skipped: no usable CUDA device"
 [ $prc -ne 0 ] && [ $prc -ne 77 ] && rc=1
+# xpsnr_cuda against FFmpeg's xpsnr filter (testdata/xpsnr: 16-bit, crops, 4K), serial and batched.
+if [ $prc -ne 77 ]; then
+  for dispatch in serial batched; do
+    VMAF_CUDA_DISPATCH=$dispatch python3 src/features/xpsnr/xpsnr_ffmpeg_test.py check "$VMAF" "$CLIPS" testdata/xpsnr \
+      --backend cuda --threads 4 || rc=1
+  done
+fi
 if command -v compute-sanitizer >/dev/null; then
   ref=$(ls "$CLIPS"/p08_*_ref.yuv 2>/dev/null | head -1); dis=$(ls "$CLIPS"/p08_*.yuv 2>/dev/null | grep -v _ref | head -1)
   if [ -z "$ref" ] || [ -z "$dis" ]; then echo "FAIL compute-sanitizer memcheck: no p08 pair (ref and distorted) in $CLIPS"; rc=1; fi
@@ -34,7 +42,7 @@ if command -v compute-sanitizer >/dev/null; then
     [ -n "$ref" ] && [ -n "$dis" ] || break
     if VMAF_CUDA_DISPATCH=$dispatch compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$VMAF" \
          -r "$ref" -d "$dis" -w 576 -h 324 -p 420 -b 8 --backend cuda --threads 4 --frame_cnt 10 \
-         --feature psnr --feature adm=debug=true --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
+         --feature psnr --feature adm=debug=true --feature xpsnr --json -o /tmp/cs.json > /tmp/cs.log 2>&1; then
       echo "PASS compute-sanitizer memcheck ($dispatch): $(grep -c . /tmp/cs.log) log lines, $(tail -1 /tmp/cs.log)"
     else
       echo "FAIL compute-sanitizer memcheck ($dispatch)"; tail -30 /tmp/cs.log; rc=1

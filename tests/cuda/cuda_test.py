@@ -72,7 +72,7 @@ def selection(vmaf, clipdir, tmp):
         check(f"{b}: not compiled in, exit 100 + descriptor",
               p.returncode == 100 and one_line(p) and d["backend_requested"] == b and d["exit_code"] == 100
               and d["errno"] < 0 and "error" in d and d["adr"] == "ADR-0498", p.stderr)
-    for f in ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda"]:
+    for f in ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda", "xpsnr_cuda"]:
         p = run(vmaf, base + ["--backend", "cpu", "--feature", f, "--json", "-o", t("o.json")])
         d = json.load(open(t("o.json")))
         check(f"{f} with --backend cpu: exit 100", p.returncode == 100 and one_line(p) and f in p.stderr
@@ -95,7 +95,7 @@ def selection(vmaf, clipdir, tmp):
         p = run(vmaf, base + ["--backend", "cuda", "--json", "-o", t("g.json")])
         check("--backend cuda: runs, backend_used cuda", p.returncode == 0
               and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
-        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda"]:
+        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda", "xpsnr_cuda"]:
             p = run(vmaf, base + ["--feature", f, "--json", "-o", t("g.json")])
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
@@ -136,6 +136,9 @@ FEATURE_SETS = [
      "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02",
      "--feature", "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:"
      "adm_noise_weight=0.02:adm_norm_view_dist=5"],
+    # xpsnr_cuda: first-order (25 fps) and second-order (60 fps) temporal activity.
+    ["--no_prediction", "--feature", "xpsnr", "--feature", "psnr"],
+    ["--no_prediction", "--feature", "xpsnr=fps=60"],
 ]
 
 

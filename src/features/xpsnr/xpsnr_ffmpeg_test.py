@@ -2,7 +2,8 @@
 """xpsnr against FFmpeg's `xpsnr` filter (FFmpeg 7.1.5) on the corpus.
 
   make  FFMPEG CLIPS OUTDIR [--g17]   writes the filter's stats files (the references)
-  check VMAF   CLIPS REFDIR            runs `vmaf --feature xpsnr` on the same cases
+  check VMAF   CLIPS REFDIR [ARGS...]  runs `vmaf --feature xpsnr [ARGS]` on the same cases
+                                      (scripts/gpu-tests.sh: ARGS = --backend cuda ...)
 
 References (testdata/xpsnr/, commands in its README.md):
   <case>.log      the filter's stats_file as released (%3.4f): ours must be byte-identical;
@@ -145,12 +146,12 @@ def ffmpeg_cmd(ffmpeg, c, stats):
         ["-frames:v", str(c["frames"]), "-lavfi", f"[0:v][1:v]xpsnr=stats_file={stats}", "-f", "null", "-"]
 
 
-def vmaf_cmd(vmaf, c, stats, out):
+def vmaf_cmd(vmaf, c, stats, out, extra=()):
     opts = f"stats_file={stats}" + (f":fps={c['fps']}" if c["fps"] else "")
     geom = [] if c["y4m"] else ["-w", str(c["w"]), "-h", str(c["h"]), "-p", c["sub"], "-b", str(c["bits"])]
     return [vmaf, "-r", c["ref"], "-d", c["dist"]] + geom + \
         ["--frame_cnt", str(c["frames"]), "--no_prediction", "--feature", f"xpsnr={opts}",
-         "--precision", "max", "--json", "-o", out]
+         "--precision", "max", "--json", "-o", out] + list(extra)
 
 
 def make(ffmpeg, testdata, clips, outdir, g17):
@@ -176,7 +177,7 @@ def parse_g17(path):
     return frames, avg
 
 
-def check(vmaf, testdata, clips, refdir):
+def check(vmaf, testdata, clips, refdir, extra):
     failed, n = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for case in CASES:
@@ -186,7 +187,8 @@ def check(vmaf, testdata, clips, refdir):
                 print(f"{SKIP_TAG}: {case}: {e}")
                 continue
             stats, out = os.path.join(tmp, case + ".log"), os.path.join(tmp, case + ".json")
-            p = subprocess.run(vmaf_cmd(vmaf, c, stats, out), capture_output=True, text=True)
+            p = subprocess.run(vmaf_cmd(vmaf, c, stats, out, extra), capture_output=True, text=True)
+            n += 1
             if p.returncode:
                 failed.append(f"{case}: vmaf exit {p.returncode}: {p.stderr.strip()}")
                 continue
@@ -201,6 +203,9 @@ def check(vmaf, testdata, clips, refdir):
                 else:
                     problems.append("stats file lengths differ")
             rep = json.load(open(out))
+            want_backend = extra[extra.index("--backend") + 1] if "--backend" in extra else None
+            if want_backend and rep.get("backend_used") != want_backend:
+                problems.append(f"backend_used {rep.get('backend_used')}, not {want_backend}")
             frames, avg = parse_g17(os.path.join(refdir, case + ".g17.log"))
             keys = ["xpsnr_y", "xpsnr_u", "xpsnr_v"]
             for i, vals in enumerate(frames):
@@ -217,11 +222,11 @@ def check(vmaf, testdata, clips, refdir):
                 ours = agg[k] if agg[k] is not None else math.inf
                 if ours != v:
                     problems.append(f"{k}: ours {ours!r} filter {v!r}")
-            n += 1
             if problems:
                 failed.append(f"{case}: " + "; ".join(problems))
             else:
-                print(f"PASS {case}: {len(frames)} frames, stats file identical, values equal at %.17g")
+                print(f"PASS {case}{' ' + ' '.join(extra) if extra else ''}: {len(frames)} frames, stats file "
+                      "identical, values equal at %.17g")
     for f in failed:
         print("FAIL " + f)
     print(f"{n - len(failed)} passed, {len(failed)} failed")
@@ -235,7 +240,7 @@ def main():
     if mode == "make":
         make(sys.argv[2], testdata, sys.argv[3], sys.argv[4], "--g17" in sys.argv)
         return 0
-    return check(sys.argv[2], testdata, sys.argv[3], sys.argv[4])
+    return check(sys.argv[2], testdata, sys.argv[3], sys.argv[4], sys.argv[5:])
 
 
 if __name__ == "__main__":
