@@ -3,10 +3,11 @@
 #   1. backend-selection contract (tests/cuda/cuda_test.py selection)
 #   2. parity: --backend cuda equals --backend cpu at --precision max on every
 #      pair in CLIPS, with --threads 0 and 4, and 4 with batched dispatch
-#      (tests/cuda/cuda_test.py parity)
+#      (tests/cuda/cuda_test.py parity); xpsnr_cuda against FFmpeg's filter
+#      (src/features/xpsnr/xpsnr_ffmpeg_test.py on testdata/xpsnr)
 #   3. compute-sanitizer memcheck (leak check) of CUDA runs per dispatch mode (integer twins with
-#      VMAF + VMAF NEG groups, float twins), racecheck of VMAF + NEG (8-bit odd size, 10-bit) and of
-#      the float twins' reductions, if installed
+#      VMAF + VMAF NEG groups, xpsnr, float twins), racecheck of VMAF + NEG (8-bit odd size, 10-bit)
+#      and of the float twins' reductions, if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
@@ -30,6 +31,13 @@ python3 tests/cuda/cuda_test.py selection "$VMAF" "$CLIPS" || rc=1
 python3 tests/cuda/cuda_test.py parity "$VMAF" "$CLIPS" "$@"; prc=$?
 [ $prc -eq 77 ] && echo "parity skipped: no usable CUDA device"
 [ $prc -ne 0 ] && [ $prc -ne 77 ] && rc=1
+# xpsnr_cuda against FFmpeg's xpsnr filter (testdata/xpsnr: 16-bit, crops, 4K), serial and batched.
+if [ $prc -ne 77 ]; then
+  for dispatch in serial batched; do
+    VMAF_CUDA_DISPATCH=$dispatch python3 src/features/xpsnr/xpsnr_ffmpeg_test.py check "$VMAF" "$CLIPS" testdata/xpsnr \
+      --backend cuda --threads 4 || rc=1
+  done
+fi
 if command -v compute-sanitizer >/dev/null; then
   ref=$(ls "$CLIPS"/p08_*_ref.yuv 2>/dev/null | head -1); dis=$(ls "$CLIPS"/p08_*.yuv 2>/dev/null | grep -v _ref | head -1)
   if [ -z "$ref" ] || [ -z "$dis" ]; then echo "FAIL compute-sanitizer memcheck: no p08 pair (ref and distorted) in $CLIPS"; rc=1; fi
@@ -50,7 +58,7 @@ if command -v compute-sanitizer >/dev/null; then
                --feature float_motion=motion_add_scale1=true:motion_add_uv=true --feature float_ssim=enable_lcs=true)
   for dispatch in serial batched; do
     [ -n "$ref" ] && [ -n "$dis" ] || break
-    sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true \
+    sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true --feature xpsnr \
       -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=neg
     sanitize "float twins" memcheck $dispatch 4 10 "${float_twins[@]}"
   done

@@ -96,13 +96,13 @@ const BackendSelection& Engine::Impl::select() {
     return *selection;
 }
 
-RunScope Engine::Impl::begin_run(const VideoGeometry& g) {
+RunScope Engine::Impl::begin_run(const VideoGeometry& g, const ExtractorContext& ctx) {
     select();
     geom = g;
     const bool backend_chroma = x.place(session.get());
     if (session) session->run_begin(geom, backend_chroma);
     RunScope scope(session.get());
-    x.create(session.get(), geom, ExtractorContext{cfg.cpumask});
+    x.create(session.get(), geom, ctx);
     return scope;
 }
 
@@ -180,7 +180,8 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
                 early.error = std::current_exception();
             }
     }
-    RunScope scope = d.begin_run(ref.geometry());
+    RunScope scope =
+        d.begin_run(ref.geometry(), ExtractorContext{d.cfg.cpumask, ref.info().fps_num, ref.info().fps_den});
     // Every extractor on the GPU: the sources may decode there too and hand
     // over pictures in device memory (a source that could but cannot says why).
     if (d.session && d.cfg.gpu_decode && d.x.all_on_backend())

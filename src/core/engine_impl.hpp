@@ -81,7 +81,8 @@ struct Engine::Impl {
     /// Prepares a run over pictures of `geom`: the backend, where each
     /// extractor runs, the extractors themselves. The backend's run lasts
     /// as long as the returned scope.
-    RunScope begin_run(const VideoGeometry& g);
+    /// `ctx`: the run's cpumask and the reference input's frame rate (0/0 when unknown).
+    RunScope begin_run(const VideoGeometry& g, const ExtractorContext& ctx);
     /// Frame pairs in flight in the threaded pipeline (see engine.cpp).
     unsigned in_flight(bool luma_only, bool gpu) const;
     /// Threads that may read one picture (the workers, when there are several).

@@ -17,7 +17,7 @@ void Engine::push_begin(const VideoGeometry& geom) {
     d.warnings.clear();
     d.frames = 0;
     auto st = std::make_unique<PushState>();
-    st->run = d.begin_run(geom);
+    st->run = d.begin_run(geom, ExtractorContext{d.cfg.cpumask});
     if (d.cfg.threads > 0) st->arena = std::make_unique<tbb::task_arena>(static_cast<int>(d.cfg.threads));
     push_ = std::move(st);
 }

@@ -58,6 +58,8 @@ public:
 /// Run-wide settings an extractor may need when it is created.
 struct ExtractorContext {
     unsigned cpumask = 0;  ///< set bits disable ISAs (upstream bit meanings); selects kernel tables
+    /// The reference input's frame rate (Y4M header, container), 0/0 when unknown (raw YUV, push mode).
+    unsigned fps_num = 0, fps_den = 0;
 };
 
 /// Static description of one extractor kind (one per feature folder).

@@ -22,7 +22,7 @@ results = []
 # Kinds with a CUDA twin (src/features/<kind>/cuda/): under --backend cuda these
 # report "cuda" in feature_backends, every other kind "cpu" with one stderr
 # notice. Add a kind here when its twin lands.
-TWINS = {"psnr", "vif", "adm", "motion", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim"}
+TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim"}
 
 
 def check(name, cond, detail=""):
@@ -79,7 +79,7 @@ def selection(vmaf, clipdir, tmp):
         check(f"{b}: not compiled in, exit 100 + descriptor",
               p.returncode == 100 and one_line(p) and d["backend_requested"] == b and d["exit_code"] == 100
               and d["errno"] < 0 and "error" in d and d["adr"] == "ADR-0498", p.stderr)
-    for f in ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda"]:
+    for f in ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda", "xpsnr_cuda"]:
         p = run(vmaf, base + ["--backend", "cpu", "--feature", f, "--json", "-o", t("o.json")])
         d = json.load(open(t("o.json")))
         check(f"{f} with --backend cpu: exit 100", p.returncode == 100 and one_line(p) and f in p.stderr
@@ -102,7 +102,7 @@ def selection(vmaf, clipdir, tmp):
         p = run(vmaf, base + ["--backend", "cuda", "--json", "-o", t("g.json")])
         check("--backend cuda: runs, backend_used cuda", p.returncode == 0
               and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
-        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda"]:
+        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda", "xpsnr_cuda"]:
             p = run(vmaf, base + ["--feature", f, "--json", "-o", t("g.json")])
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
@@ -194,6 +194,9 @@ FEATURE_SETS = [
                 "adm=debug=true", "adm=adm_enhn_gain_limit=3:adm_skip_aim=true", no_prediction=True),
     feature_set("groups5", *[f"vif=vif_enhn_gain_limit={e}" for e in ("1.0", "1.1", "1.2", "1.3", "2.5")],
                 no_prediction=True),
+    # xpsnr_cuda: first-order (25 fps) and second-order (60 fps) temporal activity.
+    feature_set("xpsnr", "xpsnr", "psnr", no_prediction=True),
+    feature_set("xpsnr60", "xpsnr=fps=60", no_prediction=True),
 ]
 
 
