@@ -44,9 +44,6 @@ struct ReadPlan {
     unsigned in_flight = 64;
     /// Allocate the storage of `in_flight` pictures now rather than at first use.
     bool prefill = false;
-    /// Threads that may read one large picture at once (positioned reads of
-    /// row bands, in the caller's task arena); 1: one thread per picture.
-    unsigned read_split = 1;
 };
 
 class VideoSource {

@@ -174,7 +174,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     if (!d.selection && d.starting.valid() && d.starting_backend && d.starting_backend->upload_allocator) {
         early.allocator = d.starting_backend->upload_allocator(BackendStartOptions{d.cfg.device, d.cfg.backend_state});
         if (early.allocator) try {
-                const ReadPlan plan{luma_only, early.allocator, d.in_flight(luma_only, true) + 2, true, d.read_split()};
+                const ReadPlan plan{luma_only, early.allocator, d.in_flight(luma_only, true) + 2, true};
                 ref.plan(plan);
                 dist.plan(plan);
             } catch (const std::exception&) {
@@ -198,7 +198,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         if (early.error) std::rethrow_exception(early.error);
     } else {
         const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, in_flight + 2,
-                            d.session != nullptr, d.read_split()};
+                            d.session != nullptr};
         ref.plan(plan);
         dist.plan(plan);
     }

@@ -85,8 +85,6 @@ struct Engine::Impl {
     RunScope begin_run(const VideoGeometry& g, const ExtractorContext& ctx);
     /// Frame pairs in flight in the threaded pipeline (see engine.cpp).
     unsigned in_flight(bool luma_only, bool gpu) const;
-    /// Threads that may read one picture (the workers, when there are several).
-    unsigned read_split() const { return cfg.threads > 1 ? cfg.threads : 1; }
     /// Compute stage of one pair.
     void compute(Token& t, bool parallel) { x.compute(t, parallel, session.get(), cfg.subsample); }
     /// Collect and predict stages of one pair (frame order).

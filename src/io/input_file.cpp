@@ -1,9 +1,5 @@
 #include "io/input_file.hpp"
 
-#include <tbb/parallel_for.h>
-
-#include <vector>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -192,33 +188,9 @@ std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample
     return fill_plane(pl, bytes_per_sample, [&](void* dst, std::size_t n, std::size_t) { return in.read(dst, n); });
 }
 
-std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset,
-                          unsigned split) {
-    const std::size_t row_bytes = std::size_t{pl.width} * bytes_per_sample;
-    constexpr std::size_t kBand = std::size_t{1} << 20;  // below ~1 MiB a band costs more than it saves
-    const std::size_t rows_per_band = std::max<std::size_t>(1, kBand / std::max<std::size_t>(row_bytes, 1));
-    const std::size_t bands = std::min<std::size_t>(split, (pl.height + rows_per_band - 1) / rows_per_band);
-    if (bands < 2)
-        return fill_plane(pl, bytes_per_sample,
-                          [&](void* dst, std::size_t n, std::size_t done) { return in.read_at(dst, n, offset + done); });
-    // Row bands read concurrently: each the rows [y0, y1) of the plane.
-    std::vector<std::size_t> got(bands, 0);
-    tbb::parallel_for(std::size_t{0}, bands, [&](std::size_t b) {
-        const unsigned y0 = static_cast<unsigned>(pl.height * b / bands), y1 = static_cast<unsigned>(pl.height * (b + 1) / bands);
-        Plane band = pl;
-        band.data = pl.row<std::uint8_t>(y0);
-        band.height = y1 - y0;
-        got[b] = fill_plane(band, bytes_per_sample, [&](void* dst, std::size_t n, std::size_t done) {
-            return in.read_at(dst, n, offset + std::uint64_t{y0} * row_bytes + done);
-        });
-    });
-    std::size_t total = 0;
-    for (std::size_t b = 0; b < bands; ++b) {
-        total += got[b];
-        const unsigned y0 = static_cast<unsigned>(pl.height * b / bands), y1 = static_cast<unsigned>(pl.height * (b + 1) / bands);
-        if (got[b] < row_bytes * (y1 - y0)) break;  // the plane ends here (the file is shorter)
-    }
-    return total;
+std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset) {
+    return fill_plane(pl, bytes_per_sample,
+                      [&](void* dst, std::size_t n, std::size_t done) { return in.read_at(dst, n, offset + done); });
 }
 
 void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got, std::uint64_t want) {

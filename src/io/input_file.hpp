@@ -74,11 +74,7 @@ std::uint64_t planar_frame_bytes(PixelFormat fmt, unsigned bpc, unsigned width, 
 /// the plane's size only at end of file.
 std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample);
 /// The same from byte `offset` of a regular file (InputFile::read_at); thread-safe.
-/// `split` > 1: a large plane is read in row bands by up to that many threads
-/// at once (tasks of the caller's arena). Returns the bytes read from the
-/// plane's start before the first short read, as one thread would.
-std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset,
-                          unsigned split = 1);
+std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset);
 
 /// Throws the reader's one-line truncation error.
 [[noreturn]] void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got,

@@ -4,11 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstring>
 #include <string>
-#include <vector>
-
-#include "vmaf/picture.hpp"
 
 #include "io/readers.hpp"
 
@@ -79,49 +75,6 @@ TEST(InputFile, Y4mReaderContinuesFromPeekedPipe) {
     ASSERT_TRUE(pic);
     EXPECT_EQ(pic->plane(2).row<std::uint8_t>(1)[1], 110);
     EXPECT_FALSE(src->read());
-}
-
-/// A temporary file holding `bytes` pseudo-random bytes.
-struct TempFile {
-    explicit TempFile(std::size_t bytes) {
-        char name[] = "/tmp/vmaf_input_file_test_XXXXXX";
-        const int fd = ::mkstemp(name);
-        EXPECT_GE(fd, 0);
-        path = name;
-        unsigned r = 12345;
-        data.resize(bytes);
-        for (auto& c : data) c = static_cast<char>((r = r * 1103515245u + 12345u) >> 24);
-        EXPECT_EQ(::write(fd, data.data(), bytes), static_cast<ssize_t>(bytes));
-        ::close(fd);
-    }
-    ~TempFile() { std::remove(path.c_str()); }
-    std::string path;
-    std::string data;
-};
-
-// A plane read in row bands by several threads equals one read by one
-// thread, for a whole file and for one that ends inside the plane (the
-// byte count is the same as a single reader's, so truncation is reported alike).
-TEST(InputFile, BandedPlaneReadEqualsSingleRead) {
-    const unsigned w = 1500, h = 1000;  // 3 MB of 16-bit samples: several 1 MiB bands
-    for (const std::size_t file_bytes : {std::size_t{w} * h * 2 + 100, std::size_t{w} * h * 2 * 2 / 3 + 7}) {
-        TempFile f(file_bytes);
-        InputFile in(f.path);
-        for (const unsigned split : {1u, 3u, 8u}) {
-            Picture pic(PixelFormat::Yuv400, 10, w, h);
-            const Plane& pl = pic.plane(0);
-            std::memset(pl.data, 0, static_cast<std::size_t>(pl.stride) * h);
-            const std::size_t got = read_plane_at(in, pl, 2, 50, split);
-            EXPECT_EQ(got, std::min<std::size_t>(std::size_t{w} * h * 2, file_bytes - 50)) << "split " << split;
-            for (unsigned y = 0; y < h; ++y) {
-                const std::size_t row = std::size_t{y} * w * 2;
-                if (row >= got) break;
-                const std::size_t n = std::min<std::size_t>(w * 2, got - row);
-                ASSERT_EQ(std::memcmp(pl.row<std::uint8_t>(y), f.data.data() + 50 + row, n), 0)
-                    << "split " << split << " row " << y;
-            }
-        }
-    }
 }
 
 }  // namespace

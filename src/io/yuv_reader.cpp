@@ -44,7 +44,6 @@ public:
 
     void plan(const ReadPlan& p) override {
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
-        split_ = std::max(1u, p.read_split);
         if (p.prefill) pool_->reserve(p.in_flight);
     }
 
@@ -67,7 +66,7 @@ public:
         for (unsigned p = 0; p < pic.planes(); ++p) {
             const Plane& pl = pic.plane(p);
             const std::size_t want = std::size_t{pl.width} * pl.height * bps;
-            const std::size_t g = io::read_plane_at(in_, pl, bps, pos, split_);
+            const std::size_t g = io::read_plane_at(in_, pl, bps, pos);
             pos += g;
             if (g < want) io::throw_truncated(in_.path(), abs, pos - off, frame_bytes_);  // the file shrank
         }
@@ -130,7 +129,6 @@ private:
     std::uint64_t frame_bytes_;
     std::unique_ptr<PicturePool> pool_;  ///< recycles frame storage
     std::uint64_t frame_ = 0;            ///< index of the next frame read()/read_frame(0) returns
-    unsigned split_ = 1;                 ///< threads that may read one plane (ReadPlan::read_split)
 };
 
 void validate(const std::string& path, const VideoGeometry& g) {
