@@ -126,6 +126,7 @@ int run(const vmaf::cli::Args& args) {
         dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
     else
         require_same_size(*ref, *dist);
+    if (args.common_bitdepth) vmaf::common_bitdepth(ref, dist);
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (!s->info().conversion.empty() && !args.quiet)
             std::fprintf(stderr, "vmaf: %s: %s\n", s->name().c_str(), s->info().conversion.c_str());
