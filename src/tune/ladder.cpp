@@ -10,7 +10,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "tune/atomic_file.hpp"
 #include "tune/encoders.hpp"
+#include "tune/lists.hpp"
 #include "tune/report.hpp"
 #include "tune/source.hpp"
 
@@ -23,16 +25,6 @@ namespace {
 bool parse_dim(const std::string& s, unsigned& v) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     return !s.empty() && ec == std::errc() && end == s.data() + s.size() && v > 0;
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream o(tmp, std::ios::binary);
-        o << text;
-        if (!o) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    fs::rename(tmp, path);
 }
 
 std::string xml_escape(const std::string& s) {
@@ -75,12 +67,7 @@ std::string dash_frame_rate(double fps) {
 std::vector<std::pair<unsigned, unsigned>> parse_resolutions(const std::string& text, unsigned src_w, unsigned src_h,
                                                              bool even_w, bool even_h) {
     std::vector<std::pair<unsigned, unsigned>> out;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-        if (i < text.size() && text[i] != ',') continue;
-        const std::string item = text.substr(start, i - start);
-        start = i + 1;
-        if (item.empty()) continue;
+    for (const std::string& item : split_list(text)) {
         const auto x = item.find('x');
         unsigned w = 0, h = 0;
         if (x == std::string::npos || !parse_dim(item.substr(0, x), w) || !parse_dim(item.substr(x + 1), h))
@@ -345,11 +332,11 @@ int run_ladder(const LadderOptions& opt) {
                                                            : "video/mp4";
     std::vector<Rung> dash_rungs = rungs;
     for (Rung& r : dash_rungs) r.uri = "rung_" + r.id + "." + adapter->extension;
-    write_file(dir / "ladder.json", ladder.dump(2) + "\n");
-    write_file(dir / "master.m3u8", hls_master(rungs, facts.fps));
-    write_file(dir / "manifest.mpd", dash_mpd(dash_rungs, facts.fps, facts.duration_s, mime));
+    write_file_atomic(dir / "ladder.json", ladder.dump(2) + "\n");
+    write_file_atomic(dir / "master.m3u8", hls_master(rungs, facts.fps));
+    write_file_atomic(dir / "manifest.mpd", dash_mpd(dash_rungs, facts.fps, facts.duration_s, mime));
     std::vector<std::size_t> rung_rows(chosen.begin(), chosen.end());
-    write_file(dir / "report.html", render_report(rows, "vmaf-tune ladder: " + co.sources[0].path, rung_rows));
+    write_file_atomic(dir / "report.html", render_report(rows, "vmaf-tune ladder: " + co.sources[0].path, rung_rows));
     for (const Rung& r : rungs)
         std::printf("%s: %.1f kbps, VMAF %.3f%s\n", r.id.c_str(), r.kbps,
                     points[chosen[static_cast<std::size_t>(&r - rungs.data())]].vmaf,

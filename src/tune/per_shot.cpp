@@ -7,8 +7,9 @@
 #include <map>
 #include <stdexcept>
 
+#include "tune/atomic_file.hpp"
 #include "tune/recommend.hpp"
-#include "tune/search.hpp"
+#include "tune/cached_search.hpp"
 #include "tune/shots.hpp"
 #include "tune/sweep.hpp"
 
@@ -17,18 +18,6 @@ namespace fs = std::filesystem;
 namespace vmaf::tune {
 
 namespace {
-
-/// Writes `text` to `path` atomically; `mode` set when non-zero.
-void write_file(const fs::path& path, const std::string& text, fs::perms mode = fs::perms::none) {
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream o(tmp, std::ios::binary);
-        o << text;
-        if (!o) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    if (mode != fs::perms::none) fs::permissions(tmp, mode);
-    fs::rename(tmp, path);
-}
 
 /// The concat demuxer's entry for a segment of source frames [first, end):
 /// 'file' (quote escaped) and its exact duration, so that the next segment
@@ -117,28 +106,14 @@ int run_per_shot(const PerShotOptions& opt) {
         EncodeShape shape;
         shape.frames = std::make_pair(shot.first, shot.end);
         auto job_for = [&](int crf) { return sweep.make_job(si, Cell{0, adapter->name, preset, crf}, shape); };
-        std::map<int, double> known;
-        std::map<int, Row> rows;
-        for (const Row& r : sweep.existing()) {
-            if (r.value("exit_status", -1) != 0 || !r[key].is_number()) continue;
-            const int crf = r["crf"].get<int>();
-            if (crf < lo || crf > hi || cell_identity(r) != cell_identity(job_for(crf).row)) continue;
-            known[crf] = r[key].get<double>();
-            rows[crf] = r;
-        }
-        const Probe probe = [&](int crf) {
-            const Row r = sweep.run(job_for(crf));
-            if (r["exit_status"] != 0)
-                throw std::runtime_error("shot " + std::to_string(si) + ": the encode at CRF " + std::to_string(crf) +
-                                         " failed: " + r["error"].get<std::string>());
-            if (r["cache_hit"] != true) ++encodes;
-            rows[crf] = r;
-            return r[key].get<double>();
-        };
-        const SearchResult s = search_quality(probe, lo, hi, opt.target_vmaf, known);
+        CellSearch search{&sweep, job_for, [&](const Row& r) { return row_number(r, key); },
+                          "shot " + std::to_string(si), lo, hi};
+        const CellSearchResult found = cached_search(search, Goal::AtLeast, opt.target_vmaf);
+        const SearchResult& s = found.search;
+        encodes += found.encodes;
         const int crf = s.crf ? *s.crf : s.best_crf;
-        all_met &= s.crf.has_value();
-        const Row& row = rows.at(crf);
+        all_met &= found.met();
+        const Row& row = found.row();
         if (!s.crf)
             std::fprintf(stderr, "vmaf-tune: shot %zu (frames %u..%u) cannot reach VMAF %g: planned at CRF %d (%.3f)\n",
                          si, shot.first, shot.end, opt.target_vmaf, crf, row[key].get<double>());
@@ -215,11 +190,11 @@ int run_per_shot(const PerShotOptions& opt) {
                   std::to_string(shots[i].end) + ", CRF " + plan_shots[i]["crf"].dump() + "\n" + shell_quote(steps[i]) +
                   "\n";
     script += shell_quote(concat_argv) + "\n";
-    write_file(dir / "concat.txt", concat);
-    write_file(dir / "encode.sh", script,
+    write_file_atomic(dir / "concat.txt", concat);
+    write_file_atomic(dir / "encode.sh", script,
                fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
                    fs::perms::others_exec);
-    write_file(dir / "plan.json", plan.dump(2) + "\n");
+    write_file_atomic(dir / "plan.json", plan.dump(2) + "\n");
     std::fprintf(stderr, "vmaf-tune: plan written to %s (encode.sh, concat.txt); %u encodes\n",
                  (dir / "plan.json").c_str(), encodes);
     if (!opt.execute) return all_met ? 0 : 1;
@@ -242,28 +217,11 @@ int run_per_shot(const PerShotOptions& opt) {
                                                   {"vmaf_min", joined.min}};
 
     // The single CRF over the whole source whose size is closest to the joined encode's.
-    std::map<int, double> known;
-    std::map<int, Row> rows;
-    auto whole_job = [&](int crf) { return sweep.make_job(shots.size(), Cell{0, adapter->name, preset, crf}); };
-    for (const Row& r : sweep.existing()) {
-        if (r.value("exit_status", -1) != 0 || !r["bitrate_kbps"].is_number()) continue;
-        const int crf = r["crf"].get<int>();
-        if (crf < lo || crf > hi || cell_identity(r) != cell_identity(whole_job(crf).row)) continue;
-        known[crf] = r["bitrate_kbps"].get<double>();
-        rows[crf] = r;
-    }
-    unsigned single_encodes = 0;
-    const Probe probe = [&](int crf) {
-        const Row r = sweep.run(whole_job(crf));
-        if (r["exit_status"] != 0)
-            throw std::runtime_error("the whole-source encode at CRF " + std::to_string(crf) +
-                                     " failed: " + r["error"].get<std::string>());
-        if (r["cache_hit"] != true) ++single_encodes;
-        rows[crf] = r;
-        return r["bitrate_kbps"].get<double>();
-    };
-    const SearchResult s = search_bitrate(probe, lo, hi, joined_kbps, known);
-    const Row& single = rows.at(s.crf ? *s.crf : s.best_crf);
+    CellSearch whole{&sweep, [&](int crf) { return sweep.make_job(shots.size(), Cell{0, adapter->name, preset, crf}); },
+                     [](const Row& r) { return row_number(r, "bitrate_kbps"); }, "the whole source", lo, hi};
+    const CellSearchResult found = cached_search(whole, Goal::Closest, joined_kbps);
+    const Row& single = found.row();
+    const unsigned single_encodes = found.encodes;
     plan["execution"] = {{"output", out_path.string()},
                          {"size_bytes", joined_bytes},
                          {"bitrate_kbps", joined_kbps},
@@ -285,7 +243,7 @@ int run_per_shot(const PerShotOptions& opt) {
                            {"vmaf_p1", single["vmaf_p1"]},
                            {"vmaf_p5", single["vmaf_p5"]},
                            {"encodes", single_encodes}}}};
-    write_file(dir / "plan.json", plan.dump(2) + "\n");
+    write_file_atomic(dir / "plan.json", plan.dump(2) + "\n");
     std::printf("per-shot: %.1f kbps, VMAF %.3f (%s %.3f)\n", joined_kbps, joined.mean, opt.pool.c_str(),
                 pooled.at(key));
     std::printf("single CRF %d: %.1f kbps, VMAF %.3f (%s %.3f)\n", single["crf"].get<int>(),

@@ -2,9 +2,10 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 
-#include "tune/search.hpp"
+#include "tune/cached_search.hpp"
 #include "tune/sweep.hpp"
 
 namespace vmaf::tune {
@@ -31,18 +32,30 @@ void check_targets(const RecommendOptions& opt) {
 
 /// The value a search compares for a successful row.
 double value_of(const Row& r, const RecommendOptions& opt, const std::string& key) {
-    return opt.target_vmaf ? r[key].get<double>() : r["bitrate_kbps"].get<double>();
+    return row_number(r, opt.target_vmaf ? key : "bitrate_kbps");
+}
+
+/// What makes rows comparable along one CRF axis: the same source, frames,
+/// model, extra arguments and encode size.
+std::string setup_of(const Row& r) {
+    nlohmann::ordered_json id;
+    for (const char* k : {"src", "clip_mode", "vmaf_model", "extra_params", "encode_width", "encode_height"})
+        id[k] = r.contains(k) ? r[k] : nullptr;
+    return id.dump();
 }
 
 Recommendation from_rows(const std::vector<Row>& rows, const RecommendOptions& opt, const std::string& key) {
     Recommendation rec;
     const Row* best = nullptr;
     double best_gap = INFINITY;
+    std::set<std::string> setups;
     for (const Row& r : rows) {
         if (r.value("exit_status", -1) != 0 || !r[key].is_number()) continue;
         const std::string& enc = opt.corpus.encoders.empty() ? std::string() : opt.corpus.encoders.front();
         if (!enc.empty() && r["encoder"] != enc) continue;
         if (!opt.corpus.presets.empty() && r["preset"] != opt.corpus.presets.front()) continue;
+        if (!opt.corpus.sources.empty() && r.value("src", std::string()) != opt.corpus.sources.front().path) continue;
+        setups.insert(setup_of(r));
         ++rec.known;
         const double v = value_of(r, opt, key);
         if (opt.target_vmaf) {
@@ -64,6 +77,11 @@ Recommendation from_rows(const std::vector<Row>& rows, const RecommendOptions& o
         }
     }
     if (!best) throw std::invalid_argument("no successful rows to answer from");
+    // Rows of several sources (or samples, models, sizes) are no one curve: the answer would mix them.
+    if (setups.size() > 1)
+        throw std::invalid_argument(opt.from_corpus + ": the matching rows come from " + std::to_string(setups.size()) +
+                                    " different setups (source, clip_mode, model, extra arguments or size); give "
+                                    "--source, --encoder and --preset to pick one, or answer from a file of one");
     rec.row = *best;
     return rec;
 }
@@ -88,32 +106,19 @@ Recommendation recommend(const RecommendOptions& opt) {
     Sweep sweep(co);
     const std::string preset = co.presets.empty() ? adapter->default_preset : co.presets.front();
 
-    // Cells already measured (this output file, or the cache through the sweep) seed the search.
-    std::map<int, double> known;
-    std::map<int, Row> rows;
-    auto job_for = [&](int crf) { return sweep.make_job(0, Cell{0, adapter->name, preset, crf}); };
-    for (const Row& r : sweep.existing()) {
-        if (r.value("exit_status", -1) != 0 || !r[key].is_number()) continue;
-        const int crf = r["crf"].get<int>();
-        if (crf < lo || crf > hi || cell_identity(r) != cell_identity(job_for(crf).row)) continue;
-        known[crf] = value_of(r, opt, key);
-        rows[crf] = r;
-    }
+    CellSearch search;
+    search.sweep = &sweep;
+    search.job = [&](int crf) { return sweep.make_job(0, Cell{0, adapter->name, preset, crf}); };
+    search.value = [&](const Row& r) { return value_of(r, opt, key); };
+    search.lo = lo;
+    search.hi = hi;
+    const CellSearchResult s = opt.target_vmaf ? cached_search(search, Goal::AtLeast, *opt.target_vmaf)
+                                               : cached_search(search, Goal::Closest, *opt.target_bitrate);
     Recommendation rec;
-    rec.known = static_cast<unsigned>(known.size());
-    const Probe probe = [&](int crf) {
-        const Row r = sweep.run(job_for(crf));
-        if (r["exit_status"] != 0)
-            throw std::runtime_error("the encode at CRF " + std::to_string(crf) +
-                                     " failed: " + r["error"].get<std::string>());
-        if (r["cache_hit"] != true) ++rec.encodes;
-        rows[crf] = r;
-        return value_of(r, opt, key);
-    };
-    const SearchResult s = opt.target_vmaf ? search_quality(probe, lo, hi, *opt.target_vmaf, known)
-                                           : search_bitrate(probe, lo, hi, *opt.target_bitrate, known);
-    rec.met = s.crf.has_value();
-    rec.row = rows.at(s.crf ? *s.crf : s.best_crf);
+    rec.met = s.met();
+    rec.row = s.row();
+    rec.encodes = s.encodes;
+    rec.known = s.known;
     return rec;
 }
 

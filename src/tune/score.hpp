@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tune/source.hpp"
+#include "tune/window.hpp"
 
 namespace vmaf::tune {
 
@@ -20,12 +21,6 @@ struct ScoreSetup {
     std::string backend = "cpu";  ///< "cpu" or a GPU backend that must start
     std::shared_ptr<void> backend_state;
     unsigned threads = 0;
-};
-
-/// The frames of the source an encode covers: all, or a centre sample.
-struct FrameWindow {
-    unsigned skip = 0;
-    std::optional<unsigned> count;
 };
 
 struct ScoreSummary {
@@ -41,8 +36,9 @@ struct ScoreSummary {
 /// Scores `encode_path` (any container) against `source` frames `window`.
 /// `scale_filter` non-empty: an encode of another size is first resized to the
 /// source's with that libswscale filter (as vmaf --scale_dist_to_ref does);
-/// empty: the sizes must match. Throws vmaf::Error (e.g. an encode with
-/// another frame count or size).
+/// empty: the sizes must match. Sides of different bit depths are scored at
+/// the deeper one (vmaf::common_bitdepth). Throws vmaf::Error (e.g. an encode
+/// with another frame count or size).
 ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, const std::string& encode_path,
                           const ScoreSetup& setup, const std::string& scale_filter = "");
 

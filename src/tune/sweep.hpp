@@ -19,6 +19,13 @@
 
 namespace vmaf::tune {
 
+/// One encoder of the sweep, checked: its preset and its CRFs.
+struct SweepRun {
+    const EncoderAdapter* adapter = nullptr;
+    std::string preset;
+    std::vector<int> crfs;
+};
+
 /// Everything about one cell the sweep knows before encoding it.
 struct Job {
     std::size_t cell_index = 0;
@@ -43,8 +50,8 @@ public:
     explicit Sweep(const CorpusOptions& opt);
 
     const CorpusOptions& options() const { return opt_; }
-    const std::vector<int>& crfs() const { return crfs_; }
-    const std::vector<std::string>& encoders() const { return encoders_; }
+    /// The encoders with their presets and CRFs, in the order given.
+    const std::vector<SweepRun>& runs() const { return runs_; }
     const std::vector<Row>& existing() const { return existing_; }
 
     const SourceFacts& facts(std::size_t source) const { return facts_.at(source); }
@@ -65,19 +72,24 @@ public:
     Row finish(const Job& j, const ProcessResult& encode);
     /// Appends a row to the output (flushed) and counts its cell as done.
     void append(const Row& row);
-    /// encode() + finish() + append(): one cell, start to end.
+    /// encode() + finish() + append(): one cell, start to end. Throws
+    /// Interrupted (the cut-short encode removed, nothing appended) when
+    /// Ctrl-C arrived during the encode inside an InterruptScope.
     Row run(const Job& j);
+    /// Removes the job's encode file (one cut short or failed).
+    void discard(const Job& j) const;
 
 private:
     CorpusOptions opt_;
-    std::vector<std::string> encoders_;
-    std::vector<int> crfs_;
+    std::vector<SweepRun> runs_;
     std::vector<Row> existing_;
     std::set<std::string> done_;
     BackendChoice backend_;
     std::vector<SourceFacts> facts_;
     std::vector<bool> announced_;
     std::string ffmpeg_ver_, vmaf_ver_, run_id_, encode_dir_;
+    std::vector<std::string> other_args_;  ///< --extra-ffmpeg-args without its video filters
+    std::string user_filters_;             ///< the -vf of --extra-ffmpeg-args, if any
     std::optional<ScoreCache> cache_;
     std::optional<RowWriter> writer_;
 };

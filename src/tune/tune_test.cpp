@@ -7,11 +7,14 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "tune/atomic_file.hpp"
 #include "tune/bd.hpp"
 #include "tune/codecs.hpp"
+#include "tune/compare.hpp"
 #include "tune/encoders.hpp"
 #include "tune/grid.hpp"
 #include "tune/ladder.hpp"
+#include "tune/lists.hpp"
 #include "tune/merge.hpp"
 #include "tune/process.hpp"
 #include "tune/report.hpp"
@@ -19,6 +22,8 @@
 #include "tune/score.hpp"
 #include "tune/search.hpp"
 #include "tune/shots.hpp"
+#include "tune/window.hpp"
+#include "vmaf/error.hpp"
 
 namespace fs = std::filesystem;
 
@@ -139,6 +144,58 @@ TEST_F(TuneRows, AppendReadAndCorruptFilesStayUntouched) {
         EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
     }
     EXPECT_EQ(fs::file_size(bad), before);
+}
+
+TEST_F(TuneRows, ATornLastLineIsLeftOutAndCutOffBeforeAppending) {
+    // A killed writer leaves part of its last row without the newline.
+    const std::string p = (dir / "torn.jsonl").string();
+    const std::string whole = row("libx264", 30, 0).dump() + "\n" + row("libx264", 35, 0).dump() + "\n";
+    { std::ofstream(p, std::ios::binary) << whole << row("libx264", 40, 0).dump().substr(0, 25); }
+    const RowFile f = read_row_file(p);
+    ASSERT_EQ(f.rows.size(), 2u);
+    EXPECT_EQ(f.rows[1]["crf"], 35);
+    EXPECT_EQ(f.complete_bytes, whole.size());
+    EXPECT_EQ(f.torn.size(), 25u);
+    EXPECT_EQ(read_rows(p).size(), 2u);           // reported, not an error
+    EXPECT_EQ(fs::file_size(p), whole.size() + 25);  // reading never changes the file
+    drop_torn_line(p, f);
+    EXPECT_EQ(fs::file_size(p), whole.size());
+    {
+        RowWriter w(p);
+        w.append(row("libx264", 40, 0));
+    }
+    const auto rows = read_rows(p);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[2]["crf"], 40);
+
+    // A complete last row that only lacks its newline is kept, and the next row starts a line of its own.
+    const std::string q = (dir / "nonewline.jsonl").string();
+    { std::ofstream(q, std::ios::binary) << row("libx264", 30, 0).dump(); }
+    EXPECT_TRUE(read_row_file(q).torn.empty());
+    {
+        RowWriter w(q);
+        w.append(row("libx264", 35, 0));
+    }
+    EXPECT_EQ(read_rows(q).size(), 2u);
+
+    // A broken line before the last one stays an error.
+    const std::string b = (dir / "mid.jsonl").string();
+    { std::ofstream(b, std::ios::binary) << "{\"cut\": 1\n" << whole; }
+    EXPECT_THROW(read_row_file(b), std::runtime_error);
+}
+
+TEST_F(TuneRows, AtomicWritesReplaceWholeFiles) {
+    const fs::path p = dir / "out.txt";
+    write_file_atomic(p, "first");
+    write_file_atomic(p, "second");
+    std::ifstream in(p);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "second");
+    write_file_atomic(dir / "run.sh", "#!/bin/sh\n", fs::perms::owner_all);
+    EXPECT_NE(fs::status(dir / "run.sh").permissions() & fs::perms::owner_exec, fs::perms::none);
+    EXPECT_THROW(write_file_atomic(dir / "no" / "such" / "dir.txt", "x"), std::runtime_error);
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();  // nothing left behind
 }
 
 TEST_F(TuneRows, MergeKeepsOneRowPerCellPreferringSuccess) {
@@ -386,6 +443,113 @@ TEST(TuneLadder, Manifests) {
     EXPECT_EQ(dash_frame_rate(24000.0 / 1001), "24000/1001");
     EXPECT_EQ(dash_frame_rate(12.5), "25/2");
     EXPECT_EQ(dash_frame_rate(29.97), "2997/100");
+}
+
+TEST(TuneLists, CommaListsAndEncoderRuns) {
+    EXPECT_EQ(split_list("a,,b,"), (std::vector<std::string>{"a", "b"}));
+    EXPECT_TRUE(split_list("").empty());
+    EXPECT_EQ(parse_number_list("95,90.5,80", "--target-vmafs"), (std::vector<double>{95, 90.5, 80}));
+    EXPECT_THROW(parse_number_list("95,x", "--target-vmafs"), std::invalid_argument);
+    EXPECT_THROW(parse_number_list("95a", "--target-vmafs"), std::invalid_argument);
+    EXPECT_THROW(parse_number_list(",", "--target-vmafs"), std::invalid_argument);
+    EXPECT_EQ(parse_encoder_run("libx264"), (EncoderRun{"libx264", "", {}}));
+    EXPECT_EQ(parse_encoder_run("libx264:veryfast"), (EncoderRun{"libx264", "veryfast", {}}));
+    EXPECT_EQ(parse_encoder_run("libx264:veryfast:18-36"), (EncoderRun{"libx264", "veryfast", {"18:36"}}));
+    EXPECT_EQ(parse_encoder_run("libsvtav1:10:20-50/5"), (EncoderRun{"libsvtav1", "10", {"20:50:5"}}));
+    EXPECT_EQ(parse_encoder_run("libx265::30"), (EncoderRun{"libx265", "", {"30"}}));
+    EXPECT_THROW(parse_encoder_run(":fast"), std::invalid_argument);
+    EXPECT_THROW(parse_encoder_run("libx264:fast:18-36:1"), std::invalid_argument);
+    EXPECT_THROW(parse_encoder_run("libx264:fast:"), std::invalid_argument);
+    // The CRFs go through --crf's parser: its checks apply.
+    EXPECT_EQ(parse_crf_list(parse_encoder_run("libx264:fast:18-24/3").crf_specs, 0, 51), (std::vector<int>{18, 21, 24}));
+}
+
+TEST(TuneCompare, CurvesThatBarelyOverlapGetNoBdValues) {
+    auto rows_of = [](const std::string& enc, const std::string& preset, std::vector<RdPoint> pts) {
+        std::vector<Row> out;
+        int crf = 20;
+        for (const RdPoint& p : pts) {
+            Row r;
+            r["encoder"] = enc;
+            r["preset"] = preset;
+            r["crf"] = crf++;
+            r["exit_status"] = 0;
+            r["bitrate_kbps"] = p.rate;
+            r["vmaf_score"] = p.quality;
+            out.push_back(r);
+        }
+        return out;
+    };
+    std::vector<Row> rows = rows_of("libx264", "fast", {{100, 70}, {200, 80}, {400, 88}, {800, 93}});
+    for (Row& r : rows_of("libx264", "slow", {{90, 72}, {180, 82}, {360, 89}, {720, 94}})) rows.push_back(r);
+    // VMAF 92.5 .. 97 overlaps the anchor's 70 .. 93 by half a point.
+    for (Row& r : rows_of("libx265", "medium", {{700, 92.5}, {900, 95}, {1100, 96}, {1300, 97}})) rows.push_back(r);
+    const Comparison c = compare_rows(rows, {{"libx264", "fast"}, {"libx264", "slow"}, {"libx265", "medium"}}, {85});
+    ASSERT_EQ(c.curves.size(), 3u);
+    EXPECT_EQ(c.curves[1].preset, "slow");  // presets of one encoder are curves of their own
+    EXPECT_TRUE(c.curves[1].bd_rate.has_value());
+    EXPECT_NEAR(c.curves[1].overlap_vmaf, 93 - 72, 1e-12);
+    EXPECT_FALSE(c.curves[2].bd_rate.has_value());
+    EXPECT_FALSE(c.curves[2].bd_vmaf.has_value());
+    EXPECT_NEAR(c.curves[2].overlap_vmaf, 0.5, 1e-12);
+    EXPECT_NE(c.curves[2].bd_note.find("0.50 VMAF points"), std::string::npos) << c.curves[2].bd_note;
+    // Asked for explicitly, the thin overlap gives its (unreliable) number.
+    EXPECT_TRUE(compare_rows(rows, {{"libx264", "fast"}, {"libx265", "medium"}}, {85}, 0.25).curves[1].bd_rate);
+    // Rows of presets not asked for are left out.
+    EXPECT_EQ(compare_rows(rows, {{"libx264", "fast"}, {"libx265", "medium"}}, {85}).curves.size(), 2u);
+}
+
+TEST(TuneWindow, SpreadSamplesAndTheirFilters) {
+    // One sample: the centre, as --sample-seconds always took it.
+    FrameWindow w = spread_windows(24, 1, 6);
+    ASSERT_EQ(w.ranges.size(), 1u);
+    EXPECT_EQ(w.ranges[0], (FrameRange{9, 15}));
+    EXPECT_EQ(w.ffmpeg_filter(), "trim=start_frame=9:end_frame=15,setpts=PTS-STARTPTS");
+    // Three: one centred in each third.
+    w = spread_windows(90, 3, 6);
+    ASSERT_EQ(w.ranges.size(), 3u);
+    EXPECT_EQ(w.ranges[0], (FrameRange{12, 18}));
+    EXPECT_EQ(w.ranges[1], (FrameRange{42, 48}));
+    EXPECT_EQ(w.ranges[2], (FrameRange{72, 78}));
+    EXPECT_EQ(w.frames(), 18u);
+    EXPECT_EQ(w.ffmpeg_filter(),
+              "select=between(n\\,12\\,17)+between(n\\,42\\,47)+between(n\\,72\\,77),setpts=N/FRAME_RATE/TB");
+    // Samples that would touch merge; samples covering everything are the whole source.
+    w = spread_windows(20, 2, 9);
+    ASSERT_EQ(w.ranges.size(), 2u);
+    EXPECT_EQ(w.ranges[1], (FrameRange{10, 19}));
+    w = spread_windows(21, 2, 10);  // {0, 10} and {10, 20} touch
+    ASSERT_EQ(w.ranges.size(), 1u);
+    EXPECT_EQ(w.ranges[0], (FrameRange{0, 20}));
+    EXPECT_TRUE(spread_windows(20, 2, 10).whole());
+    EXPECT_TRUE(spread_windows(20, 1, 30).whole());
+}
+
+TEST_F(TuneRows, WindowedSourceDeliversTheRangesFramesOnly) {
+    // 10 frames of 16x8 gray whose every sample is its frame number.
+    const std::string p = (dir / "n.yuv").string();
+    {
+        std::ofstream o(p, std::ios::binary);
+        for (int f = 0; f < 10; ++f) o << std::string(16 * 8, static_cast<char>(f));
+    }
+    const VideoGeometry g{PixelFormat::Yuv400, 8, 16, 8};
+    FrameWindow w;
+    w.ranges = {{1, 3}, {6, 8}};
+    auto in_order = window_video(open_yuv(p, g), w);
+    EXPECT_EQ(in_order->frames_left(), 4u);
+    std::vector<int> seen;
+    while (auto pic = in_order->read()) seen.push_back(pic->plane(0).row<std::uint8_t>(0)[0]);
+    EXPECT_EQ(seen, (std::vector<int>{1, 2, 6, 7}));
+    auto by_index = window_video(open_yuv(p, g), w);
+    by_index->skip(1);
+    EXPECT_EQ(by_index->frames_left(), 3u);
+    EXPECT_EQ(by_index->read_frame(2).plane(0).row<std::uint8_t>(0)[0], 7);
+    // A window past the end of the source: the read says where the source ended.
+    w.ranges = {{8, 12}};
+    auto past = window_video(open_yuv(p, g), w);
+    EXPECT_TRUE(past->read());
+    EXPECT_TRUE(past->read());
+    EXPECT_THROW(past->read(), vmaf::Error);
 }
 
 }  // namespace

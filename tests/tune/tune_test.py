@@ -283,6 +283,113 @@ with tempfile.TemporaryDirectory() as tmp:
                                                      and "encode failed" in r["error"] for r in fr), p.stderr[-300:])
     check("failed rows are valid JSON without NaN", "NaN" not in open(fout).read() if os.path.exists(fout) else False)
 
+    # --- answers that used to be silently wrong ---
+    # A user filter joins the sample's trim in one graph (it used to replace it: the whole source was
+    # encoded, scored against the sample's frames, and recorded as a success).
+    vout = t("vf.jsonl")
+    p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "0.25", "--extra-ffmpeg-args", "-vf hqdn3d",
+                                 "--keep-encodes", "--encode-dir", t("vfenc"), "--out", vout, "--no-cache",
+                                 "--score-backend", BACKEND])
+    vr = rows(vout) if os.path.exists(vout) else []
+    ok = p.returncode == 0 and len(vr) == 1 and vr[0]["exit_status"] == 0
+    if ok:
+        q = subprocess.run([VMAF, "-r", t("src.y4m"), "-d", vr[0]["encode_path"], "--frame_skip_ref", "3", "--json",
+                            "--precision", "max", "-o", t("vf_cli.json"), "--backend", "cpu", "-q"],
+                           capture_output=True, text=True)
+        c = json.load(open(t("vf_cli.json"))) if q.returncode == 0 else {"frames": []}
+        ok = ("-vf trim=start_frame=3:end_frame=9,setpts=PTS-STARTPTS,hqdn3d " in vr[0]["encode_command"]
+              and len(c["frames"]) == 6 and [f["metrics"]["vmaf"] for f in c["frames"]] == vr[0]["vmaf_per_frame"])
+    check("--extra-ffmpeg-args -vf runs after the sample's trim, in one filter graph", ok,
+          p.stderr[-300:] + str(vr[:1])[:400])
+    # Whatever still changes the frames (here a doubled frame rate) fails the cell instead of scoring other frames.
+    p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "0.25", "--extra-ffmpeg-args", "-r 48",
+                                 "--out", t("r48.jsonl"), "--no-cache", "--score-backend", BACKEND])
+    rr = rows(t("r48.jsonl")) if os.path.exists(t("r48.jsonl")) else []
+    check("an encode with other frames than the sample's is a failed cell",
+          p.returncode == 1 and len(rr) == 1 and rr[0]["vmaf_score"] is None
+          and "does not have the 6 frames" in (rr[0]["error"] or ""), p.stderr[-300:])
+    # A 10-bit encode of the 8-bit source scores, as `vmaf --common_bitdepth` scores it.
+    hout = t("hbd.jsonl")
+    p = tune(["corpus"] + geo + ["--crf", "30", "--extra-ffmpeg-args", "-pix_fmt yuv420p10le", "--keep-encodes",
+                                 "--encode-dir", t("hbdenc"), "--out", hout, "--no-cache", "--score-backend", BACKEND])
+    hr = rows(hout) if os.path.exists(hout) else []
+    ok = p.returncode == 0 and len(hr) == 1 and hr[0]["exit_status"] == 0
+    if ok:
+        q = subprocess.run([VMAF, "-r", t("src.y4m"), "-d", hr[0]["encode_path"], "--common_bitdepth", "--json",
+                            "--precision", "max", "-o", t("hbd_cli.json"), "--backend", "cpu", "-q"],
+                           capture_output=True, text=True)
+        c = json.load(open(t("hbd_cli.json"))) if q.returncode == 0 else {"frames": [], "pooled_metrics": {}}
+        ok = (c["frames"] and [f["metrics"]["vmaf"] for f in c["frames"]] == hr[0]["vmaf_per_frame"]
+              and hr[0]["vmaf_score"] == c["pooled_metrics"]["vmaf"]["mean"])
+    check("a 10-bit encode of an 8-bit source equals `vmaf --common_bitdepth`", ok, p.stderr[-300:] + str(hr[:1])[:300])
+
+    # compare: per-encoder presets and CRFs, only the cells asked for, thin overlaps refused, stray options rejected.
+    p = tune(["compare"] + geo + ["--encoders", "libx264:fast:22-30/4,libx265:fast", "--crf", "22:38:4", "--format",
+                                  "json", "--out", out, "--no-cache", "--score-backend", BACKEND])
+    enc = json.loads(p.stdout).get("encoders", []) if p.returncode == 0 else []
+    check("compare: a per-encoder CRF range uses those cells only (not every row of --out)",
+          [len(e["curve"]) for e in enc] == [3, 5] and "8 already in" in p.stderr, p.stdout[:300] + p.stderr[-300:])
+    p = tune(["compare"] + geo + ["--encoders", "libx264:fast,libx264:ultrafast", "--crf", "22:38:4", "--format",
+                                  "json", "--out", t("presets.jsonl"), "--no-cache", "--score-backend", BACKEND])
+    enc = json.loads(p.stdout).get("encoders", []) if p.returncode == 0 else []
+    check("compare: two presets of one encoder", [(e["encoder"], e["preset"]) for e in enc] ==
+          [("libx264", "fast"), ("libx264", "ultrafast")] and isinstance(enc[1]["bd_rate"], float), p.stderr[-300:])
+    p = tune(["compare"] + geo + ["--encoders", "libx264:fast:22-38/4,libx265:fast:46-51", "--format", "json",
+                                  "--out", t("thin.jsonl"), "--no-cache", "--score-backend", BACKEND])
+    enc = json.loads(p.stdout).get("encoders", []) if p.stdout.strip() else []
+    check("compare: curves sharing under 5 VMAF points get no BD values, say why, exit 1",
+          p.returncode == 1 and len(enc) == 2 and enc[1]["bd_rate"] is None and "VMAF points" in enc[1]["bd_note"]
+          and "no BD values" in p.stderr, p.stdout[:400] + p.stderr[-300:])
+    p = tune(["compare"] + geo + ["--encoders", "libx264,libx265", "--encoder", "libsvtav1", "--crf", "30",
+                                  "--out", t("stray.jsonl")])
+    check("compare rejects --encoder (it takes --encoders)", p.returncode == 2 and "--encoder is not used" in p.stderr
+          and not os.path.exists(t("stray.jsonl")), p.stderr)
+    p = tune(["recommend", "--from-corpus", out, "--encoder", "libx265", "--target-bitrate", "500", "--crf-min", "20"])
+    check("recommend --from-corpus rejects options it does not use", p.returncode == 2 and "--crf-min" in p.stderr,
+          p.stderr)
+
+    # A torn last line (a killed run's half row) is reported and left out; resume runs that cell again.
+    torn = t("torn.jsonl")
+    lines = open(out).read().splitlines(keepends=True)
+    lost = json.loads(lines[-1])
+    with open(torn, "w") as f:
+        f.writelines(lines[:-1])
+        f.write(lines[-1][:40])
+    p = tune(["report", torn, "-o", t("torn.html")])
+    check("report: a torn last line is reported and left out", p.returncode == 0 and "cut short" in p.stderr
+          and os.path.exists(t("torn.html")), p.stderr)
+    p = tune(["recommend", "--from-corpus", torn, "--encoder", "libx264", "--target-vmaf", "90"])
+    check("recommend --from-corpus reads past a torn last line", p.returncode in (0, 1) and "cut short" in p.stderr,
+          p.stderr)
+    p = tune(["corpus"] + geo + ["--encoder", lost["encoder"], "--preset", lost["preset"], "--crf", str(lost["crf"]),
+                                 "--out", torn, "--no-cache", "--score-backend", BACKEND])
+    tr = rows(torn) if p.returncode == 0 else []
+    check("resume after a torn line: the line is cut off, its cell runs again",
+          p.returncode == 0 and "1 to run" in p.stderr and len(tr) == len(lines)
+          and cell(tr[-1]) == cell(lost) and open(torn).read().endswith("\n"), p.stderr[-400:])
+
+    # Ctrl-C at a terminal reaches ffmpeg too: the encodes it cut short are removed, in a sweep and in a search.
+    def interrupt_mid_encode(args, encode_dir):
+        proc = subprocess.Popen([TUNE] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        end = time.time() + 60
+        while time.time() < end and proc.poll() is None and not (os.path.isdir(encode_dir) and os.listdir(encode_dir)):
+            time.sleep(0.005)
+        os.killpg(proc.pid, signal.SIGINT)  # the whole process group, as a terminal's Ctrl-C
+        err = proc.communicate()[1]
+        return proc.returncode, err, os.listdir(encode_dir) if os.path.isdir(encode_dir) else []
+
+    slow = ["--preset", "veryslow", "--no-cache", "--score-backend", BACKEND]
+    rc, err, left = interrupt_mid_encode(["corpus"] + geo + slow + ["--crf", "20:40:4", "--out", t("ci.jsonl"),
+                                                                    "--encode-dir", t("cienc")], t("cienc"))
+    check("corpus interrupted mid-encode: exit 130, no partial encode left", rc == 130 and left == [],
+          f"rc={rc} left={left} {err[-300:]}")
+    rc, err, left = interrupt_mid_encode(["recommend"] + geo + slow + ["--target-vmaf", "93", "--out", t("ri.jsonl"),
+                                                                       "--encode-dir", t("rienc")], t("rienc"))
+    check("recommend interrupted mid-encode: exit 130, resumable, no partial encode left",
+          rc == 130 and left == [] and "resume" in err and all(r["exit_status"] == 0 for r in (rows(t("ri.jsonl")) if os.path.exists(t("ri.jsonl")) else [])),
+          f"rc={rc} left={left} {err[-300:]}")
+
     # --- the HTML report ---
     html = t("report.html")
     p = tune(["report", out, "-o", html])

@@ -1,0 +1,44 @@
+// A CRF search whose probes are cells of a sweep: the cells already in the
+// sweep's output seed it, every probe is an ordinary cell (encoded, scored,
+// appended, answered from the score cache when it can be). recommend,
+// per-shot's per-shot and single-CRF searches all run through it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "tune/search.hpp"
+#include "tune/sweep.hpp"
+
+namespace vmaf::tune {
+
+/// What a search looks for.
+enum class Goal {
+    AtLeast,  ///< the highest CRF whose value reaches the target (a quality falling with CRF)
+    Closest,  ///< the CRF whose value is closest to the target in log scale (a bitrate)
+};
+
+struct CellSearch {
+    Sweep* sweep = nullptr;
+    std::function<Job(int crf)> job;            ///< the cell probed at a CRF
+    std::function<double(const Row&)> value;    ///< the searched value of a successful row
+    std::string what;                           ///< names the cells in errors ("shot 2"); may be empty
+    int lo = 0, hi = 0;                         ///< CRF range
+};
+
+struct CellSearchResult {
+    SearchResult search;
+    std::map<int, Row> rows;  ///< every row the search knew, by CRF
+    unsigned encodes = 0;     ///< cells encoded now (cache hits not counted)
+    unsigned known = 0;       ///< cells it started with
+    bool met() const { return search.crf.has_value(); }
+    /// The answer's row, or the best candidate's when the target was not met.
+    const Row& row() const { return rows.at(search.crf ? *search.crf : search.best_crf); }
+};
+
+/// Runs the search. Throws std::runtime_error when a probe's encode or
+/// scoring fails (naming `what` and the CRF), Interrupted on Ctrl-C.
+CellSearchResult cached_search(const CellSearch& s, Goal goal, double target);
+
+}  // namespace vmaf::tune
