@@ -5,30 +5,53 @@
 
 namespace vmaf::tune {
 
+double CellSearchResult::crf_at(int k) const {
+    return round_crf(lo + k * step);
+}
+
 CellSearchResult cached_search(const CellSearch& s, Goal goal, double target) {
+    if (!(s.step > 0)) throw std::invalid_argument("--crf-step must be positive");
+    if (s.lo > s.hi) throw std::invalid_argument("empty CRF range: --crf-min above --crf-max");
     CellSearchResult out;
+    out.lo = s.lo;
+    out.step = s.step;
+    const int last = static_cast<int>(std::floor((s.hi - s.lo) / s.step + 1e-9));
+    // AtMost searches the negated values: the highest CRF whose -value reaches -target.
+    const double sign = goal == Goal::AtMost ? -1 : 1;
+    auto value = [&](const Row& r) { return sign * s.value(r); };
     std::map<int, double> known;
     for (const Row& r : s.sweep->existing()) {
-        if (r.value("exit_status", -1) != 0 || !r["crf"].is_number_integer()) continue;
-        const int crf = r["crf"].get<int>();
-        if (crf < s.lo || crf > s.hi || cell_identity(r) != cell_identity(s.job(crf).row)) continue;
-        const double v = s.value(r);
+        if (r.value("exit_status", -1) != 0 || !r["crf"].is_number()) continue;
+        const double crf = r["crf"].get<double>();
+        const long k = std::lround((crf - s.lo) / s.step);
+        if (k < 0 || k > last || out.crf_at(static_cast<int>(k)) != round_crf(crf)) continue;
+        if (cell_identity(r) != cell_identity(s.job(crf).row)) continue;
+        const double v = value(r);
         if (!std::isfinite(v)) continue;
-        known[crf] = v;
-        out.rows[crf] = r;
+        known[static_cast<int>(k)] = v;
+        out.rows[static_cast<int>(k)] = r;
     }
     out.known = static_cast<unsigned>(known.size());
-    const Probe probe = [&](int crf) {
+    const Probe probe = [&](int k) {
+        const double crf = out.crf_at(k);
         const Row r = s.sweep->run(s.job(crf));
         if (r["exit_status"] != 0)
-            throw std::runtime_error((s.what.empty() ? "" : s.what + ": ") + "the encode at CRF " + std::to_string(crf) +
+            throw std::runtime_error((s.what.empty() ? "" : s.what + ": ") + "the encode at CRF " + crf_text(crf) +
                                      " failed: " + r["error"].get<std::string>());
         if (r["cache_hit"] != true) ++out.encodes;
-        out.rows[crf] = r;
-        return s.value(r);
+        out.rows[k] = r;
+        const double v = value(r);
+        if (!std::isfinite(v))
+            throw std::runtime_error((s.what.empty() ? "" : s.what + ": ") + "the cell at CRF " + crf_text(crf) +
+                                     " has no value to search on");
+        return v;
     };
-    out.search = goal == Goal::AtLeast ? search_quality(probe, s.lo, s.hi, target, known)
-                                       : search_bitrate(probe, s.lo, s.hi, target, known);
+    out.search = goal == Goal::Closest ? search_bitrate(probe, 0, last, target, known)
+                                       : search_quality(probe, 0, last, sign * target, known);
+    if (goal == Goal::AtMost) {
+        out.search.best_value = -out.search.best_value;
+        for (auto& [k, v] : out.search.values) v = -v;
+    }
     return out;
 }
 

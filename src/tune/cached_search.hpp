@@ -15,29 +15,36 @@ namespace vmaf::tune {
 
 /// What a search looks for.
 enum class Goal {
-    AtLeast,  ///< the highest CRF whose value reaches the target (a quality falling with CRF)
+    AtLeast,  ///< the highest CRF whose value reaches the target (a quality falling with CRF: VMAF)
+    AtMost,   ///< the highest CRF whose value stays at or below it (a quality rising with CRF: CAMBI)
     Closest,  ///< the CRF whose value is closest to the target in log scale (a bitrate)
 };
 
 struct CellSearch {
     Sweep* sweep = nullptr;
-    std::function<Job(int crf)> job;            ///< the cell probed at a CRF
-    std::function<double(const Row&)> value;    ///< the searched value of a successful row
-    std::string what;                           ///< names the cells in errors ("shot 2"); may be empty
-    int lo = 0, hi = 0;                         ///< CRF range
+    std::function<Job(double crf)> job;       ///< the cell probed at a CRF
+    std::function<double(const Row&)> value;  ///< the searched value of a successful row (NaN: none)
+    std::string what;                         ///< names the cells in errors ("shot 2"); may be empty
+    double lo = 0, hi = 0;                    ///< CRF range
+    double step = 1;                          ///< CRFs searched: lo, lo + step, ... up to hi
 };
 
 struct CellSearchResult {
-    SearchResult search;
-    std::map<int, Row> rows;  ///< every row the search knew, by CRF
-    unsigned encodes = 0;     ///< cells encoded now (cache hits not counted)
-    unsigned known = 0;       ///< cells it started with
+    SearchResult search;      ///< over grid indices: index k is CRF lo + k * step
+    std::map<int, Row> rows;  ///< every row the search knew, by index
+    double lo = 0, step = 1;
+    unsigned encodes = 0;  ///< cells encoded now (cache hits not counted)
+    unsigned known = 0;    ///< cells it started with
     bool met() const { return search.crf.has_value(); }
-    /// The answer's row, or the best candidate's when the target was not met.
-    const Row& row() const { return rows.at(search.crf ? *search.crf : search.best_crf); }
+    /// The answer's index, or the best candidate's when the target was not met.
+    int index() const { return search.crf ? *search.crf : search.best_crf; }
+    double crf_at(int k) const;
+    double crf() const { return crf_at(index()); }
+    const Row& row() const { return rows.at(index()); }
 };
 
-/// Runs the search. Throws std::runtime_error when a probe's encode or
+/// Runs the search. Throws std::invalid_argument for an empty range or a
+/// step that is not positive, std::runtime_error when a probe's encode or
 /// scoring fails (naming `what` and the CRF), Interrupted on Ctrl-C.
 CellSearchResult cached_search(const CellSearch& s, Goal goal, double target);
 

@@ -17,7 +17,7 @@ struct EncoderCurve {
     std::vector<RdPoint> points;  ///< (kbps, VMAF), rising: a point that does not improve on a cheaper one is left out
     std::optional<double> bd_rate, bd_vmaf;  ///< against the anchor (the first curve); empty with a reason
     std::string bd_note;
-    double overlap_vmaf = 0;  ///< VMAF span this curve shares with the anchor's (0 when none)
+    double overlap_vmaf = 0;                     ///< VMAF span this curve shares with the anchor's (0 when none)
     std::vector<std::optional<double>> kbps_at;  ///< per target; empty outside the curve
 };
 

@@ -145,13 +145,13 @@ int run_corpus(const CorpusOptions& opt, std::vector<Row>* grid_rows) {
             std::snprintf(score, sizeof score, "VMAF %.3f at %.0f kbps%s", row["vmaf_score"].get<double>(),
                           row["bitrate_kbps"].get<double>(), row["cache_hit"] == true ? " (cached)" : "");
         if (tty)
-            std::fprintf(stderr, "\r\033[Kvmaf-tune: %zu/%zu cells, ETA %s — %s %s crf %d%s: %s", written, total,
-                         fmt_duration(eta).c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(), j.cell.crf,
-                         size_tag(j).c_str(), score);
+            std::fprintf(stderr, "\r\033[Kvmaf-tune: %zu/%zu cells, ETA %s — %s %s crf %s%s: %s", written, total,
+                         fmt_duration(eta).c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
+                         crf_text(j.cell.crf).c_str(), size_tag(j).c_str(), score);
         else
-            std::fprintf(stderr, "vmaf-tune: [%zu/%zu] %s %s %s crf %d%s: %s\n", written, total,
+            std::fprintf(stderr, "vmaf-tune: [%zu/%zu] %s %s %s crf %s%s: %s\n", written, total,
                          fs::path(opt.sources[j.cell.source].path).filename().c_str(), j.cell.encoder.c_str(),
-                         j.cell.preset.c_str(), j.cell.crf, size_tag(j).c_str(), score);
+                         j.cell.preset.c_str(), crf_text(j.cell.crf).c_str(), size_tag(j).c_str(), score);
         if (row["exit_status"] != 0)
             std::fprintf(stderr, "%svmaf-tune: %s\n", tty ? "\n" : "", row["error"].get<std::string>().c_str());
     }

@@ -24,8 +24,11 @@ struct CorpusOptions {
     /// Encoders with their own presets and CRFs (compare's ENCODER:PRESET:CRFS);
     /// when given, these are the sweep's encoders instead of encoders x presets.
     std::vector<EncoderRun> runs;
-    std::vector<EncodeShape> shapes;     ///< innermost grid dimension (e.g. ladder sizes); empty: one plain encode
+    std::vector<EncodeShape> shapes;  ///< innermost grid dimension (e.g. ladder sizes); empty: one plain encode
     std::string model;  ///< --vmaf-model: built-in name or a .json path; empty: v0.6.1 (4K model at >= 2160p)
+    /// Metrics scored beside VMAF (names of metrics.hpp's table, not "vmaf"); in
+    /// each row's "metric_scores" and part of its cell's identity.
+    std::vector<std::string> metrics;
     std::string score_backend = "auto";
     unsigned jobs = 1;
     unsigned threads = 0;       ///< scoring threads; 0: every core

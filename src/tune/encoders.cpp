@@ -31,43 +31,44 @@ const std::vector<std::string> kX26xPresets = {"ultrafast", "superfast", "veryfa
                                                "medium",    "slow",      "slower",   "veryslow", "placebo"};
 const std::vector<std::string> kNvencPresets = {"p1", "p2", "p3", "p4", "p5", "p6", "p7"};
 
-std::vector<std::string> nvenc(const char* codec, const std::string& preset, int crf) {
-    return {"-c:v", codec, "-preset", require_one_of(codec, preset, kNvencPresets),
-            "-rc",  "vbr", "-cq",     std::to_string(crf),
-            "-b:v", "0"};
+std::vector<std::string> nvenc(const char* codec, const std::string& preset, const std::string& crf) {
+    return {"-c:v", codec,  "-preset", require_one_of(codec, preset, kNvencPresets), "-rc", "vbr", "-cq",
+            crf,    "-b:v", "0"};
 }
 
 const EncoderAdapter kAdapters[] = {
     {"libx264", "medium", 0, 51, "mp4",
-     [](const std::string& p, int q) -> std::vector<std::string> {
-         return {"-c:v", "libx264", "-preset", require_one_of("libx264", p, kX26xPresets), "-crf", std::to_string(q)};
-     }},
+     [](const std::string& p, const std::string& q) -> std::vector<std::string> {
+         return {"-c:v", "libx264", "-preset", require_one_of("libx264", p, kX26xPresets), "-crf", q};
+     },
+     true},
     {"libx265", "medium", 0, 51, "mp4",
-     [](const std::string& p, int q) -> std::vector<std::string> {
-         return {"-c:v",         "libx265",
-                 "-preset",      require_one_of("libx265", p, kX26xPresets),
-                 "-crf",         std::to_string(q),
-                 "-x265-params", "log-level=error",
-                 "-tag:v",       "hvc1"};
-     }},
+     [](const std::string& p, const std::string& q) -> std::vector<std::string> {
+         return {"-c:v",   "libx265", "-preset",      require_one_of("libx265", p, kX26xPresets),
+                 "-crf",   q,         "-x265-params", "log-level=error",
+                 "-tag:v", "hvc1"};
+     },
+     true},
     {"libsvtav1", "8", 1, 63, "mkv",
-     [](const std::string& p, int q) -> std::vector<std::string> {
-         return {"-c:v", "libsvtav1", "-preset", require_int("libsvtav1", p, 0, 13), "-crf", std::to_string(q)};
+     [](const std::string& p, const std::string& q) -> std::vector<std::string> {
+         return {"-c:v", "libsvtav1", "-preset", require_int("libsvtav1", p, 0, 13), "-crf", q};
      }},
     {"libaom-av1", "6", 0, 63, "mkv",
-     [](const std::string& p, int q) -> std::vector<std::string> {
-         return {
-             "-c:v", "libaom-av1", "-cpu-used", require_int("libaom-av1", p, 0, 8), "-crf", std::to_string(q), "-b:v",
-             "0",    "-row-mt",    "1"};
+     [](const std::string& p, const std::string& q) -> std::vector<std::string> {
+         return {"-c:v", "libaom-av1", "-cpu-used", require_int("libaom-av1", p, 0, 8), "-crf", q, "-b:v",
+                 "0",    "-row-mt",    "1"};
      }},
     {"libvpx-vp9", "4", 0, 63, "webm",
-     [](const std::string& p, int q) -> std::vector<std::string> {
-         return {"-c:v", "libvpx-vp9",      "-deadline", "good", "-cpu-used", require_int("libvpx-vp9", p, 0, 8),
-                 "-crf", std::to_string(q), "-b:v",      "0",    "-row-mt",   "1"};
+     [](const std::string& p, const std::string& q) -> std::vector<std::string> {
+         return {"-c:v", "libvpx-vp9", "-deadline", "good",    "-cpu-used", require_int("libvpx-vp9", p, 0, 8), "-crf",
+                 q,      "-b:v",       "0",         "-row-mt", "1"};
      }},
-    {"h264_nvenc", "p4", 0, 51, "mp4", [](const std::string& p, int q) { return nvenc("h264_nvenc", p, q); }},
-    {"hevc_nvenc", "p4", 0, 51, "mp4", [](const std::string& p, int q) { return nvenc("hevc_nvenc", p, q); }},
-    {"av1_nvenc", "p4", 0, 63, "mkv", [](const std::string& p, int q) { return nvenc("av1_nvenc", p, q); }},
+    {"h264_nvenc", "p4", 0, 51, "mp4",
+     [](const std::string& p, const std::string& q) { return nvenc("h264_nvenc", p, q); }, true},
+    {"hevc_nvenc", "p4", 0, 51, "mp4",
+     [](const std::string& p, const std::string& q) { return nvenc("hevc_nvenc", p, q); }, true},
+    {"av1_nvenc", "p4", 0, 63, "mkv",
+     [](const std::string& p, const std::string& q) { return nvenc("av1_nvenc", p, q); }, true},
 };
 
 }  // namespace

@@ -12,9 +12,11 @@ struct EncoderAdapter {
     std::string default_preset;  ///< when --preset is not given
     int crf_min = 0, crf_max = 51;
     std::string extension;  ///< container of the encode: "mp4", "mkv", "webm"
-    /// ffmpeg output options for `preset` and `crf` (codec, rate control).
-    /// Throws std::invalid_argument for a preset the encoder does not have.
-    std::vector<std::string> (*args)(const std::string& preset, int crf) = nullptr;
+    /// ffmpeg output options for `preset` and `crf` (codec, rate control;
+    /// the CRF as crf_text writes it). Throws std::invalid_argument for a
+    /// preset the encoder does not have.
+    std::vector<std::string> (*args)(const std::string& preset, const std::string& crf) = nullptr;
+    bool fractional_crf = false;  ///< the encoder's CRF takes fractions (ffmpeg's -crf is a float)
 };
 
 /// The adapter for `name`, or nullptr when vmaf-tune does not know it.

@@ -1,38 +1,30 @@
 #include "tune/recommend.hpp"
 
 #include <cmath>
-#include <map>
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
 #include "tune/cached_search.hpp"
+#include "tune/metrics.hpp"
 #include "tune/sweep.hpp"
 
 namespace vmaf::tune {
 
-std::string pool_key(const std::string& pool) {
-    if (pool == "mean") return "vmaf_mean";
-    if (pool == "harmonic") return "vmaf_harmonic_mean";
-    if (pool == "p1") return "vmaf_p1";
-    if (pool == "p5") return "vmaf_p5";
-    if (pool == "min") return "vmaf_min";
-    throw std::invalid_argument("--pool '" + pool + "': expected mean, harmonic, p1, p5 or min");
-}
-
 namespace {
 
-void check_targets(const RecommendOptions& opt) {
-    if (opt.target_vmaf.has_value() == opt.target_bitrate.has_value())
-        throw std::invalid_argument("give exactly one of --target-vmaf and --target-bitrate");
-    if (opt.target_vmaf && !(*opt.target_vmaf >= 0 && *opt.target_vmaf <= 100))
-        throw std::invalid_argument("--target-vmaf must be within [0, 100]");
+void check_targets(const RecommendOptions& opt, const TargetMetric& m) {
+    if (opt.target.has_value() == opt.target_bitrate.has_value())
+        throw std::invalid_argument("give exactly one of --target (or --target-vmaf) and --target-bitrate");
+    if (opt.target && !(*opt.target >= m.lo && *opt.target <= m.hi)) {
+        const bool vmaf = std::string(m.name) == "vmaf";
+        char range[96];
+        std::snprintf(range, sizeof range, "[%g, %g]", m.lo, m.hi);
+        throw std::invalid_argument(std::string(vmaf ? "--target-vmaf" : "--target") + " must be within " + range +
+                                    (vmaf ? "" : std::string(" for ") + m.name));
+    }
     if (opt.target_bitrate && !(*opt.target_bitrate > 0))
         throw std::invalid_argument("--target-bitrate must be positive (kbps)");
-}
-
-/// The value a search compares for a successful row.
-double value_of(const Row& r, const RecommendOptions& opt, const std::string& key) {
-    return row_number(r, opt.target_vmaf ? key : "bitrate_kbps");
 }
 
 /// What makes rows comparable along one CRF axis: the same source, frames,
@@ -44,39 +36,45 @@ std::string setup_of(const Row& r) {
     return id.dump();
 }
 
-Recommendation from_rows(const std::vector<Row>& rows, const RecommendOptions& opt, const std::string& key) {
+Recommendation from_rows(const std::vector<Row>& rows, const RecommendOptions& opt,
+                         const std::function<double(const Row&)>& value, const TargetMetric& m) {
     Recommendation rec;
     const Row* best = nullptr;
     double best_gap = INFINITY;
     std::set<std::string> setups;
+    const std::string& enc = opt.corpus.encoders.empty() ? std::string() : opt.corpus.encoders.front();
     for (const Row& r : rows) {
-        if (r.value("exit_status", -1) != 0 || !r[key].is_number()) continue;
-        const std::string& enc = opt.corpus.encoders.empty() ? std::string() : opt.corpus.encoders.front();
+        if (r.value("exit_status", -1) != 0 || !r["crf"].is_number()) continue;
         if (!enc.empty() && r["encoder"] != enc) continue;
         if (!opt.corpus.presets.empty() && r["preset"] != opt.corpus.presets.front()) continue;
         if (!opt.corpus.sources.empty() && r.value("src", std::string()) != opt.corpus.sources.front().path) continue;
+        const double v = value(r);
+        if (!std::isfinite(v)) continue;
         setups.insert(setup_of(r));
         ++rec.known;
-        const double v = value_of(r, opt, key);
-        if (opt.target_vmaf) {
-            const bool meets = v >= *opt.target_vmaf;
-            // Met: the highest CRF that meets; not met: the closest below the target.
-            const double gap = meets ? -r["crf"].get<double>() : 1000 + (*opt.target_vmaf - v);
-            if (gap < best_gap) {
-                best_gap = gap;
-                best = &r;
-                rec.met = meets;
-            }
+        const double crf = r["crf"].get<double>();
+        double gap = 0;
+        bool meets = true;
+        if (opt.target) {
+            meets = m.higher_is_better ? v >= *opt.target : v <= *opt.target;
+            // Met: the highest CRF that meets; not met: the closest to the target.
+            gap = meets ? -crf : 1000 + std::fabs(*opt.target - v);
         } else {
-            const double gap = std::fabs(std::log(v / *opt.target_bitrate));
-            if (gap < best_gap) {
-                best_gap = gap;
-                best = &r;
-                rec.met = true;
-            }
+            gap = std::fabs(std::log(v / *opt.target_bitrate));
+        }
+        if (gap < best_gap) {
+            best_gap = gap;
+            best = &r;
+            rec.met = meets;
+            rec.value = v;
         }
     }
-    if (!best) throw std::invalid_argument("no successful rows to answer from");
+    if (!best)
+        throw std::invalid_argument("no successful rows to answer from" +
+                                    std::string(opt.target && m.name != std::string("vmaf")
+                                                    ? std::string(" (rows with ") + m.name +
+                                                          " come from sweeps run with --target-metric " + m.name + ")"
+                                                    : ""));
     // Rows of several sources (or samples, models, sizes) are no one curve: the answer would mix them.
     if (setups.size() > 1)
         throw std::invalid_argument(opt.from_corpus + ": the matching rows come from " + std::to_string(setups.size()) +
@@ -89,34 +87,44 @@ Recommendation from_rows(const std::vector<Row>& rows, const RecommendOptions& o
 }  // namespace
 
 Recommendation recommend(const RecommendOptions& opt) {
-    check_targets(opt);
-    const std::string key = pool_key(opt.pool);
-    if (!opt.from_corpus.empty()) return from_rows(read_rows(opt.from_corpus), opt, key);
+    const TargetMetric& metric = find_metric(opt.metric);
+    check_targets(opt, metric);
+    check_pool(metric, opt.pool);
+    const auto value = [&](const Row& r) {
+        return opt.target ? pooled_value(r, metric, opt.pool) : row_number(r, "bitrate_kbps");
+    };
+    if (!opt.from_corpus.empty()) return from_rows(read_rows(opt.from_corpus), opt, value, metric);
 
     if (opt.corpus.sources.size() != 1) throw std::invalid_argument("recommend takes exactly one --source");
     if (opt.corpus.encoders.size() > 1) throw std::invalid_argument("recommend takes one --encoder");
     const EncoderAdapter* adapter = find_encoder(opt.corpus.encoders.empty() ? "libx264" : opt.corpus.encoders.front());
     if (!adapter) throw std::invalid_argument("unknown --encoder '" + opt.corpus.encoders.front() + "'");
-    const int lo = opt.crf_min >= 0 ? opt.crf_min : adapter->crf_min;
-    const int hi = opt.crf_max >= 0 ? opt.crf_max : adapter->crf_max;
+    const double lo = opt.crf_min >= 0 ? opt.crf_min : adapter->crf_min;
+    const double hi = opt.crf_max >= 0 ? opt.crf_max : adapter->crf_max;
     if (lo > hi) throw std::invalid_argument("empty CRF range: --crf-min above --crf-max");
+    if (!(opt.crf_step > 0)) throw std::invalid_argument("--crf-step must be positive");
     CorpusOptions co = opt.corpus;
-    co.crf_specs = {std::to_string(lo) + ":" + std::to_string(hi)};
+    // The range and step are checked as a --crf list would be (encoder range, whole CRFs).
+    co.crf_specs = {crf_text(lo) + ":" + crf_text(hi) + ":" + crf_text(opt.crf_step)};
+    if (opt.target && std::string(metric.name) != "vmaf") co.metrics = {metric.name};
     if (co.presets.size() > 1) throw std::invalid_argument("recommend takes one --preset");
     Sweep sweep(co);
     const std::string preset = co.presets.empty() ? adapter->default_preset : co.presets.front();
 
     CellSearch search;
     search.sweep = &sweep;
-    search.job = [&](int crf) { return sweep.make_job(0, Cell{0, adapter->name, preset, crf}); };
-    search.value = [&](const Row& r) { return value_of(r, opt, key); };
+    search.job = [&](double crf) { return sweep.make_job(0, Cell{0, adapter->name, preset, crf}); };
+    search.value = value;
     search.lo = lo;
     search.hi = hi;
-    const CellSearchResult s = opt.target_vmaf ? cached_search(search, Goal::AtLeast, *opt.target_vmaf)
-                                               : cached_search(search, Goal::Closest, *opt.target_bitrate);
+    search.step = opt.crf_step;
+    const CellSearchResult s =
+        opt.target ? cached_search(search, metric.higher_is_better ? Goal::AtLeast : Goal::AtMost, *opt.target)
+                   : cached_search(search, Goal::Closest, *opt.target_bitrate);
     Recommendation rec;
     rec.met = s.met();
     rec.row = s.row();
+    rec.value = value(rec.row);
     rec.encodes = s.encodes;
     rec.known = s.known;
     return rec;

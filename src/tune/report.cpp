@@ -6,6 +6,8 @@
 #include <functional>
 #include <map>
 
+#include "tune/grid.hpp"
+
 namespace vmaf::tune {
 
 namespace {
@@ -106,7 +108,7 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
         svg += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.5\" points=\"" + poly + "\"/>";
         for (const Row* r : s.rows)
             svg += "<circle cx=\"" + num(px(fx(*r))) + "\" cy=\"" + num(py(fy(*r))) + "\" r=\"3\" fill=\"" + color +
-                   "\"><title>" + esc(s.label) + " crf " + std::to_string(r->value("crf", 0)) + ": " + num(fx(*r), 5) +
+                   "\"><title>" + esc(s.label) + " crf " + crf_text(r->value("crf", 0.0)) + ": " + num(fx(*r), 5) +
                    ", " + num(fy(*r), 5) + "</title></circle>";
         if (hulls) {
             std::string hull;
@@ -190,7 +192,7 @@ std::string render_report(const std::vector<Row>& rows, const std::string& title
     }
     std::vector<Series> series;
     for (const std::string& l : order) series.push_back(by_label[l]);
-    const auto crf = [](const Row& r) { return static_cast<double>(r.value("crf", 0)); };
+    const auto crf = [](const Row& r) { return r.value("crf", 0.0); };
     const auto vmaf = [](const Row& r) { return getd(r, "vmaf_score"); };
     const auto kbps = [](const Row& r) { return getd(r, "bitrate_kbps"); };
 
@@ -243,7 +245,7 @@ tbody tr{cursor:pointer}
                 if (i < rows.size() && rows[i]["vmaf_score"].is_number() && rows[i]["bitrate_kbps"].is_number())
                     o += "<circle class=\"rung\" cx=\"" + num(px(kbps(rows[i]))) + "\" cy=\"" + num(py(vmaf(rows[i]))) +
                          "\" r=\"7\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"><title>rung " + size_of(rows[i]) +
-                         " crf " + std::to_string(rows[i].value("crf", 0)) + "</title></circle>";
+                         " crf " + crf_text(rows[i].value("crf", 0.0)) + "</title></circle>";
             return o;
         };
         html += chart("Ladder: hull across sizes (rungs circled)", "bitrate (kbps)", "VMAF at the source's size",

@@ -16,8 +16,9 @@ namespace vmaf::tune {
 
 namespace {
 
-const char* const kIdentityKeys[] = {"src",       "encoder",    "preset",       "crf",           "extra_params",
-                                     "clip_mode", "vmaf_model", "encode_width", "encode_height", "scale_filter"};
+const char* const kIdentityKeys[] = {"src",           "encoder",      "preset",       "crf",
+                                     "extra_params",  "clip_mode",    "vmaf_model",   "encode_width",
+                                     "encode_height", "scale_filter", "score_metrics"};
 
 void write_all(int fd, const std::string& text, const std::string& path) {
     std::size_t done = 0;
@@ -35,6 +36,11 @@ std::string cell_identity(const Row& row) {
     nlohmann::ordered_json id;
     for (const char* k : kIdentityKeys) id[k] = row.contains(k) ? row[k] : nullptr;
     return id.dump();
+}
+
+Row crf_value(double crf) {
+    if (crf == std::floor(crf) && std::fabs(crf) < 1e9) return static_cast<long>(crf);
+    return crf;
 }
 
 double row_number(const Row& row, const std::string& key) {

@@ -15,9 +15,13 @@ inline constexpr int kRowSchemaVersion = 1;
 using Row = nlohmann::ordered_json;
 
 /// What makes two rows the same cell of a sweep: source, encoder, preset,
-/// CRF, extra ffmpeg arguments, clip mode, model and (scaled encodes) the
-/// encode size and scale filter.
+/// CRF, extra ffmpeg arguments, clip mode, model, the metrics scored beside
+/// VMAF (when any) and (scaled encodes) the encode size and scale filter.
 std::string cell_identity(const Row& row);
+
+/// A CRF as rows record it: an integer when whole (as rows always had), else
+/// the fraction (23.25).
+Row crf_value(double crf);
 
 /// `row[key]` as a number; NaN when the row has none there (a failed cell's null).
 double row_number(const Row& row, const std::string& key);

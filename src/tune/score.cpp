@@ -39,6 +39,16 @@ ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, c
     m.version = setup.model_version;
     m.path = setup.model_path;
     engine.add_model(m);
+    for (const TargetMetric* metric : setup.metrics) {
+        if (*metric->feature) {
+            engine.add_feature(FeatureRequest{metric->feature, {}});
+        } else {
+            ModelRequest extra;
+            extra.version = setup.model_version == "vmaf_4k_v0.6.1" ? metric->model_4k : metric->model;
+            extra.name = metric->key;
+            engine.add_model(extra);
+        }
+    }
     const unsigned frames = engine.run(*ref, *dist, RunLimits{});
     if (!engine.warnings().empty())
         throw Error(ErrorKind::Input, encode_path + " does not have the " +
@@ -60,6 +70,7 @@ ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, c
     s.harmonic_mean = static_cast<double>(s.vmaf.size()) / inv - 1.0;  // upstream's harmonic pooling
     s.p1 = percentile(s.vmaf, 1);
     s.p5 = percentile(s.vmaf, 5);
+    for (const TargetMetric* metric : setup.metrics) s.metric_frames[metric->name] = engine.frame_scores(metric->key);
     for (const std::string& k : engine.score_keys()) {
         if (k == key) continue;
         if (const auto mean = engine.pooled_mean(k)) s.feature_means[k] = *mean;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tune/metrics.hpp"
 #include "tune/source.hpp"
 #include "tune/window.hpp"
 
@@ -21,6 +22,8 @@ struct ScoreSetup {
     std::string backend = "cpu";  ///< "cpu" or a GPU backend that must start
     std::shared_ptr<void> backend_state;
     unsigned threads = 0;
+    /// Metrics computed beside the model (not "vmaf": the model is that).
+    std::vector<const TargetMetric*> metrics;
 };
 
 struct ScoreSummary {
@@ -28,6 +31,8 @@ struct ScoreSummary {
     double mean = 0, harmonic_mean = 0, min = 0, p1 = 0, p5 = 0;
     /// Mean of every other per-frame key the model computes (its features), by report key.
     std::map<std::string, double> feature_means;
+    /// Per-frame values of each of ScoreSetup::metrics, by metric name.
+    std::map<std::string, std::vector<double>> metric_frames;
     std::string backend_used;
     double score_time_ms = 0;
     unsigned frames = 0;

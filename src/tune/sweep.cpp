@@ -55,7 +55,8 @@ std::string model_for(const std::string& requested, const SourceFacts& f, const 
     return "vmaf_v0.6.1";
 }
 
-ScoreSetup setup_for(const std::string& model, const BackendChoice& backend, unsigned threads) {
+ScoreSetup setup_for(const std::string& model, const BackendChoice& backend, unsigned threads,
+                     const std::vector<const TargetMetric*>& metrics) {
     ScoreSetup s;
     if (model.size() > 5 && model.compare(model.size() - 5, 5, ".json") == 0) {
         s.model_version.clear();
@@ -66,6 +67,7 @@ ScoreSetup setup_for(const std::string& model, const BackendChoice& backend, uns
     s.backend = backend.name;
     s.backend_state = backend.state;
     s.threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    s.metrics = metrics;
     return s;
 }
 
@@ -82,12 +84,21 @@ void fill_scores(Row& row, const ScoreSummary& s) {
     for (const auto& [k, v] : s.feature_means) feats[k] = v;
     row["features"] = feats;
     row["vmaf_per_frame"] = s.vmaf;
+    if (!s.metric_frames.empty()) {
+        Row metrics = Row::object();
+        for (const auto& [name, frames] : s.metric_frames) {
+            metrics[name] = pool_frames(frames);
+            metrics[name]["per_frame"] = frames;
+        }
+        row["metric_scores"] = metrics;
+    }
 }
 
 void null_scores(Row& row) {
     for (const char* k : {"vmaf_score", "vmaf_mean", "vmaf_harmonic_mean", "vmaf_min", "vmaf_p1", "vmaf_p5",
                           "score_time_ms", "features", "vmaf_per_frame"})
         row[k] = nullptr;
+    if (row.contains("score_metrics")) row["metric_scores"] = nullptr;
 }
 
 /// The window's part of a cache key: [first, count] for the whole source
@@ -95,7 +106,8 @@ void null_scores(Row& row) {
 /// one such pair per range.
 nlohmann::ordered_json window_key(const FrameWindow& w) {
     if (w.ranges.size() <= 1)
-        return w.whole() ? nlohmann::ordered_json{0, 0} : nlohmann::ordered_json{w.ranges[0].first, w.ranges[0].frames()};
+        return w.whole() ? nlohmann::ordered_json{0, 0}
+                         : nlohmann::ordered_json{w.ranges[0].first, w.ranges[0].frames()};
     nlohmann::ordered_json key = nlohmann::ordered_json::array();
     for (const FrameRange& r : w.ranges) key.push_back({r.first, r.frames()});
     return key;
@@ -126,9 +138,9 @@ void split_video_filters(const std::vector<std::string>& args, std::vector<std::
 
 /// The fields a cache entry carries: everything a finished cell measured.
 const char* const kResultKeys[] = {
-    "encoder_version", "encode_size_bytes",  "bitrate_kbps", "encode_time_ms", "vmaf_score",
-    "vmaf_mean",       "vmaf_harmonic_mean", "vmaf_min",     "vmaf_p1",        "vmaf_p5",
-    "score_time_ms",   "backend_used",       "features",     "vmaf_per_frame", "codecs"};
+    "encoder_version",    "encode_size_bytes", "bitrate_kbps", "encode_time_ms", "vmaf_score",    "vmaf_mean",
+    "vmaf_harmonic_mean", "vmaf_min",          "vmaf_p1",      "vmaf_p5",        "score_time_ms", "backend_used",
+    "features",           "vmaf_per_frame",    "codecs",       "metric_scores"};
 
 }  // namespace
 
@@ -152,12 +164,14 @@ Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
         if (std::find(available.begin(), available.end(), w.encoder) == available.end())
             throw std::invalid_argument("--encoder " + w.encoder + ": " + opt_.ffmpeg + " has no such encoder");
         SweepRun run{a, w.preset.empty() ? (opt_.presets.empty() ? a->default_preset : opt_.presets.front()) : w.preset,
-                     parse_crf_list(w.crf_specs.empty() ? opt_.crf_specs : w.crf_specs, a->crf_min, a->crf_max,
-                                    a->name)};
-        a->args(run.preset, run.crfs.front());  // preset check
+                     parse_crf_list(w.crf_specs.empty() ? opt_.crf_specs : w.crf_specs, a->crf_min, a->crf_max, a->name,
+                                    !a->fractional_crf)};
+        a->args(run.preset, crf_text(run.crfs.front()));  // preset check
         runs_.push_back(std::move(run));
     }
     split_video_filters(opt_.extra_ffmpeg_args, other_args_, user_filters_);
+    for (const std::string& name : opt_.metrics)
+        if (name != "vmaf") metrics_.push_back(&find_metric(name));
     if (opt_.samples == 0) throw std::invalid_argument("--samples must be at least 1");
     const RowFile out_file = read_row_file(opt_.out);
     existing_ = out_file.rows;
@@ -179,7 +193,7 @@ Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
 }
 
 ScoreSetup Sweep::score_setup(const std::string& model) const {
-    return setup_for(model, backend_, opt_.threads);
+    return setup_for(model, backend_, opt_.threads, metrics_);
 }
 
 Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shape) {
@@ -234,8 +248,8 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     const std::string size_tag =
         scaled ? "__" + std::to_string(enc_w) + "x" + std::to_string(enc_h) + "_" + j.scale_filter : std::string();
     std::snprintf(
-        name, sizeof name, "%s__%s__%s__crf%d%s%s%s.%s", stem.c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
-        j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(), size_tag.c_str(),
+        name, sizeof name, "%s__%s__%s__crf%s%s%s%s.%s", stem.c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
+        crf_text(j.cell.crf).c_str(), j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(), size_tag.c_str(),
         opt_.extra_ffmpeg_args.empty() ? ""
                                        : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
         j.adapter->extension.c_str());
@@ -251,7 +265,7 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     j.argv.insert(j.argv.end(), {"-i", src.path});
     j.argv.insert(j.argv.end(), trim.begin(), trim.end());
     j.argv.insert(j.argv.end(), {"-an", "-sn", "-dn", "-pix_fmt", f.pix_fmt});
-    const auto codec = j.adapter->args(j.cell.preset, j.cell.crf);
+    const auto codec = j.adapter->args(j.cell.preset, crf_text(j.cell.crf));
     j.argv.insert(j.argv.end(), codec.begin(), codec.end());
     j.argv.insert(j.argv.end(), other_args_.begin(), other_args_.end());
     j.argv.push_back(j.encode_path);
@@ -270,7 +284,7 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     r["encoder"] = j.cell.encoder;
     r["encoder_version"] = nullptr;
     r["preset"] = j.cell.preset;
-    r["crf"] = j.cell.crf;
+    r["crf"] = crf_value(j.cell.crf);
     r["extra_params"] = join(opt_.extra_ffmpeg_args, " ");
     r["encode_path"] = j.encode_path;
     r["encode_command"] = shell_quote(j.argv);
@@ -279,6 +293,9 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     r["encode_time_ms"] = nullptr;
     null_scores(r);
     r["vmaf_model"] = model;
+    nlohmann::ordered_json metric_names = nlohmann::ordered_json::array();
+    for (const TargetMetric* m : metrics_) metric_names.push_back(m->name);
+    if (!metrics_.empty()) r["score_metrics"] = metric_names;
     r["ffmpeg_version"] = ffmpeg_ver_;
     r["vmaf_binary_version"] = vmaf_ver_;
     r["exit_status"] = nullptr;
@@ -302,7 +319,8 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
                                         {"ffmpeg_version", ffmpeg_ver_},
                                         {"argv", key_argv},
                                         {"model", model},
-                                        {"features", "model"},
+                                        {"features", metrics_.empty() ? nlohmann::ordered_json("model")
+                                                                      : nlohmann::ordered_json{"model", metric_names}},
                                         {"backend", backend_.name},
                                         {"window", window_key(j.window)}};
     if (scaled) key_parts["score_scale"] = j.scale_filter;  // the scale back to the source's size
@@ -347,14 +365,15 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
         const std::string codecs = codecs_string(j.cell.encoder, j.encode_path, j.stream);
         if (!codecs.empty()) row["codecs"] = codecs;
         try {
-            const ScoreSummary s =
-                score_encode(opt_.sources[j.cell.source], j.window, j.encode_path,
-                             setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads), j.scale_filter);
+            const ScoreSummary s = score_encode(
+                opt_.sources[j.cell.source], j.window, j.encode_path,
+                setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads, metrics_), j.scale_filter);
             fill_scores(row, s);
             row["exit_status"] = 0;
             if (cache_) {
                 Row result = Row::object();
-                for (const char* k : kResultKeys) result[k] = row[k];
+                for (const char* k : kResultKeys)
+                    if (row.contains(k)) result[k] = row[k];
                 cache_->put(j.cache_key, result);
             }
         } catch (const std::exception& ex) {

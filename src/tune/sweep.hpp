@@ -14,6 +14,7 @@
 #include "tune/codecs.hpp"
 #include "tune/corpus.hpp"
 #include "tune/encoders.hpp"
+#include "tune/metrics.hpp"
 #include "tune/process.hpp"
 #include "tune/rows.hpp"
 
@@ -23,7 +24,7 @@ namespace vmaf::tune {
 struct SweepRun {
     const EncoderAdapter* adapter = nullptr;
     std::string preset;
-    std::vector<int> crfs;
+    std::vector<double> crfs;
 };
 
 /// Everything about one cell the sweep knows before encoding it.
@@ -88,6 +89,7 @@ private:
     std::vector<SourceFacts> facts_;
     std::vector<bool> announced_;
     std::string ffmpeg_ver_, vmaf_ver_, run_id_, encode_dir_;
+    std::vector<const TargetMetric*> metrics_;
     std::vector<std::string> other_args_;  ///< --extra-ffmpeg-args without its video filters
     std::string user_filters_;             ///< the -vf of --extra-ffmpeg-args, if any
     std::optional<ScoreCache> cache_;

@@ -31,9 +31,9 @@ namespace vmaf::tune {
 namespace {
 
 TEST(TuneGrid, CrfListsAndRanges) {
-    EXPECT_EQ(parse_crf_list({"23"}, 0, 51), (std::vector<int>{23}));
-    EXPECT_EQ(parse_crf_list({"18:24:2", "23", "18"}, 0, 51), (std::vector<int>{18, 20, 22, 23, 24}));
-    EXPECT_EQ(parse_crf_list({"30:32"}, 0, 51), (std::vector<int>{30, 31, 32}));
+    EXPECT_EQ(parse_crf_list({"23"}, 0, 51), (std::vector<double>{23}));
+    EXPECT_EQ(parse_crf_list({"18:24:2", "23", "18"}, 0, 51), (std::vector<double>{18, 20, 22, 23, 24}));
+    EXPECT_EQ(parse_crf_list({"30:32"}, 0, 51), (std::vector<double>{30, 31, 32}));
     EXPECT_THROW(parse_crf_list({}, 0, 51), std::invalid_argument);
     EXPECT_THROW(parse_crf_list({""}, 0, 51), std::invalid_argument);
     EXPECT_THROW(parse_crf_list({"abc"}, 0, 51), std::invalid_argument);
@@ -42,6 +42,14 @@ TEST(TuneGrid, CrfListsAndRanges) {
     EXPECT_THROW(parse_crf_list({"18:40:2:1"}, 0, 51), std::invalid_argument);
     EXPECT_THROW(parse_crf_list({"60"}, 0, 51), std::invalid_argument);  // out of the encoder's range
     EXPECT_THROW(parse_crf_list({"-1"}, 0, 51), std::invalid_argument);
+    // Fractions for encoders that take them; 20 + 3 * 0.1 is 20.3, as typed.
+    EXPECT_EQ(parse_crf_list({"20:21:0.25"}, 0, 51, "", false), (std::vector<double>{20, 20.25, 20.5, 20.75, 21}));
+    EXPECT_EQ(parse_crf_list({"20:20.3:0.1"}, 0, 51, "", false), (std::vector<double>{20, 20.1, 20.2, 20.3}));
+    EXPECT_THROW(parse_crf_list({"20.5"}, 0, 63), std::invalid_argument);  // whole CRFs only
+    EXPECT_EQ(crf_text(20.25), "20.25");
+    EXPECT_EQ(crf_text(23), "23");
+    EXPECT_EQ(crf_value(23).dump(), "23");  // whole CRFs stay integers in rows (cell identities unchanged)
+    EXPECT_EQ(crf_value(20.3).dump(), "20.3");
 }
 
 TEST(TuneGrid, ShardsPartitionTheGrid) {
@@ -64,11 +72,11 @@ TEST(TuneGrid, ShardsPartitionTheGrid) {
 TEST(TuneEncoders, AdaptersAndPresets) {
     const EncoderAdapter* x264 = find_encoder("libx264");
     ASSERT_NE(x264, nullptr);
-    const auto args = x264->args("fast", 23);
+    const auto args = x264->args("fast", "23");
     EXPECT_EQ(args, (std::vector<std::string>{"-c:v", "libx264", "-preset", "fast", "-crf", "23"}));
-    EXPECT_THROW(x264->args("7", 23), std::invalid_argument);
-    EXPECT_THROW(find_encoder("libsvtav1")->args("fast", 30), std::invalid_argument);
-    EXPECT_NO_THROW(find_encoder("libsvtav1")->args("8", 30));
+    EXPECT_THROW(x264->args("7", "23"), std::invalid_argument);
+    EXPECT_THROW(find_encoder("libsvtav1")->args("fast", "30"), std::invalid_argument);
+    EXPECT_NO_THROW(find_encoder("libsvtav1")->args("8", "30"));
     EXPECT_EQ(find_encoder("libvvenc"), nullptr);
 }
 
@@ -156,7 +164,7 @@ TEST_F(TuneRows, ATornLastLineIsLeftOutAndCutOffBeforeAppending) {
     EXPECT_EQ(f.rows[1]["crf"], 35);
     EXPECT_EQ(f.complete_bytes, whole.size());
     EXPECT_EQ(f.torn.size(), 25u);
-    EXPECT_EQ(read_rows(p).size(), 2u);           // reported, not an error
+    EXPECT_EQ(read_rows(p).size(), 2u);              // reported, not an error
     EXPECT_EQ(fs::file_size(p), whole.size() + 25);  // reading never changes the file
     drop_torn_line(p, f);
     EXPECT_EQ(fs::file_size(p), whole.size());
@@ -461,7 +469,8 @@ TEST(TuneLists, CommaListsAndEncoderRuns) {
     EXPECT_THROW(parse_encoder_run("libx264:fast:18-36:1"), std::invalid_argument);
     EXPECT_THROW(parse_encoder_run("libx264:fast:"), std::invalid_argument);
     // The CRFs go through --crf's parser: its checks apply.
-    EXPECT_EQ(parse_crf_list(parse_encoder_run("libx264:fast:18-24/3").crf_specs, 0, 51), (std::vector<int>{18, 21, 24}));
+    EXPECT_EQ(parse_crf_list(parse_encoder_run("libx264:fast:18-24/3").crf_specs, 0, 51),
+              (std::vector<double>{18, 21, 24}));
 }
 
 TEST(TuneCompare, CurvesThatBarelyOverlapGetNoBdValues) {

@@ -59,8 +59,8 @@ public:
         at_ = want;
         std::optional<Picture> pic = inner_->read();
         if (!pic)
-            throw Error(ErrorKind::Input, inner_->name() + " ends at frame " + std::to_string(at_) +
-                                              ", inside the frames to score");
+            throw Error(ErrorKind::Input,
+                        inner_->name() + " ends at frame " + std::to_string(at_) + ", inside the frames to score");
         ++at_;
         ++delivered_;
         return pic;

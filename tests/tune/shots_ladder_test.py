@@ -172,6 +172,22 @@ with tempfile.TemporaryDirectory() as tmp:
     p = tune(pargs + ["--target-vmaf", "90"])
     check("per-shot rerun encodes nothing", p.returncode == 0 and "; 0 encodes" in p.stderr, p.stderr[-300:])
 
+    # Another target metric: each shot's PSNR (mean) reaches 38, the next CRF's does not.
+    mplan = t("plan_psnr")
+    p = tune([a if a != plan_dir else mplan for a in pargs] + ["--target-metric", "psnr", "--target", "38"])
+    mp = json.load(open(os.path.join(mplan, "plan.json"))) if p.returncode == 0 else {}
+    mprobes = {}
+    for r in rows(out):
+        if r.get("score_metrics") == ["psnr"]:
+            mprobes.setdefault(r["clip_mode"], {})[r["crf"]] = r["metric_scores"]["psnr"]["mean"]
+    ok = mp.get("target_metric") == "psnr" and len(mp.get("shots", [])) == 3
+    for s in mp.get("shots", []):
+        cells = mprobes.get(f"frames_{s['first_frame']}-{s['end_frame']}", {})
+        ok &= (s["met"] and cells.get(s["crf"], 0) >= 38 and s["score"] == cells[s["crf"]]
+               and cells.get(s["crf"] + 1, 99) < 38)
+    check("per-shot --target-metric psnr: each shot's highest CRF reaching PSNR 38", ok,
+          [(s["crf"], s["score"]) for s in mp.get("shots", [])])
+
     # Bad input.
     for name, extra, needle in [("target above 100", ["--target-vmaf", "101"], "--target-vmaf must be within [0, 100]"),
                                 ("target below 0", ["--target-vmaf", "-1"], "--target-vmaf must be within [0, 100]"),

@@ -222,6 +222,55 @@ with tempfile.TemporaryDirectory() as tmp:
         p = tune(rargs + extra)
         check(f"recommend bad input: {name}", p.returncode == 2 and needle in p.stderr, p.stderr[-300:])
 
+    # --- any target metric: the highest CRF whose pooled score reaches the target (cambi: stays at or below) ---
+    targets = {"vmaf_neg": 90, "psnr": 38, "float_ssim": 0.97, "float_ms_ssim": 0.99, "ssimulacra2": 50, "cambi": 1.0}
+    for metric, target in targets.items():
+        mout = t(f"rec_{metric}.jsonl")
+        p = tune(["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "51", "--target-metric",
+                                        metric, "--target", str(target), "--keep-encodes", "--encode-dir",
+                                        t(f"enc_{metric}"), "--out", mout, "--no-cache", "--score-backend", BACKEND])
+        got = {r["crf"]: r for r in rows(mout)} if os.path.exists(mout) else {}
+        score = {c: r["metric_scores"][metric]["mean"] for c, r in got.items() if r.get("metric_scores")}
+        crf = int(p.stdout.strip()) if p.returncode == 0 and p.stdout.strip().isdigit() else -1
+        ok = lambda v: v <= target if metric == "cambi" else v >= target
+        check(f"recommend --target-metric {metric} --target {target}: the answer meets it, the next CRF does not",
+              crf in score and ok(score[crf]) and (crf == 51 or (crf + 1 in score and not ok(score[crf + 1]))),
+              f"rc={p.returncode} crf={crf} scores={score} {p.stderr[-300:]}")
+    # The metric's per-frame values are the vmaf CLI's for the same encode.
+    for metric, feature, key in [("psnr", "psnr", "psnr_y"), ("cambi", "cambi", "cambi")]:
+        r = next(iter(rows(t(f"rec_{metric}.jsonl"))), None) if os.path.exists(t(f"rec_{metric}.jsonl")) else None
+        c = {}
+        if r and r["encode_path"]:
+            q = subprocess.run([VMAF, "-r", t("src.y4m"), "-d", r["encode_path"], "--feature", feature, "--json",
+                                "--precision", "max", "-o", t("metric_cli.json"), "--backend", "cpu", "-q"],
+                               capture_output=True, text=True)
+            c = json.load(open(t("metric_cli.json"))) if q.returncode == 0 else {}
+        check(f"row's {metric} per frame equals `vmaf --feature {feature}`",
+              c and [f["metrics"][key] for f in c["frames"]] == r["metric_scores"][metric]["per_frame"]
+              and r["metric_scores"][metric]["mean"] == c["pooled_metrics"][key]["mean"], str(r)[:200])
+    p = tune(rargs + ["--target-metric", "cambi", "--target", "1", "--pool", "harmonic"])
+    check("--pool harmonic is refused where lower is better", p.returncode == 2 and "harmonic" in p.stderr, p.stderr)
+    p = tune(rargs + ["--target-metric", "float_ssim", "--target", "2"])
+    check("a target outside the metric's range", p.returncode == 2 and "within [0, 1] for float_ssim" in p.stderr,
+          p.stderr)
+    p = tune(rargs + ["--target-metric", "psnr", "--target-vmaf", "90"])
+    check("--target-vmaf with another --target-metric is refused", p.returncode == 2 and "--target-vmaf" in p.stderr,
+          p.stderr)
+    # Fractional CRFs: the answer on a 0.25 grid, the next step up misses.
+    fout = t("rec_frac.jsonl")
+    p = tune(rargs[:-5] + ["--crf-step", "0.25", "--target-vmaf", "92", "--out", fout, "--no-cache",
+                           "--score-backend", BACKEND])
+    got = {float(r["crf"]): r for r in rows(fout)} if os.path.exists(fout) else {}
+    crf = float(p.stdout) if p.returncode == 0 else -1
+    check("--crf-step 0.25: the highest quarter CRF meeting the target",
+          crf in got and got[crf]["vmaf_mean"] >= 92 and crf + 0.25 in got and got[crf + 0.25]["vmaf_mean"] < 92
+          and f"-crf {p.stdout.strip()} " in got[crf]["encode_command"] and any(c != int(c) for c in got),
+          f"{crf} {sorted((c, round(r['vmaf_mean'], 3)) for c, r in got.items())} {p.stderr[-300:]}")
+    p = tune(["recommend"] + geo + ["--encoder", "libsvtav1", "--crf-step", "0.5", "--target-vmaf", "90",
+                                    "--out", t("svt_frac.jsonl"), "--no-cache"])
+    check("--crf-step 0.5 with an encoder of whole CRFs: exit 2", p.returncode == 2 and "whole CRFs" in p.stderr,
+          p.stderr)
+
     # --- compare: curves, BD-rate / BD-VMAF against the first encoder, matched-quality bitrates ---
     cargs2 = ["compare"] + geo + ["--encoders", "libx264,libx265", "--preset", "fast", "--crf", "22:38:4",
                                   "--out", out, "--no-cache", "--score-backend", BACKEND]
@@ -260,7 +309,7 @@ with tempfile.TemporaryDirectory() as tmp:
     bad("unknown encoder", geo + ["--encoder", "libfoo", "--crf", "30"], "unknown --encoder 'libfoo'")
     bad("encoder this ffmpeg lacks", geo + ["--encoder", "av1_nvenc", "--crf", "30"], "no such encoder")
     bad("empty CRF range", geo + ["--crf", "40:30"], "empty range")
-    bad("invalid CRF", geo + ["--crf", "abc"], "not an integer")
+    bad("invalid CRF", geo + ["--crf", "abc"], "not a number")
     bad("CRF outside the encoder's range", geo + ["--crf", "60"], "outside")
     bad("unreadable source", ["--source", t("missing.yuv"), "--width", "576", "--height", "324", "--crf", "30"],
         "missing.yuv")

@@ -18,6 +18,7 @@
 #include "tune/ladder.hpp"
 #include "tune/lists.hpp"
 #include "tune/merge.hpp"
+#include "tune/metrics.hpp"
 #include "tune/per_shot.hpp"
 #include "tune/recommend.hpp"
 #include "tune/report.hpp"
@@ -138,72 +139,119 @@ struct Command {
 
 struct CorpusCommand : Command {
     SweepArgs sw;
-    std::string shard = "0/1";
+    std::string shard = "0/1", metrics;
     explicit CorpusCommand(CLI::App& app) {
         cmd = app.add_subcommand("corpus", "encode a grid of cells and score each encode against its source");
         sw.declare(cmd);
         cmd->add_option("--crf", sw.c.crf_specs, "CRF (repeatable) or FIRST:LAST[:STEP]")->required();
         cmd->add_option("--jobs", sw.c.jobs, "encodes at a time");
         cmd->add_option("--shard", shard, "I/N: this process takes grid cells i with i % N == I");
+        cmd->add_option("--metrics", metrics,
+                        "comma-separated metrics scored beside VMAF, for recommend --from-corpus --target-metric "
+                        "(psnr, float_ssim, cambi, ...)");
     }
     int run() override {
         CorpusOptions c = sw.resolve();
         c.shard = parse_shard(shard);
+        for (const std::string& m : split_list(metrics)) c.metrics.push_back(find_metric(m).name);
         return run_corpus(c);
+    }
+};
+
+/// The quality target of a search: --target-metric with --target, or --target-vmaf.
+struct TargetArgs {
+    std::string metric;
+    double target = 0, target_vmaf = 0;
+    CLI::Option *metric_opt = nullptr, *target_opt = nullptr, *vmaf_opt = nullptr;
+
+    void declare(CLI::App* cmd, const char* what) {
+        std::string names;
+        for (const std::string& n : metric_names()) names += (names.empty() ? "" : ", ") + n;
+        metric_opt =
+            cmd->add_option("--target-metric", metric, "what --target is a score of: " + names + " (default vmaf)");
+        target_opt = cmd->add_option(
+            "--target", target,
+            std::string("pooled score ") + what + " must reach (for cambi, where lower is better: stay at or below)");
+        vmaf_opt = cmd->add_option("--target-vmaf", target_vmaf, "shorthand for --target-metric vmaf --target T");
+    }
+    bool given() const { return target_opt->count() || vmaf_opt->count(); }
+    /// The metric and the target; nullopt when neither --target nor --target-vmaf is given.
+    std::optional<double> resolve(std::string& metric_out) const {
+        if (vmaf_opt->count() && target_opt->count())
+            throw std::invalid_argument("give --target or --target-vmaf, not both");
+        if (vmaf_opt->count() && metric_opt->count() && metric != "vmaf")
+            throw std::invalid_argument("--target-vmaf sets the metric to vmaf: give --target-metric " + metric +
+                                        " --target VALUE instead");
+        if (metric_opt->count() && !target_opt->count() && !vmaf_opt->count())
+            throw std::invalid_argument("--target-metric " + metric + " needs --target VALUE");
+        metric_out = metric_opt->count() ? metric : "vmaf";
+        if (vmaf_opt->count()) return target_vmaf;
+        if (target_opt->count()) return target;
+        return std::nullopt;
     }
 };
 
 struct RecommendCommand : Command {
     SweepArgs sw;
     RecommendOptions ro;
-    double target_vmaf = -1, target_bitrate = -1;
+    TargetArgs target;
+    double target_bitrate = -1;
     bool as_json = false;
-    CLI::Option *tv = nullptr, *tb = nullptr;
+    CLI::Option* tb = nullptr;
     bool encodes() const override { return ro.from_corpus.empty(); }
     explicit RecommendCommand(CLI::App& app) {
         cmd = app.add_subcommand("recommend",
-                                 "the highest CRF meeting --target-vmaf, or the CRF closest to --target-bitrate");
+                                 "the highest CRF whose pooled score reaches --target (--target-vmaf), or the CRF "
+                                 "closest to --target-bitrate");
         sw.declare(cmd);
         cmd->get_option("--source")->required(false);
         sw.c.out = "recommend.jsonl";
-        tv = cmd->add_option("--target-vmaf", target_vmaf, "pooled VMAF to reach");
+        target.declare(cmd, "the recommended CRF");
         tb = cmd->add_option("--target-bitrate", target_bitrate, "bitrate to approach, kbps");
-        cmd->add_option("--pool", ro.pool, "mean, harmonic, p1, p5 or min (default mean)");
+        cmd->add_option("--pool", ro.pool,
+                        "mean, harmonic, p1, p5 or min: how frames pool (p1, p5, min: the worst frames; default mean)");
         cmd->add_option("--crf-min", ro.crf_min, "lowest CRF to try (default: the encoder's)");
         cmd->add_option("--crf-max", ro.crf_max, "highest CRF to try (default: the encoder's)");
+        cmd->add_option("--crf-step", ro.crf_step,
+                        "CRF grid the search walks (default 1; fractions such as 0.25 for libx264 and libx265)");
         cmd->add_option("--from-corpus", ro.from_corpus, "answer from this JSONL without encoding");
         cmd->add_flag("--json", as_json, "print the recommended row as JSON");
     }
     int run() override {
-        if (!ro.from_corpus.empty()) {
-            reject_given(cmd,
-                         {"--width", "--height", "--pix-fmt", "--framerate", "--vmaf-model", "--score-backend",
-                          "--threads", "--sample-seconds", "--samples", "--extra-ffmpeg-args", "--keep-encodes",
-                          "--encode-dir", "--out", "--no-cache", "--cache-dir", "--cache-size-mb", "--ffmpeg",
-                          "--crf-min", "--crf-max"},
+        if (!ro.from_corpus.empty())
+            reject_given(cmd, {"--width",        "--height",
+                               "--pix-fmt",      "--framerate",
+                               "--vmaf-model",   "--score-backend",
+                               "--threads",      "--sample-seconds",
+                               "--samples",      "--extra-ffmpeg-args",
+                               "--keep-encodes", "--encode-dir",
+                               "--out",          "--no-cache",
+                               "--cache-dir",    "--cache-size-mb",
+                               "--ffmpeg",       "--crf-min",
+                               "--crf-max",      "--crf-step"},
                          "does not apply with --from-corpus (it answers from the rows without encoding)");
-        }
         ro.corpus = sw.resolve();
-        if (tv->count()) ro.target_vmaf = target_vmaf;
+        ro.target = target.resolve(ro.metric);
         if (tb->count()) ro.target_bitrate = target_bitrate;
         if (ro.from_corpus.empty() && ro.corpus.sources.empty()) throw std::invalid_argument("--source is required");
         const Recommendation r = recommend(ro);
         const Row& row = r.row;
         if (as_json) std::printf("%s\n", row.dump().c_str());
-        char what_buf[64];
-        if (ro.target_vmaf)
-            std::snprintf(what_buf, sizeof what_buf, "VMAF %g (%s)", *ro.target_vmaf, ro.pool.c_str());
+        char what_buf[96];
+        if (ro.target)
+            std::snprintf(what_buf, sizeof what_buf, "%s %g (%s)", ro.metric.c_str(), *ro.target, ro.pool.c_str());
         else
             std::snprintf(what_buf, sizeof what_buf, "%g kbps", *ro.target_bitrate);
-        const std::string what = what_buf;
-        std::fprintf(stderr,
-                     "vmaf-tune: %s %s: %s CRF %d: VMAF %.3f (%s %.3f) at %.1f kbps; %u encodes, %u cells known "
-                     "before\n",
-                     row["encoder"].get<std::string>().c_str(), row["preset"].get<std::string>().c_str(),
-                     r.met ? ("meets " + what + " at").c_str() : ("cannot reach " + what + "; best candidate").c_str(),
-                     row["crf"].get<int>(), row["vmaf_score"].get<double>(), ro.pool.c_str(),
-                     row[pool_key(ro.pool)].get<double>(), row["bitrate_kbps"].get<double>(), r.encodes, r.known);
-        if (!as_json) std::printf("%d\n", row["crf"].get<int>());
+        const std::string what = what_buf, crf = crf_text(row["crf"].get<double>());
+        char score[96] = "";
+        if (ro.target && (ro.metric != "vmaf" || ro.pool != "mean"))
+            std::snprintf(score, sizeof score, ", %s %.4g (%s)", ro.metric.c_str(), r.value, ro.pool.c_str());
+        std::fprintf(
+            stderr, "vmaf-tune: %s %s: %s CRF %s: VMAF %.3f%s at %.1f kbps; %u encodes, %u cells known before\n",
+            row["encoder"].get<std::string>().c_str(), row["preset"].get<std::string>().c_str(),
+            r.met ? ("meets " + what + " at").c_str() : ("cannot reach " + what + "; best candidate").c_str(),
+            crf.c_str(), row["vmaf_score"].get<double>(), score, row["bitrate_kbps"].get<double>(), r.encodes, r.known);
+        if (!as_json) std::printf("%s\n", crf.c_str());
         return r.met ? 0 : 1;
     }
 };
@@ -272,23 +320,30 @@ struct CompareCommand : Command {
 struct PerShotCommand : Command {
     SweepArgs sw;
     PerShotOptions po;
+    TargetArgs target;
     explicit PerShotCommand(CLI::App& app) {
-        cmd = app.add_subcommand(
-            "per-shot", "shots by scene-change detection, the highest CRF per shot meeting --target-vmaf, an encode plan");
+        cmd = app.add_subcommand("per-shot",
+                                 "shots by scene-change detection, the highest CRF per shot whose pooled score reaches "
+                                 "--target (--target-vmaf), an encode plan");
         sw.declare(cmd);
         sw.c.out = "per-shot.jsonl";
-        cmd->add_option("--target-vmaf", po.target_vmaf, "pooled VMAF every shot must reach")->required();
+        target.declare(cmd, "every shot");
         cmd->add_option("--pool", po.pool, "mean, harmonic, p1, p5 or min (default mean)");
         cmd->add_option("--scene-threshold", po.scene_threshold,
                         "scene-change score (0, 100] that starts a shot, as FFmpeg's scdet (default 10)");
         cmd->add_option("--min-shot-frames", po.min_shot_frames, "shortest shot, frames (default 6)");
         cmd->add_option("--crf-min", po.crf_min, "lowest CRF to try (default: the encoder's)");
         cmd->add_option("--crf-max", po.crf_max, "highest CRF to try (default: the encoder's)");
+        cmd->add_option("--crf-step", po.crf_step,
+                        "CRF grid the searches walk (default 1; libx264/libx265: fractions)");
         cmd->add_option("--plan-dir", po.plan_dir, "where plan.json, encode.sh, concat.txt go (default per-shot)");
         cmd->add_flag("--execute", po.execute,
                       "run the plan, join the segments, score the result and compare it with one CRF of similar size");
     }
     int run() override {
+        const std::optional<double> t = target.resolve(po.metric);
+        if (!t) throw std::invalid_argument("per-shot needs --target-vmaf T (or --target-metric M --target T)");
+        po.target = *t;
         po.corpus = sw.resolve();
         return run_per_shot(po);
     }
@@ -315,7 +370,8 @@ struct LadderCommand : Command {
     }
     int run() override {
         lo.corpus = sw.resolve();
-        if (cmd->get_option("--target-vmafs")->count()) lo.target_vmafs = parse_number_list(target_vmafs, "--target-vmafs");
+        if (cmd->get_option("--target-vmafs")->count())
+            lo.target_vmafs = parse_number_list(target_vmafs, "--target-vmafs");
         return run_ladder(lo);
     }
 };
