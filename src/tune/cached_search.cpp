@@ -1,6 +1,7 @@
 #include "tune/cached_search.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace vmaf::tune {
@@ -41,6 +42,12 @@ CellSearchResult cached_search(const CellSearch& s, Goal goal, double target) {
         if (r["cache_hit"] != true) ++out.encodes;
         out.rows[k] = r;
         const double v = value(r);
+        const double secs = (row_number(r, "encode_time_ms") + row_number(r, "score_time_ms")) / 1000;
+        std::fprintf(stderr, "vmaf-tune: %sprobe CRF %s: %s %.4g, %.1f kbps, %.1f s%s\n",
+                     s.what.empty() ? "" : (s.what + ": ").c_str(), crf_text(crf).c_str(),
+                     s.label.empty() ? "value" : s.label.c_str(), sign * v, row_number(r, "bitrate_kbps"),
+                     std::isfinite(secs) ? secs : 0.0, r["cache_hit"] == true ? " (cached)" : "");
+        if (s.on_probe) s.on_probe(r);
         if (!std::isfinite(v))
             throw std::runtime_error((s.what.empty() ? "" : s.what + ": ") + "the cell at CRF " + crf_text(crf) +
                                      " has no value to search on");

@@ -24,9 +24,12 @@ struct CellSearch {
     Sweep* sweep = nullptr;
     std::function<Job(double crf)> job;       ///< the cell probed at a CRF
     std::function<double(const Row&)> value;  ///< the searched value of a successful row (NaN: none)
-    std::string what;                         ///< names the cells in errors ("shot 2"); may be empty
+    std::string what;                         ///< names the cells in errors and probe lines ("shot 2"); may be empty
+    std::string label;                        ///< names the value in probe lines ("vmaf (mean)", "psnr (p5)")
     double lo = 0, hi = 0;                    ///< CRF range
     double step = 1;                          ///< CRFs searched: lo, lo + step, ... up to hi
+    /// Called with each probe's row as it is measured; may throw to stop the search.
+    std::function<void(const Row&)> on_probe;
 };
 
 struct CellSearchResult {
@@ -43,7 +46,9 @@ struct CellSearchResult {
     const Row& row() const { return rows.at(index()); }
 };
 
-/// Runs the search. Throws std::invalid_argument for an empty range or a
+/// Runs the search; each probe, as it finishes, prints one stderr line: its
+/// CRF, value, bitrate and time (encode and score), "(cached)" for a cache
+/// hit. Throws std::invalid_argument for an empty range or a
 /// step that is not positive, std::runtime_error when a probe's encode or
 /// scoring fails (naming `what` and the CRF), Interrupted on Ctrl-C.
 CellSearchResult cached_search(const CellSearch& s, Goal goal, double target);

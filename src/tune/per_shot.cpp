@@ -70,16 +70,18 @@ struct PerShotRun {
         return b;
     }
     CellSearch search(Sweep& sweep, std::size_t index, const EncodeShape& shape,
-                      std::function<double(const Row&)> value, std::string what) const {
+                      std::function<double(const Row&)> value, std::string what, std::string label) const {
         return CellSearch{&sweep,
                           [&sweep, index, shape, this](double crf) {
                               return sweep.make_job(index, Cell{0, adapter->name, preset, crf}, shape);
                           },
                           std::move(value),
                           std::move(what),
+                          std::move(label),
                           lo,
                           hi,
-                          opt.crf_step};
+                          opt.crf_step,
+                          nullptr};
     }
 };
 
@@ -136,7 +138,8 @@ ShotPlan plan_shot(const PerShotRun& run, Sweep& sweep, std::size_t si, const Sh
     EncodeShape shape;
     shape.frames = std::make_pair(shot.first, shot.end);
     const CellSearch search = run.search(
-        sweep, si, shape, [&run](const Row& r) { return run.score(r); }, "shot " + std::to_string(si));
+        sweep, si, shape, [&run](const Row& r) { return run.score(r); }, "shot " + std::to_string(si),
+        std::string(run.metric.name) + " (" + run.opt.pool + ")");
     const CellSearchResult found =
         cached_search(search, run.metric.higher_is_better ? Goal::AtLeast : Goal::AtMost, run.opt.target);
     const double crf = found.crf();
@@ -209,7 +212,7 @@ nlohmann::ordered_json execute_plan(const PerShotRun& run, Sweep& sweep, const s
 
     const CellSearch whole = run.search(
         sweep, shots.size(), EncodeShape{}, [](const Row& r) { return row_number(r, "bitrate_kbps"); },
-        "the whole source");
+        "the whole source", "kbps");
     const CellSearchResult found = cached_search(whole, Goal::Closest, joined_kbps);
     const Row& single = found.row();
     nlohmann::ordered_json ex = {{"output", out_path.string()},

@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <stdexcept>
 
 #include "tune/cached_search.hpp"
 #include "tune/metrics.hpp"
 #include "tune/sweep.hpp"
+
+namespace fs = std::filesystem;
 
 namespace vmaf::tune {
 
@@ -111,6 +114,14 @@ Recommendation recommend(const RecommendOptions& opt) {
     Sweep sweep(co);
     const std::string preset = co.presets.empty() ? adapter->default_preset : co.presets.front();
 
+    const SourceFacts& facts = sweep.facts(0);
+    const double source_bytes = static_cast<double>(fs::file_size(co.sources[0].path));
+    const double size_cap = opt.max_encoded_percent > 0 ? source_bytes * opt.max_encoded_percent / 100 : INFINITY;
+    // A sample's bitrate stands for the whole source's.
+    const auto full_bytes = [&](const Row& r) { return row_number(r, "bitrate_kbps") * 1000 / 8 * facts.duration_s; };
+    const bool lower_better = opt.target && !metric.higher_is_better;
+    const auto meets = [&](double v) { return lower_better ? v <= *opt.target : v >= *opt.target; };
+
     CellSearch search;
     search.sweep = &sweep;
     search.job = [&](double crf) { return sweep.make_job(0, Cell{0, adapter->name, preset, crf}); };
@@ -118,15 +129,74 @@ Recommendation recommend(const RecommendOptions& opt) {
     search.lo = lo;
     search.hi = hi;
     search.step = opt.crf_step;
-    const CellSearchResult s =
-        opt.target ? cached_search(search, metric.higher_is_better ? Goal::AtLeast : Goal::AtMost, *opt.target)
-                   : cached_search(search, Goal::Closest, *opt.target_bitrate);
+    search.label = opt.target ? std::string(metric.name) + " (" + opt.pool + ")" : "kbps";
+    // --max-encoded-percent: a probe that misses the target while already over the size cap stops the
+    // search, as every CRF that could meet the target encodes larger still.
+    struct TooLarge {
+        Row row;
+    };
+    if (opt.target && opt.max_encoded_percent > 0)
+        search.on_probe = [&](const Row& r) {
+            if (!meets(value(r)) && full_bytes(r) > size_cap) throw TooLarge{r};
+        };
+    const Goal goal = !opt.target ? Goal::Closest : lower_better ? Goal::AtMost : Goal::AtLeast;
+    const double target = opt.target ? *opt.target : *opt.target_bitrate;
+    const std::string cap_text = "--max-encoded-percent " + crf_text(opt.max_encoded_percent) + " of the source's " +
+                                 std::to_string(std::llround(source_bytes)) + " bytes";
     Recommendation rec;
-    rec.met = s.met();
-    rec.row = s.row();
+    std::optional<CellSearchResult> s;
+    try {
+        s = cached_search(search, goal, target);
+    } catch (const TooLarge& stop) {
+        rec.row = stop.row;
+        rec.value = value(stop.row);
+        rec.why_not = "CRF " + crf_text(stop.row["crf"].get<double>()) + " misses the target and already exceeds " +
+                      cap_text + "; lower CRFs only grow";
+        rec.predicted_kbps = row_number(rec.row, "bitrate_kbps");
+        rec.predicted_bytes = full_bytes(rec.row);
+        return rec;
+    }
+    rec.met = s->met();
+    rec.row = s->row();
     rec.value = value(rec.row);
-    rec.encodes = s.encodes;
-    rec.known = s.known;
+    rec.encodes = s->encodes;
+    rec.known = s->known;
+    if (!rec.met) rec.why_not = "out of reach in the CRF range";
+
+    // --verify: the whole source at the answer; if it misses there, the whole source is searched below it.
+    if (opt.verify && opt.target && rec.met && rec.row["clip_mode"] != "full") {
+        CellSearch full = search;
+        full.on_probe = nullptr;
+        full.what = "whole source";
+        full.job = [&](double crf) {
+            EncodeShape whole;
+            whole.frames = std::make_pair(0u, facts.frames);
+            return sweep.make_job(0, Cell{0, adapter->name, preset, crf}, whole);
+        };
+        full.lo = full.hi = s->crf();
+        CellSearchResult f = cached_search(full, goal, target);
+        if (!f.met() && s->crf() > lo) {
+            std::fprintf(stderr, "vmaf-tune: CRF %s misses the target on the whole source; searching it below\n",
+                         crf_text(s->crf()).c_str());
+            full.lo = lo;
+            full.hi = round_crf(s->crf() - opt.crf_step);
+            f = cached_search(full, goal, target);
+        }
+        rec.sample_row = rec.row;
+        rec.row = f.row();
+        rec.value = value(rec.row);
+        rec.encodes += f.encodes;
+        rec.met = f.met();
+        if (!rec.met) rec.why_not = "the whole source does not reach the target in the CRF range";
+    }
+    const Row& sampled = rec.sample_row ? *rec.sample_row : rec.row;
+    rec.predicted_kbps = row_number(sampled, "bitrate_kbps");
+    rec.predicted_bytes = full_bytes(sampled);
+    if (rec.met && full_bytes(rec.row) > size_cap) {
+        rec.met = false;
+        rec.why_not =
+            "its full encode (" + std::to_string(std::llround(full_bytes(rec.row))) + " bytes) exceeds " + cap_text;
+    }
     return rec;
 }
 

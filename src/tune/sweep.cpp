@@ -390,6 +390,7 @@ void Sweep::append(const Row& row) {
     if (!writer_) writer_.emplace(opt_.out);
     writer_->append(row);
     done_.insert(cell_identity(row));
+    existing_.push_back(row);
 }
 
 Row Sweep::run(const Job& j) {

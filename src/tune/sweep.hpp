@@ -53,6 +53,7 @@ public:
     const CorpusOptions& options() const { return opt_; }
     /// The encoders with their presets and CRFs, in the order given.
     const std::vector<SweepRun>& runs() const { return runs_; }
+    /// Every row of the output: those it had, then those appended since.
     const std::vector<Row>& existing() const { return existing_; }
 
     const SourceFacts& facts(std::size_t source) const { return facts_.at(source); }

@@ -172,6 +172,29 @@ with tempfile.TemporaryDirectory() as tmp:
     p = tune(pargs + ["--target-vmaf", "90"])
     check("per-shot rerun encodes nothing", p.returncode == 0 and "; 0 encodes" in p.stderr, p.stderr[-300:])
 
+    # Samples over a multi-shot source, checked on the whole source (--verify): the answer meets the target
+    # there, and the prediction of the full encode from the samples is reported with its measured error.
+    vout = t("verify.jsonl")
+    rargs = ["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "44", "--target-vmaf", "93",
+                                   "--sample-seconds", "0.25", "--out", vout, "--score-backend", BACKEND] + cache
+    p = tune(rargs + ["--samples", "3", "--verify"])
+    vrows = rows(vout) if os.path.exists(vout) else []
+    crf = int(p.stdout) if p.returncode == 0 else -1
+    full = {r["crf"]: r for r in vrows if r["clip_mode"] == "full"}
+    sampled = {r["crf"]: r for r in vrows if r["clip_mode"] == "samples_3x0.25s"}
+    check("sampled recommend --verify on a 3-shot source: the answer meets the target on the whole source",
+          crf in full and full[crf]["vmaf_mean"] >= 93 and sampled and full[crf]["duration_s"] == frames / 24
+          and "the prediction off by" in p.stderr and "predicted full encode" in p.stderr,
+          f"rc={p.returncode} crf={crf} full={ {c: r['vmaf_mean'] for c, r in full.items()} } {p.stderr[-400:]}")
+    m = re.search(r"predicted full encode at CRF \S+: ([0-9.]+) kbps", p.stderr)
+    check("the prediction is the samples' bitrate", m and crf in sampled
+          and abs(float(m.group(1)) - sampled[crf]["bitrate_kbps"]) < 0.05, p.stderr[-300:])
+    # --max-encoded-percent: a CRF that misses the target and is already over the cap ends the search.
+    p = tune([a if a != vout else t("cap.jsonl") for a in rargs] + ["--samples", "3", "--max-encoded-percent", "1"])
+    probes = [l for l in p.stderr.splitlines() if "probe CRF" in l]
+    check("--max-encoded-percent 1: stops at the first probe that misses above the cap, exit 1",
+          p.returncode == 1 and "--max-encoded-percent 1" in p.stderr and len(probes) == 1, p.stderr[-400:])
+
     # Another target metric: each shot's PSNR (mean) reaches 38, the next CRF's does not.
     mplan = t("plan_psnr")
     p = tune([a if a != plan_dir else mplan for a in pargs] + ["--target-metric", "psnr", "--target", "38"])

@@ -215,6 +215,12 @@ struct RecommendCommand : Command {
         cmd->add_option("--crf-step", ro.crf_step,
                         "CRF grid the search walks (default 1; fractions such as 0.25 for libx264 and libx265)");
         cmd->add_option("--from-corpus", ro.from_corpus, "answer from this JSONL without encoding");
+        cmd->add_flag("--verify", ro.verify,
+                      "with --sample-seconds: encode the whole source at the answer and, if it misses the target "
+                      "there, search the whole source below it");
+        cmd->add_option("--max-encoded-percent", ro.max_encoded_percent,
+                        "no answer whose full encode exceeds this percentage of the source file's size; stops the "
+                        "search early once a CRF that misses the target is already larger (as ab-av1's)");
         cmd->add_flag("--json", as_json, "print the recommended row as JSON");
     }
     int run() override {
@@ -228,7 +234,8 @@ struct RecommendCommand : Command {
                                "--out",          "--no-cache",
                                "--cache-dir",    "--cache-size-mb",
                                "--ffmpeg",       "--crf-min",
-                               "--crf-max",      "--crf-step"},
+                               "--crf-max",      "--crf-step",
+                               "--verify",       "--max-encoded-percent"},
                          "does not apply with --from-corpus (it answers from the rows without encoding)");
         ro.corpus = sw.resolve();
         ro.target = target.resolve(ro.metric);
@@ -249,8 +256,21 @@ struct RecommendCommand : Command {
         std::fprintf(
             stderr, "vmaf-tune: %s %s: %s CRF %s: VMAF %.3f%s at %.1f kbps; %u encodes, %u cells known before\n",
             row["encoder"].get<std::string>().c_str(), row["preset"].get<std::string>().c_str(),
-            r.met ? ("meets " + what + " at").c_str() : ("cannot reach " + what + "; best candidate").c_str(),
+            r.met ? ("meets " + what + " at").c_str()
+                  : ("cannot reach " + what + " (" + r.why_not + "); best candidate").c_str(),
             crf.c_str(), row["vmaf_score"].get<double>(), score, row["bitrate_kbps"].get<double>(), r.encodes, r.known);
+        // From samples: what the full encode will be; with --verify, how far that prediction was off.
+        const Row& sampled = r.sample_row ? *r.sample_row : row;
+        if (sampled["clip_mode"] != "full") {
+            std::fprintf(stderr, "vmaf-tune: predicted full encode at CRF %s: %.1f kbps, %.0f bytes (from %s)\n",
+                         crf_text(sampled["crf"].get<double>()).c_str(), r.predicted_kbps, r.predicted_bytes,
+                         sampled["clip_mode"].get<std::string>().c_str());
+            if (r.sample_row && sampled["crf"] == row["crf"])
+                std::fprintf(stderr,
+                             "vmaf-tune: the whole source at CRF %s: %.1f kbps, the prediction off by %+.1f%%\n",
+                             crf.c_str(), row["bitrate_kbps"].get<double>(),
+                             (r.predicted_kbps / row["bitrate_kbps"].get<double>() - 1) * 100);
+        }
         if (!as_json) std::printf("%s\n", crf.c_str());
         return r.met ? 0 : 1;
     }
