@@ -67,8 +67,9 @@ TEST(DeepenedSource, LumaOnlyPlanAndCommonBitdepth) {
 TEST(DeepenedSource, RefusesAShallowerDepth) {
     TempDir dir;
     write_file(dir.file("c.yuv"), std::vector<std::uint8_t>(16 * 8 * 3, 0));
-    const Error e = catch_error(
-        [&] { deepen_video(open_yuv(dir.file("c.yuv"), {PixelFormat::Yuv420, 10, 16, 8}), 8); });
+    const Error e = catch_error([&] {
+        deepen_video(open_yuv(dir.file("c.yuv"), {PixelFormat::Yuv420, 10, 16, 8}), 8);
+    });
     EXPECT_EQ(e.kind(), ErrorKind::Usage);
     EXPECT_CONTAINS(e.what(), "10-bit");
 }
