@@ -30,7 +30,10 @@ public:
         pool_ = std::make_unique<PicturePool>(geom_, p.in_flight, p.allocator, p.luma_only);
         if (p.prefill) pool_->reserve(p.in_flight);
         // The inner pictures live only until they are copied: plain host memory.
-        inner_->plan(ReadPlan{p.luma_only, nullptr, p.in_flight, false});
+        ReadPlan inner = p;
+        inner.allocator = nullptr;
+        inner.prefill = false;
+        inner_->plan(inner);
     }
 
     std::optional<Picture> read() override {

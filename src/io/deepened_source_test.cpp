@@ -57,7 +57,10 @@ TEST(DeepenedSource, LumaOnlyPlanAndCommonBitdepth) {
     EXPECT_EQ(common_bitdepth(a, b), 10u);
     EXPECT_EQ(b.get(), deeper);  // the deeper side is left as it is
     EXPECT_EQ(a->geometry().bpc, 10u);
-    a->plan(ReadPlan{true, nullptr, 4, false});
+    ReadPlan luma;
+    luma.luma_only = true;
+    luma.in_flight = 4;
+    a->plan(luma);
     auto pic = a->read();
     ASSERT_TRUE(pic.has_value());
     EXPECT_TRUE(pic->luma_only());

@@ -295,8 +295,8 @@ with tempfile.TemporaryDirectory() as tmp:
     y4m_frames(t("ref8.y4m"), ref8, 3, 8)
     y4m_frames(t("ref10.y4m"), ref8, 3, 10, shift=2)
     y4m_frames(t("dist10.y4m"), dist8, 3, 10, shift=2, low_bits=True)
-    expect_error("8-bit and 10-bit inputs without --common_bitdepth", ["-r", t("ref8.y4m"), "-d", t("dist10.y4m")],
-                 "differ")
+    expect_error("8-bit and 10-bit inputs without --common_bitdepth: named, with the option",
+                 ["-r", t("ref8.y4m"), "-d", t("dist10.y4m")], "is 8-bit, " + t("dist10.y4m") + " is 10-bit (--common_bitdepth")
     hbd = full + ["--feature", "psnr", "--feature", "float_ssim"]
     p = run(["-r", t("ref8.y4m"), "-d", t("dist10.y4m"), "--common_bitdepth", "-o", t("cb.json")] + hbd)
     q = run(["-r", t("ref10.y4m"), "-d", t("dist10.y4m"), "-o", t("cb_shifted.json")] + hbd)

@@ -111,6 +111,17 @@ void require_same_size(const vmaf::VideoSource& ref, const vmaf::VideoSource& di
                                                   "reference's size)");
 }
 
+/// Inputs of different bit depths: named, with the option that scores them.
+void require_same_depth(const vmaf::VideoSource& ref, const vmaf::VideoSource& dist) {
+    const unsigned r = ref.geometry().bpc, d = dist.geometry().bpc;
+    if (r == d) return;
+    throw vmaf::Error(vmaf::ErrorKind::Input, "reference and distorted differ in bit depth: " + ref.name() + " is " +
+                                                  std::to_string(r) + "-bit, " + dist.name() + " is " +
+                                                  std::to_string(d) +
+                                                  "-bit (--common_bitdepth scores both at the deeper one, as "
+                                                  "upstream's common_bitdepth does)");
+}
+
 int run(const vmaf::cli::Args& args) {
     // Names first: a typo is reported before any file is opened.
     for (const auto& m : args.models)
@@ -126,7 +137,10 @@ int run(const vmaf::cli::Args& args) {
         dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
     else
         require_same_size(*ref, *dist);
-    if (args.common_bitdepth) vmaf::common_bitdepth(ref, dist);
+    if (args.common_bitdepth)
+        vmaf::common_bitdepth(ref, dist);
+    else
+        require_same_depth(*ref, *dist);
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (!s->info().conversion.empty() && !args.quiet)
             std::fprintf(stderr, "vmaf: %s: %s\n", s->name().c_str(), s->info().conversion.c_str());
