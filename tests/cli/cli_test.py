@@ -233,6 +233,17 @@ with tempfile.TemporaryDirectory() as tmp:
         return proc.returncode, out.decode(errors="replace")
     rc, err = run_tty(base + ["--backend", "cpu"])
     check("closing line 'vmaf_v0.6.1: SCORE'", rc == 0 and any(l.startswith("vmaf_v0.6.1: ") for l in err.splitlines()), err)
+    # The live progress line: drawn on a terminal (frames of the known total, fps, ETA), erased before the
+    # closing lines; -q leaves stderr empty on a run that writes its report; never drawn off a terminal.
+    rc, err = run_tty(base + ["--backend", "cpu", "--json", "-o", t("tty.json")])
+    check("progress line on a terminal: frames/total, fps, ETA, erased after",
+          rc == 0 and "\r\x1b[Kvmaf: " in err and "/3 frames, " in err and " fps, ETA " in err
+          and "\r\x1b[K3 frames " in err and err.rstrip().endswith(tuple("0123456789")), repr(err[-300:]))
+    rc, err = run_tty(base + ["--backend", "cpu", "--json", "-o", t("tty.json"), "-q"])
+    check("-q on a terminal: nothing on stderr", rc == 0 and err == "", repr(err))
+    p = run(base + ["--backend", "cpu", "--json", "-o", t("notty.json")])
+    check("no progress line off a terminal", p.returncode == 0 and "\r" not in p.stderr and "fps" not in p.stderr,
+          repr(p.stderr))
     rc, err = run_tty(base + ["--backend", "cpu", "-m", "version=vmaf_v0.6.1neg:name=neg", "-m", "version=vmaf_b_v0.6.3"])
     lines = err.splitlines()
     check("closing lines name each model by version",

@@ -14,6 +14,7 @@
 #include "cli_args.hpp"
 #include "listing.hpp"
 #include "names.hpp"
+#include "progress.hpp"
 #include "vmaf/engine.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
@@ -160,6 +161,18 @@ int run(const vmaf::cli::Args& args) {
     for (const auto& f : args.features) engine.add_feature(f);
     const bool tty = ::isatty(STDERR_FILENO);
     if (tty && !args.quiet) std::fprintf(stderr, "VMAF version %s\n", vmaf::version());
+    // On a terminal: a live line of frames, fps and (frame count known) the ETA.
+    std::shared_ptr<vmaf::cli::ProgressLine> progress;
+    if (tty && !args.quiet) {
+        std::optional<std::uint64_t> total;
+        const auto rl = ref->frames_left(), dl = dist->frames_left();
+        if (rl && dl)
+            total = std::min(*rl - std::min<std::uint64_t>(*rl, args.limits.skip_ref),
+                             *dl - std::min<std::uint64_t>(*dl, args.limits.skip_dist));
+        if (args.limits.frame_count) total = std::min<std::uint64_t>(total.value_or(UINT64_MAX), *args.limits.frame_count);
+        progress = std::make_shared<vmaf::cli::ProgressLine>(total);
+        dist = vmaf::cli::with_progress(std::move(dist), progress);
+    }
     // The engine has been starting the backend since its construction; run()
     // takes it (an explicit backend or GPU-pinned feature that cannot run:
     // exit 100, before any frame is read).
@@ -169,6 +182,7 @@ int run(const vmaf::cli::Args& args) {
     } catch (const vmaf::BackendError& e) {
         return backend_failure(e, args.backend, args.output);
     }
+    if (progress) progress->clear();
     const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
