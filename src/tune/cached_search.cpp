@@ -21,7 +21,8 @@ CellSearchResult cached_search(const CellSearch& s, Goal goal, double target) {
     const double sign = goal == Goal::AtMost ? -1 : 1;
     auto value = [&](const Row& r) { return sign * s.value(r); };
     std::map<int, double> known;
-    for (const Row& r : s.sweep->existing()) {
+    const std::vector<Row> rows = s.sweep->existing();
+    for (const Row& r : rows) {
         if (r.value("exit_status", -1) != 0 || !r["crf"].is_number()) continue;
         const double crf = r["crf"].get<double>();
         const long k = std::lround((crf - s.lo) / s.step);

@@ -1,11 +1,15 @@
 #include "tune/per_shot.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "tune/atomic_file.hpp"
 #include "tune/cached_search.hpp"
@@ -44,6 +48,36 @@ void run_step(const std::vector<std::string>& argv, const std::string& what) {
         if (const auto nl = err.rfind('\n'); nl != std::string::npos) err = err.substr(nl + 1);
         throw std::runtime_error(what + " failed (ffmpeg exit " + std::to_string(r.exit_code) + "): " + err);
     }
+}
+
+/// fn(0) .. fn(n - 1) on up to `jobs` threads, the results in index order.
+/// After a failure no new index starts; the first failure (by index) is
+/// rethrown once every started call has ended.
+template <typename T, typename F>
+std::vector<T> run_parallel(std::size_t n, unsigned jobs, F fn) {
+    std::vector<std::optional<T>> out(n);
+    std::vector<std::exception_ptr> errors(n);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto worker = [&] {
+        for (std::size_t i; !failed && (i = next++) < n;) {
+            try {
+                out[i].emplace(fn(i));
+            } catch (...) {
+                errors[i] = std::current_exception();
+                failed = true;
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < std::min<std::size_t>(std::max(1u, jobs), n); ++t) threads.emplace_back(worker);
+    worker();
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    std::vector<T> results;
+    for (auto& r : out) results.push_back(std::move(*r));
+    return results;
 }
 
 double bitrate_kbps(std::uintmax_t bytes, double seconds) {
@@ -191,7 +225,10 @@ ShotPlan plan_shot(const PerShotRun& run, Sweep& sweep, std::size_t si, const Sh
 nlohmann::ordered_json execute_plan(const PerShotRun& run, Sweep& sweep, const std::vector<ShotPlan>& shots,
                                     const std::vector<std::string>& concat_argv, const fs::path& out_path) {
     const SourceFacts& facts = sweep.facts(0);
-    for (std::size_t i = 0; i < shots.size(); ++i) run_step(shots[i].argv, "shot " + std::to_string(i) + "'s encode");
+    run_parallel<int>(shots.size(), run.opt.corpus.jobs, [&](std::size_t i) {
+        run_step(shots[i].argv, "shot " + std::to_string(i) + "'s encode");
+        return 0;
+    });
     run_step(concat_argv, "the concatenation");
     const std::string model =
         sweep.make_job(0, Cell{0, run.adapter->name, run.preset, run.lo}).row["vmaf_model"].get<std::string>();
@@ -269,15 +306,16 @@ int run_per_shot(const PerShotOptions& opt) {
                  shots.size(), facts.frames, opt.scene_threshold, opt.min_shot_frames);
 
     fs::create_directories(run.dir);
-    std::vector<ShotPlan> planned;
+    // Shots searched `--jobs` at a time (each shot's probes one after another).
+    const std::vector<ShotPlan> planned = run_parallel<ShotPlan>(
+        shots.size(), opt.corpus.jobs, [&](std::size_t si) { return plan_shot(run, sweep, si, shots[si]); });
     unsigned encodes = 0;
     bool all_met = true;
     double predicted_bytes = 0, predicted_vmaf_sum = 0;
     nlohmann::ordered_json plan_shots = nlohmann::ordered_json::array();
     std::string concat;
     for (std::size_t si = 0; si < shots.size(); ++si) {
-        planned.push_back(plan_shot(run, sweep, si, shots[si]));
-        const ShotPlan& p = planned.back();
+        const ShotPlan& p = planned[si];
         encodes += p.encodes;
         all_met &= p.met;
         predicted_bytes += p.bytes;

@@ -203,9 +203,11 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     j.adapter = find_encoder(j.cell.encoder);
     const SourceSpec& src = opt_.sources[j.cell.source];
     const SourceFacts& f = facts_[j.cell.source];
+    std::unique_lock<std::mutex> lock(mu_);
     bool announced = announced_[j.cell.source];
     const std::string model = model_for(opt_.model, f, src.path, announced);
     announced_[j.cell.source] = announced;
+    lock.unlock();
     j.clip_mode = "full";
     if (shape.frames) {
         const auto [first, end] = *shape.frames;
@@ -365,6 +367,8 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
         const std::string codecs = codecs_string(j.cell.encoder, j.encode_path, j.stream);
         if (!codecs.empty()) row["codecs"] = codecs;
         try {
+            // One score at a time (as corpus scores): engines on one backend state do not run side by side.
+            std::lock_guard<std::mutex> scoring(score_mu_);
             const ScoreSummary s = score_encode(
                 opt_.sources[j.cell.source], j.window, j.encode_path,
                 setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads, metrics_), j.scale_filter);
@@ -387,6 +391,7 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
 }
 
 void Sweep::append(const Row& row) {
+    std::lock_guard<std::mutex> lock(mu_);
     if (!writer_) writer_.emplace(opt_.out);
     writer_->append(row);
     done_.insert(cell_identity(row));
@@ -402,6 +407,16 @@ Row Sweep::run(const Job& j) {
     Row row = finish(j, encoded);
     append(row);
     return row;
+}
+
+std::vector<Row> Sweep::existing() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return existing_;
+}
+
+bool Sweep::done(const Job& j) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return done_.count(cell_identity(j.row)) != 0;
 }
 
 void Sweep::discard(const Job& j) const {

@@ -4,6 +4,7 @@
 // (`recommend`) run one cell at a time.
 #pragma once
 
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -53,8 +54,9 @@ public:
     const CorpusOptions& options() const { return opt_; }
     /// The encoders with their presets and CRFs, in the order given.
     const std::vector<SweepRun>& runs() const { return runs_; }
-    /// Every row of the output: those it had, then those appended since.
-    const std::vector<Row>& existing() const { return existing_; }
+    /// Every row of the output: those it had, then those appended since (a
+    /// copy: other threads may be appending).
+    std::vector<Row> existing() const;
 
     const SourceFacts& facts(std::size_t source) const { return facts_.at(source); }
     const std::string& ffmpeg_version_string() const { return ffmpeg_ver_; }
@@ -66,7 +68,7 @@ public:
     /// std::invalid_argument for a frame range outside the source.
     Job make_job(std::size_t index, const Cell& cell, const EncodeShape& shape = {});
     /// Whether the output already has a row for the job's cell.
-    bool done(const Job& j) const { return done_.count(cell_identity(j.row)) != 0; }
+    bool done(const Job& j) const;
     /// Runs the job's encode, or nothing when the cache has its result (exit 0). Thread-safe.
     ProcessResult encode(const Job& j) const;
     /// The job's row once its encode ended: from the cache, or scored now
@@ -95,6 +97,11 @@ private:
     std::string user_filters_;             ///< the -vf of --extra-ffmpeg-args, if any
     std::optional<ScoreCache> cache_;
     std::optional<RowWriter> writer_;
+    /// Guards what threads running cells at once share: existing_, done_,
+    /// announced_, writer_. make_job(), run() and existing() may be called
+    /// from several threads (per-shot --jobs).
+    mutable std::mutex mu_;
+    std::mutex score_mu_;  ///< one score_encode() at a time
 };
 
 }  // namespace vmaf::tune

@@ -172,6 +172,17 @@ with tempfile.TemporaryDirectory() as tmp:
     p = tune(pargs + ["--target-vmaf", "90"])
     check("per-shot rerun encodes nothing", p.returncode == 0 and "; 0 encodes" in p.stderr, p.stderr[-300:])
 
+    # --jobs 3: the shots searched at once (fresh cells, no cache) give the same plan.
+    jplan, jout = t("plan_jobs"), t("jobs.jsonl")
+    jargs = [jplan if a == plan_dir else jout if a == out else a for a in pargs if a not in cache and a != t("cache")]
+    p = tune(jargs + ["--target-vmaf", "90", "--jobs", "3", "--no-cache", "--execute"])
+    jp = json.load(open(os.path.join(jplan, "plan.json"))) if p.returncode == 0 else {}
+    check("per-shot --jobs 3 --execute: the plan of one job, joined and scored",
+          [s["crf"] for s in jp.get("shots", [])] == [s["crf"] for s in plan.get("shots", [])]
+          and jp.get("execution", {}).get("vmaf_mean") == plan.get("execution", {}).get("vmaf_mean")
+          and len(rows(jout)) == len(rows(out)) - len([r for r in rows(out) if r.get("score_metrics")]),
+          p.stderr[-400:])
+
     # Samples over a multi-shot source, checked on the whole source (--verify): the answer meets the target
     # there, and the prediction of the full encode from the samples is reported with its measured error.
     vout = t("verify.jsonl")

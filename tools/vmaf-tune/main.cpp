@@ -356,6 +356,9 @@ struct PerShotCommand : Command {
         cmd->add_option("--crf-max", po.crf_max, "highest CRF to try (default: the encoder's)");
         cmd->add_option("--crf-step", po.crf_step,
                         "CRF grid the searches walk (default 1; libx264/libx265: fractions)");
+        cmd->add_option("--jobs", sw.c.jobs,
+                        "shots searched at a time (and segments encoded at a time with --execute; scoring stays one "
+                        "at a time)");
         cmd->add_option("--plan-dir", po.plan_dir, "where plan.json, encode.sh, concat.txt go (default per-shot)");
         cmd->add_flag("--execute", po.execute,
                       "run the plan, join the segments, score the result and compare it with one CRF of similar size");
@@ -426,7 +429,8 @@ struct ReportCommand : Command {
         cmd->add_option("--title", title, "page title");
     }
     int run() override {
-        if (in.empty()) throw std::invalid_argument("report: no JSONL file given (vmaf-tune report CORPUS.jsonl -o report.html)");
+        if (in.empty())
+            throw std::invalid_argument("report: no JSONL file given (vmaf-tune report CORPUS.jsonl -o report.html)");
         if (out.empty()) throw std::invalid_argument("report: no -o/--out HTML file given");
         const auto rows = read_rows(in);
         if (rows.empty()) throw std::invalid_argument(in + " has no rows");
