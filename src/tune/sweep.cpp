@@ -243,6 +243,9 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
         j.scale_filter = shape.scale_filter;
         filters.push_back("scale=" + std::to_string(enc_w) + ":" + std::to_string(enc_h) + ":flags=" + j.scale_filter);
     }
+    // A hardware encoder's frames: its surface layout, or an upload to its device, last in the graph.
+    const HardwareInput hw = hardware_input(*j.adapter, f.geometry.bpc, f.pix_fmt);
+    if (!hw.filters.empty()) filters.push_back(hw.filters);
     std::vector<std::string> trim;
     if (!filters.empty()) trim = {"-vf", join(filters, ",")};
     const std::string stem = fs::path(src.path).stem().string();
@@ -264,9 +267,11 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
                       {"-f", "rawvideo", "-pix_fmt", src.raw_pix_fmt, "-s",
                        std::to_string(src.raw->width) + "x" + std::to_string(src.raw->height), "-r", fps});
     }
+    j.argv.insert(j.argv.end(), hw.before_input.begin(), hw.before_input.end());
     j.argv.insert(j.argv.end(), {"-i", src.path});
     j.argv.insert(j.argv.end(), trim.begin(), trim.end());
-    j.argv.insert(j.argv.end(), {"-an", "-sn", "-dn", "-pix_fmt", f.pix_fmt});
+    j.argv.insert(j.argv.end(), {"-an", "-sn", "-dn"});
+    if (!hw.pix_fmt.empty()) j.argv.insert(j.argv.end(), {"-pix_fmt", hw.pix_fmt});
     const auto codec = j.adapter->args(j.cell.preset, crf_text(j.cell.crf));
     j.argv.insert(j.argv.end(), codec.begin(), codec.end());
     j.argv.insert(j.argv.end(), other_args_.begin(), other_args_.end());
@@ -354,7 +359,10 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
         std::string err = encode.err_tail;
         while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
         if (const auto nl = err.rfind('\n'); nl != std::string::npos) err = err.substr(nl + 1);
-        row["error"] = "encode failed (ffmpeg exit " + std::to_string(encode.exit_code) + "): " + err;
+        // A hardware encoder's failure names its likely cause (no device, no driver) before ffmpeg's words.
+        const std::string hint = hardware_failure_hint(*j.adapter, encode.err_tail);
+        row["error"] = "encode failed (ffmpeg exit " + std::to_string(encode.exit_code) +
+                       "): " + (hint.empty() ? err : hint + " (ffmpeg: " + err + ")");
         discard(j);  // whatever ffmpeg wrote before it failed is no encode
     } else {
         row["encode_time_ms"] = encode.elapsed_ms;

@@ -80,6 +80,46 @@ TEST(TuneEncoders, AdaptersAndPresets) {
     EXPECT_EQ(find_encoder("libvvenc"), nullptr);
 }
 
+TEST(TuneEncoders, HardwareEncodersAndWhyTheyFail) {
+    // Each with its quality parameter and range, and how frames reach it.
+    const EncoderAdapter* qsv = find_encoder("hevc_qsv");
+    ASSERT_NE(qsv, nullptr);
+    EXPECT_EQ(qsv->args("slow", "24"),
+              (std::vector<std::string>{"-c:v", "hevc_qsv", "-preset", "slow", "-global_quality", "24"}));
+    EXPECT_EQ(hardware_input(*qsv, 10, "yuv420p10le").pix_fmt, "p010le");
+    const EncoderAdapter* va = find_encoder("av1_vaapi");
+    ASSERT_NE(va, nullptr);
+    EXPECT_EQ(va->crf_max, 255);
+    EXPECT_EQ(va->args("4", "120"), (std::vector<std::string>{"-c:v", "av1_vaapi", "-compression_level", "4",
+                                                              "-rc_mode", "CQP", "-qp", "120"}));
+    const HardwareInput up = hardware_input(*va, 8, "yuv420p");
+    EXPECT_EQ(up.before_input, (std::vector<std::string>{"-init_hw_device", "vaapi=va", "-filter_hw_device", "va"}));
+    EXPECT_EQ(up.filters, "format=nv12,hwupload");
+    EXPECT_TRUE(up.pix_fmt.empty());
+    const EncoderAdapter* amf = find_encoder("h264_amf");
+    ASSERT_NE(amf, nullptr);
+    EXPECT_EQ(amf->args("quality", "22"),
+              (std::vector<std::string>{"-c:v", "h264_amf", "-quality", "quality", "-rc", "cqp", "-qp_i", "22", "-qp_p",
+                                        "22", "-qp_b", "22"}));
+    EXPECT_THROW(amf->args("fast", "22"), std::invalid_argument);
+    EXPECT_EQ(hardware_input(*find_encoder("libx264"), 8, "yuv444p").pix_fmt, "yuv444p");
+    // ffmpeg 5.1's own words on a machine without the hardware.
+    EXPECT_NE(hardware_failure_hint(*find_encoder("h264_qsv"),
+                                    "[h264_qsv @ 0x1] Error initializing an internal MFX session: unsupported (-3)\n")
+                  .find("needs an Intel GPU"),
+              std::string::npos);
+    EXPECT_NE(hardware_failure_hint(*find_encoder("h264_vaapi"),
+                                    "Device creation failed: -542398533.\nFailed to set value 'vaapi=va' for option "
+                                    "'init_hw_device': Generic error in an external library\n")
+                  .find("needs a VAAPI device"),
+              std::string::npos);
+    EXPECT_NE(hardware_failure_hint(*find_encoder("hevc_nvenc"), "[hevc_nvenc @ 0x1] Cannot load libcuda.so.1\n")
+                  .find("needs an NVIDIA GPU"),
+              std::string::npos);
+    EXPECT_EQ(hardware_failure_hint(*find_encoder("libx264"), "Cannot load libcuda.so.1"), "");
+    EXPECT_EQ(hardware_failure_hint(*find_encoder("h264_vaapi"), "Invalid argument"), "");
+}
+
 TEST(TuneProcess, ExitStatusAndQuoting) {
     EXPECT_EQ(run_process({"true"}).exit_code, 0);
     EXPECT_EQ(run_process({"false"}).exit_code, 1);

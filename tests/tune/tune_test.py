@@ -439,6 +439,21 @@ with tempfile.TemporaryDirectory() as tmp:
           rc == 130 and left == [] and "resume" in err and all(r["exit_status"] == 0 for r in (rows(t("ri.jsonl")) if os.path.exists(t("ri.jsonl")) else [])),
           f"rc={rc} left={left} {err[-300:]}")
 
+    # --- a hardware encoder without its hardware: the failed row names the likely cause ---
+    have = subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True).stdout
+    for enc, absent, needle in [("h264_vaapi", "/dev/dri", "needs a VAAPI device"),
+                                ("h264_qsv", "/dev/dri", "needs an Intel GPU"),
+                                ("h264_nvenc", "/dev/nvidiactl", "needs an NVIDIA GPU")]:
+        if f" {enc} " not in have or os.path.exists(absent):
+            print(f"SKIPPED {enc} without hardware: this ffmpeg lacks it or {absent} exists")
+            continue
+        hout = t(f"hw_{enc}.jsonl")
+        p = tune(["corpus"] + geo + ["--encoder", enc, "--crf", "30", "--out", hout, "--no-cache",
+                                     "--score-backend", BACKEND])
+        hr = rows(hout) if os.path.exists(hout) else []
+        check(f"{enc} without its hardware: a failed row saying why", p.returncode == 1 and len(hr) == 1
+              and needle in (hr[0]["error"] or "") and "(ffmpeg: " in hr[0]["error"], p.stderr[-300:])
+
     # --- the HTML report ---
     html = t("report.html")
     p = tune(["report", out, "-o", html])
