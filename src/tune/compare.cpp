@@ -121,6 +121,21 @@ std::string render_comparison(const Comparison& c, const std::string& format) {
         };
         line(head);
         for (const auto& r : body) line(r);
+    } else if (format == "html") {
+        auto esc = [](const std::string& t) {
+            std::string o;
+            for (char ch : t) o += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
+            return o;
+        };
+        out = "<table class=\"bd\"><thead><tr>";
+        for (const auto& h : head) out += "<th>" + esc(h) + "</th>";
+        out += "</tr></thead><tbody>\n";
+        for (const auto& r : body) {
+            out += "<tr>";
+            for (const auto& cell : r) out += "<td>" + esc(cell) + "</td>";
+            out += "</tr>\n";
+        }
+        out += "</tbody></table>\n";
     } else if (format == "json") {
         nlohmann::ordered_json j;
         j["anchor"] = {{"encoder", anchor.encoder}, {"preset", anchor.preset}};
@@ -141,7 +156,7 @@ std::string render_comparison(const Comparison& c, const std::string& format) {
         }
         out = j.dump(2) + "\n";
     } else {
-        throw std::invalid_argument("--format '" + format + "': expected markdown, json or csv");
+        throw std::invalid_argument("--format '" + format + "': expected markdown, json, csv or html");
     }
     return out;
 }

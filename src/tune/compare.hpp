@@ -37,7 +37,8 @@ inline constexpr double kMinOverlapVmaf = 5;
 Comparison compare_rows(const std::vector<Row>& rows, const std::vector<std::pair<std::string, std::string>>& curves,
                         const std::vector<double>& targets, double min_overlap = kMinOverlapVmaf);
 
-/// "markdown", "json" or "csv"; throws std::invalid_argument for another.
+/// "markdown", "json", "csv" or "html" (a <table class="bd">); throws
+/// std::invalid_argument for another.
 std::string render_comparison(const Comparison& c, const std::string& format);
 
 }  // namespace vmaf::tune

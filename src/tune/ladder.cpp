@@ -322,7 +322,8 @@ int run_ladder(const LadderOptions& opt) {
     write_file_atomic(dir / "master.m3u8", hls_master(rungs, facts.fps));
     write_file_atomic(dir / "manifest.mpd", dash_mpd(dash_rungs, facts.fps, facts.duration_s, mime));
     std::vector<std::size_t> rung_rows(chosen.begin(), chosen.end());
-    write_file_atomic(dir / "report.html", render_report(rows, "vmaf-tune ladder: " + co.sources[0].path, rung_rows));
+    write_file_atomic(dir / "report.html",
+                      render_report(rows, "vmaf-tune ladder: " + co.sources[0].path, rung_rows, opt.target_vmafs));
     for (const Rung& r : rungs)
         std::printf("%s: %.1f kbps, VMAF %.3f%s\n", r.id.c_str(), r.kbps,
                     points[chosen[static_cast<std::size_t>(&r - rungs.data())]].vmaf,

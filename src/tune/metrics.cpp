@@ -22,6 +22,7 @@ const TargetMetric kMetrics[] = {
     {"float_ms_ssim", "float_ms_ssim", "", "", "float_ms_ssim", true, 0, 1},
     {"ssimulacra2", "ssimulacra2", "", "", "ssimulacra2", true, -kInf, 100},
     {"cambi", "cambi", "", "", "cambi", false, 0, kInf},
+    {"xpsnr", "xpsnr", "", "", "xpsnr_y", true, 0, kInf},
 };
 
 bool in_build(const TargetMetric& m) {
@@ -75,8 +76,8 @@ Row pool_frames(const std::vector<double>& frames) {
     out["harmonic_mean"] = n / inv - 1.0;
     out["min"] = *std::min_element(frames.begin(), frames.end());
     out["max"] = *std::max_element(frames.begin(), frames.end());
-    for (const double p : {1.0, 5.0, 95.0, 99.0})
-        out["p" + std::to_string(static_cast<int>(p))] = percentile(frames, p);
+    static const std::pair<const char*, double> kPercentiles[] = {{"p1", 1}, {"p5", 5}, {"p95", 95}, {"p99", 99}};
+    for (const auto& [key, p] : kPercentiles) out[key] = percentile(frames, p);
     return out;
 }
 

@@ -18,11 +18,16 @@ std::string FrameWindow::ffmpeg_filter() const {
         return "trim=start_frame=" + std::to_string(ranges[0].first) + ":end_frame=" + std::to_string(ranges[0].end) +
                ",setpts=PTS-STARTPTS";
     // select keeps frames by number; setpts puts the kept ones back on the frame grid.
-    std::string expr;
-    for (const FrameRange& r : ranges)
-        expr += (expr.empty() ? "" : "+") + std::string("between(n\\,") + std::to_string(r.first) + "\\," +
-                std::to_string(r.end - 1) + ")";
-    return "select=" + expr + ",setpts=N/FRAME_RATE/TB";
+    std::string expr = "select=";
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        if (i) expr += '+';
+        expr += "between(n\\,";
+        expr += std::to_string(ranges[i].first);
+        expr += "\\,";
+        expr += std::to_string(ranges[i].end - 1);
+        expr += ')';
+    }
+    return expr + ",setpts=N/FRAME_RATE/TB";
 }
 
 namespace {

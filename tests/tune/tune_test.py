@@ -223,7 +223,8 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"recommend bad input: {name}", p.returncode == 2 and needle in p.stderr, p.stderr[-300:])
 
     # --- any target metric: the highest CRF whose pooled score reaches the target (cambi: stays at or below) ---
-    targets = {"vmaf_neg": 90, "psnr": 38, "float_ssim": 0.97, "float_ms_ssim": 0.99, "ssimulacra2": 50, "cambi": 1.0}
+    targets = {"vmaf_neg": 90, "psnr": 38, "float_ssim": 0.97, "float_ms_ssim": 0.99, "ssimulacra2": 50, "cambi": 1.0,
+               "xpsnr": 38}
     for metric, target in targets.items():
         mout = t(f"rec_{metric}.jsonl")
         p = tune(["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "51", "--target-metric",
@@ -237,7 +238,7 @@ with tempfile.TemporaryDirectory() as tmp:
               crf in score and ok(score[crf]) and (crf == 51 or (crf + 1 in score and not ok(score[crf + 1]))),
               f"rc={p.returncode} crf={crf} scores={score} {p.stderr[-300:]}")
     # The metric's per-frame values are the vmaf CLI's for the same encode.
-    for metric, feature, key in [("psnr", "psnr", "psnr_y"), ("cambi", "cambi", "cambi")]:
+    for metric, feature, key in [("psnr", "psnr", "psnr_y"), ("cambi", "cambi", "cambi"), ("xpsnr", "xpsnr", "xpsnr_y")]:
         r = next(iter(rows(t(f"rec_{metric}.jsonl"))), None) if os.path.exists(t(f"rec_{metric}.jsonl")) else None
         c = {}
         if r and r["encode_path"]:
@@ -456,10 +457,35 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # --- the HTML report ---
     html = t("report.html")
-    p = tune(["report", out, "-o", html])
+    p = tune(["report", out, "-o", html, "--target-vmaf", "93"])
     page = open(html).read() if os.path.exists(html) else ""
     check("report written, self-contained", p.returncode == 0 and "<svg" in page and "http://" not in
           page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page, p.stderr)
+    # The charts: bitrate on a log axis with units, legends under the plots, the hull only where it leaves
+    # the curve, the target line, a BD table for the two encoders, and SVGs that scale to the window.
+    import re
+    charts = re.findall(r'<svg class="chart".*?</svg>', page, re.S)
+    first = charts[0] if charts else ""
+    xticks = re.findall(r'class="tick x">([^<]*)<', first)
+    check("bitrate axis: log ticks with units", xticks and all(t.endswith(("kbit/s", "Mbit/s")) for t in xticks),
+          xticks)
+    legend_ok = bool(charts)
+    for c in charts:
+        frame = re.search(r'<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)" class="frame"', c)
+        bottom = float(frame.group(1)) + float(frame.group(2)) if frame else 1e9
+        legend_ok &= all(float(y) > bottom for y in re.findall(r'<rect class="legend-key" x="[^"]*" y="([^"]*)"', c))
+    check("legends sit below the plot area, not over the data", legend_ok)
+    curves = re.findall(r'class="curve"[^>]*points="([^"]*)"', first)
+    hulls = re.findall(r'class="hull"[^>]*points="([^"]*)"', first)
+    check("hulls drawn only where they leave the curve (fewer points than it)",
+          len(hulls) <= len(curves) and all(len(h.split()) < max(len(c.split()) for c in curves) for h in hulls),
+          (len(curves), len(hulls)))
+    check("the target line", 'class="target"' in first and ">VMAF 93<" in first)
+    bd = re.search(r'<table class="bd">.*?</table>', page, re.S)
+    check("a BD-rate table for the two encoders", bd and bd.group(0).count("<tr>") == 3
+          and "BD-rate vs libx264 fast" in bd.group(0) and "kbps at VMAF 93" in bd.group(0), page[:0])
+    check("charts scale to the window", "svg.chart{" in page and "width:100%" in page
+          and not re.search(r'<svg class="chart"[^>]*width="', page))
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
         print("SKIPPED chromium rendering: chromium is not installed (scripts/install-deps.sh installs it)")

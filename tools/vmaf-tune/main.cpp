@@ -293,7 +293,7 @@ struct CompareCommand : Command {
         cmd->add_option("--crf", sw.c.crf_specs, "CRF (repeatable) or FIRST:LAST[:STEP] of encoders without their own");
         cmd->add_option("--jobs", sw.c.jobs, "encodes at a time");
         cmd->add_option("--target-vmaf", targets, "VMAF targets of the bitrate table (repeatable)");
-        cmd->add_option("--format", format, "markdown, json or csv");
+        cmd->add_option("--format", format, "markdown, json, csv or html");
         cmd->add_option("--min-overlap", min_overlap,
                         "VMAF points two curves must share for BD values (default 5; fewer: no BD, exit 1)");
         cmd->add_option("-o,--output", output, "write the table here instead of stdout");
@@ -421,12 +421,14 @@ struct MergeCommand : Command {
 
 struct ReportCommand : Command {
     std::string in, out, title;
+    std::vector<double> targets;
     bool encodes() const override { return false; }
     explicit ReportCommand(CLI::App& app) {
         cmd = app.add_subcommand("report", "one self-contained HTML page with plots and a table of a corpus");
         cmd->add_option("corpus", in, "JSONL file");  // these two checked in run(), to name what is missing
         cmd->add_option("-o,--out", out, "HTML file");
         cmd->add_option("--title", title, "page title");
+        cmd->add_option("--target-vmaf", targets, "VMAF targets drawn as lines (repeatable; the BD table's bitrates)");
     }
     int run() override {
         if (in.empty())
@@ -434,7 +436,9 @@ struct ReportCommand : Command {
         if (out.empty()) throw std::invalid_argument("report: no -o/--out HTML file given");
         const auto rows = read_rows(in);
         if (rows.empty()) throw std::invalid_argument(in + " has no rows");
-        write_file_atomic(out, render_report(rows, title.empty() ? "vmaf-tune: " + in : title));
+        for (double t : targets)
+            if (!(t >= 0 && t <= 100)) throw std::invalid_argument("--target-vmaf must be within [0, 100]");
+        write_file_atomic(out, render_report(rows, title.empty() ? "vmaf-tune: " + in : title, {}, targets));
         return 0;
     }
 };
