@@ -135,8 +135,10 @@ Recommendation recommend(const RecommendOptions& opt) {
     struct TooLarge {
         Row row;
     };
+    unsigned probed = 0;  // encodes made before a stop
     if (opt.target && opt.max_encoded_percent > 0)
         search.on_probe = [&](const Row& r) {
+            probed += r["cache_hit"] != true;
             if (!meets(value(r)) && full_bytes(r) > size_cap) throw TooLarge{r};
         };
     const Goal goal = !opt.target ? Goal::Closest : lower_better ? Goal::AtMost : Goal::AtLeast;
@@ -154,6 +156,7 @@ Recommendation recommend(const RecommendOptions& opt) {
                       cap_text + "; lower CRFs only grow";
         rec.predicted_kbps = row_number(rec.row, "bitrate_kbps");
         rec.predicted_bytes = full_bytes(rec.row);
+        rec.encodes = probed;
         return rec;
     }
     rec.met = s->met();
