@@ -151,5 +151,14 @@ std::unique_ptr<VideoSource> open_input(const std::string& path, const VideoGeom
 /// the build has no FFmpeg.
 std::unique_ptr<VideoSource> scale_video(std::unique_ptr<VideoSource> src, unsigned width, unsigned height,
                                          const std::string& filter);
+/// `src` delivered at `bpc` bits per sample, every sample shifted left by
+/// the difference (8-bit 235 becomes 10-bit 940); `src` itself when it already
+/// has `bpc` bits. Throws vmaf::Error(Usage) for a shallower `bpc` or one above 16.
+std::unique_ptr<VideoSource> deepen_video(std::unique_ptr<VideoSource> src, unsigned bpc);
+/// Upstream's common bit depth (`vmaf --common_bitdepth`, implied by
+/// `--aom_ctc v6.0` and later): the shallower of the two sources is deepened
+/// to the other's bit depth, as upstream's CLI does before scoring. Returns
+/// that bit depth.
+unsigned common_bitdepth(std::unique_ptr<VideoSource>& a, std::unique_ptr<VideoSource>& b);
 
 }  // namespace vmaf

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "tune/atomic_file.hpp"
 #include "tune/source.hpp"
 
 namespace fs = std::filesystem;
@@ -50,14 +51,11 @@ void ScoreCache::put(const std::string& key, const Row& result) {
     const std::string p = path(key);
     std::error_code ec;
     fs::create_directories(fs::path(p).parent_path(), ec);
-    const std::string tmp = p + ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp);
-        out << result.dump();
-        if (!out) return;  // the cache is an optimisation: a full disk must not fail the sweep
+    try {
+        write_file_atomic(p, result.dump());
+    } catch (const std::runtime_error&) {
+        return;  // the cache is an optimisation: a full disk must not fail the sweep
     }
-    fs::rename(tmp, p, ec);
-    if (ec) fs::remove(tmp, ec);
     trim();
 }
 

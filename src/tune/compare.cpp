@@ -17,23 +17,24 @@ std::string fmt(double v, const char* f) {
 
 }  // namespace
 
-Comparison compare_rows(const std::vector<Row>& rows, const std::vector<std::string>& encoder_order,
-                        const std::vector<double>& targets) {
+Comparison compare_rows(const std::vector<Row>& rows, const std::vector<std::pair<std::string, std::string>>& curves,
+                        const std::vector<double>& targets, double min_overlap) {
     Comparison c;
     c.targets = targets;
     std::map<std::pair<std::string, std::string>, std::vector<RdPoint>> pts;
     std::vector<std::pair<std::string, std::string>> order;
-    for (const std::string& e : encoder_order)
+    for (const auto& key : curves)
         for (const Row& r : rows) {
-            if (r.value("encoder", std::string()) != e || r.value("exit_status", -1) != 0 ||
-                !r["vmaf_score"].is_number())
+            if (r.value("encoder", std::string()) != key.first || r.value("preset", std::string()) != key.second ||
+                r.value("exit_status", -1) != 0 || !r["vmaf_score"].is_number())
                 continue;
-            const auto key = std::make_pair(e, r.value("preset", std::string()));
             if (!pts.count(key)) order.push_back(key);
             pts[key].push_back({r["bitrate_kbps"].get<double>(), r["vmaf_score"].get<double>()});
         }
     for (const auto& key : order) {
-        EncoderCurve curve{key.first, key.second, {}, {}, {}, {}, {}};
+        EncoderCurve curve;
+        curve.encoder = key.first;
+        curve.preset = key.second;
         auto p = pts[key];
         std::sort(p.begin(), p.end(), [](const RdPoint& a, const RdPoint& b) { return a.rate < b.rate; });
         for (const RdPoint& q : p)
@@ -50,7 +51,19 @@ Comparison compare_rows(const std::vector<Row>& rows, const std::vector<std::str
         c.curves.push_back(std::move(curve));
     }
     if (c.curves.empty()) throw std::invalid_argument("no successful cells to compare");
+    const std::vector<RdPoint>& anchor = c.curves[0].points;
     for (std::size_t i = 1; i < c.curves.size(); ++i) {
+        const std::vector<RdPoint>& p = c.curves[i].points;
+        if (!anchor.empty() && !p.empty())
+            c.curves[i].overlap_vmaf = std::max(0.0, std::min(anchor.back().quality, p.back().quality) -
+                                                         std::max(anchor.front().quality, p.front().quality));
+        if (c.curves[i].overlap_vmaf < min_overlap) {
+            c.curves[i].bd_note = "the curves share " + fmt(c.curves[i].overlap_vmaf, "%.2f") +
+                                  " VMAF points, fewer than " + fmt(min_overlap, "%g") +
+                                  ": widen the CRF ranges so that the curves cover the same qualities "
+                                  "(per encoder: ENCODER:PRESET:FIRST-LAST)";
+            continue;
+        }
         try {
             c.curves[i].bd_rate = bd_rate(c.curves[0].points, c.curves[i].points);
             c.curves[i].bd_vmaf = bd_quality(c.curves[0].points, c.curves[i].points);
@@ -108,6 +121,21 @@ std::string render_comparison(const Comparison& c, const std::string& format) {
         };
         line(head);
         for (const auto& r : body) line(r);
+    } else if (format == "html") {
+        auto esc = [](const std::string& t) {
+            std::string o;
+            for (char ch : t) o += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
+            return o;
+        };
+        out = "<table class=\"bd\"><thead><tr>";
+        for (const auto& h : head) out += "<th>" + esc(h) + "</th>";
+        out += "</tr></thead><tbody>\n";
+        for (const auto& r : body) {
+            out += "<tr>";
+            for (const auto& cell : r) out += "<td>" + esc(cell) + "</td>";
+            out += "</tr>\n";
+        }
+        out += "</tbody></table>\n";
     } else if (format == "json") {
         nlohmann::ordered_json j;
         j["anchor"] = {{"encoder", anchor.encoder}, {"preset", anchor.preset}};
@@ -128,7 +156,7 @@ std::string render_comparison(const Comparison& c, const std::string& format) {
         }
         out = j.dump(2) + "\n";
     } else {
-        throw std::invalid_argument("--format '" + format + "': expected markdown, json or csv");
+        throw std::invalid_argument("--format '" + format + "': expected markdown, json, csv or html");
     }
     return out;
 }

@@ -7,14 +7,15 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
+#include "tune/interrupt.hpp"
 #include "tune/sweep.hpp"
 
 namespace fs = std::filesystem;
@@ -22,12 +23,6 @@ namespace fs = std::filesystem;
 namespace vmaf::tune {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int) {
-    g_interrupted = true;
-}
 
 /// A job whose encode has ended (successfully or not).
 struct Encoded {
@@ -50,42 +45,41 @@ std::string size_tag(const Job& j) {
 
 }  // namespace
 
-int run_corpus(const CorpusOptions& opt) {
+int run_corpus(const CorpusOptions& opt, std::vector<Row>* grid_rows) {
     Sweep sweep(opt);
     // Every cell, sources outermost, then each encoder with its presets and the CRFs.
     std::vector<Cell> grid;
-    for (const std::string& e : sweep.encoders()) {
-        const EncoderAdapter* a = find_encoder(e);
-        const std::vector<std::string> presets =
-            opt.presets.empty() ? std::vector<std::string>{a->default_preset} : opt.presets;
-        for (const Cell& c : make_grid(opt.sources.size(), {e}, presets, sweep.crfs()))
+    for (const SweepRun& run : sweep.runs())
+        for (const Cell& c : make_grid(opt.sources.size(), {run.adapter->name}, {run.preset}, run.crfs))
             for (std::size_t k = 0; k < std::max<std::size_t>(1, opt.shapes.size()); ++k) {
                 grid.push_back(c);
                 grid.back().shape = k;
             }
-    }
     std::stable_sort(grid.begin(), grid.end(), [](const Cell& x, const Cell& y) { return x.source < y.source; });
     // The jobs of this shard that have no row yet.
     std::deque<Job> todo;
+    std::set<std::string> identities;
     std::size_t in_shard = 0;
     for (std::size_t i = 0; i < grid.size(); ++i) {
         if (!opt.shard.takes(i)) continue;
         ++in_shard;
         Job j = sweep.make_job(i, grid[i], opt.shapes.empty() ? EncodeShape{} : opt.shapes[grid[i].shape]);
+        identities.insert(cell_identity(j.row));
         if (!sweep.done(j)) todo.push_back(std::move(j));
     }
+    // The grid's rows once the sweep ends: those of its cells, old and new.
+    auto collect = [&](int rc) {
+        if (grid_rows)
+            for (Row& r : read_rows(opt.out))
+                if (identities.count(cell_identity(r))) grid_rows->push_back(std::move(r));
+        return rc;
+    };
     const std::size_t total = todo.size();
     std::fprintf(stderr, "vmaf-tune: %zu cells in this %s, %zu already in %s, %zu to run\n", in_shard,
                  opt.shard.count > 1 ? "shard" : "sweep", in_shard - total, opt.out.c_str(), total);
-    if (total == 0) return 0;
+    if (total == 0) return collect(0);
 
-    g_interrupted = false;
-    struct sigaction sa {
-    }, old_int{}, old_term{};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &old_int);
-    ::sigaction(SIGTERM, &sa, &old_term);
+    InterruptScope interrupt_scope;
 
     // Encoders take jobs; the calling thread scores what they finish, in the order they finish.
     std::mutex mu;
@@ -95,7 +89,7 @@ int run_corpus(const CorpusOptions& opt) {
     std::vector<std::thread> workers;
     auto next_job = [&]() -> std::optional<Job> {
         std::lock_guard<std::mutex> lock(mu);
-        if (todo.empty() || g_interrupted) return std::nullopt;
+        if (todo.empty() || interrupted()) return std::nullopt;
         Job j = std::move(todo.front());
         todo.pop_front();
         ++encoding;
@@ -123,18 +117,22 @@ int run_corpus(const CorpusOptions& opt) {
         {
             std::unique_lock<std::mutex> lock(mu);
             cv.wait_for(lock, std::chrono::milliseconds(200),
-                        [&] { return !finished.empty() || ((todo.empty() || g_interrupted) && encoding == 0); });
+                        [&] { return !finished.empty() || ((todo.empty() || interrupted()) && encoding == 0); });
             if (!finished.empty()) {
                 e = std::move(finished.front());
                 finished.pop_front();
-            } else if ((todo.empty() || g_interrupted) && encoding == 0) {
+            } else if ((todo.empty() || interrupted()) && encoding == 0) {
                 break;
             } else {
                 continue;
             }
         }
-        // An encode that ended because of Ctrl-C is not a result: it is left for the resumed run.
-        if (g_interrupted && e->encode.exit_code != 0) continue;
+        // An encode that ended because of Ctrl-C is not a result: its cell is
+        // left for the resumed run, its partial file removed.
+        if (interrupted() && e->encode.exit_code != 0) {
+            sweep.discard(e->job);
+            continue;
+        }
         const Job& j = e->job;
         Row row = sweep.finish(j, e->encode);
         sweep.append(row);
@@ -147,27 +145,25 @@ int run_corpus(const CorpusOptions& opt) {
             std::snprintf(score, sizeof score, "VMAF %.3f at %.0f kbps%s", row["vmaf_score"].get<double>(),
                           row["bitrate_kbps"].get<double>(), row["cache_hit"] == true ? " (cached)" : "");
         if (tty)
-            std::fprintf(stderr, "\r\033[Kvmaf-tune: %zu/%zu cells, ETA %s — %s %s crf %d%s: %s", written, total,
-                         fmt_duration(eta).c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(), j.cell.crf,
-                         size_tag(j).c_str(), score);
+            std::fprintf(stderr, "\r\033[Kvmaf-tune: %zu/%zu cells, ETA %s — %s %s crf %s%s: %s", written, total,
+                         fmt_duration(eta).c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
+                         crf_text(j.cell.crf).c_str(), size_tag(j).c_str(), score);
         else
-            std::fprintf(stderr, "vmaf-tune: [%zu/%zu] %s %s %s crf %d%s: %s\n", written, total,
+            std::fprintf(stderr, "vmaf-tune: [%zu/%zu] %s %s %s crf %s%s: %s\n", written, total,
                          fs::path(opt.sources[j.cell.source].path).filename().c_str(), j.cell.encoder.c_str(),
-                         j.cell.preset.c_str(), j.cell.crf, size_tag(j).c_str(), score);
+                         j.cell.preset.c_str(), crf_text(j.cell.crf).c_str(), size_tag(j).c_str(), score);
         if (row["exit_status"] != 0)
             std::fprintf(stderr, "%svmaf-tune: %s\n", tty ? "\n" : "", row["error"].get<std::string>().c_str());
     }
     for (auto& w : workers) w.join();
     if (tty) std::fprintf(stderr, "\n");
-    ::sigaction(SIGINT, &old_int, nullptr);
-    ::sigaction(SIGTERM, &old_term, nullptr);
-    if (g_interrupted) {
+    if (interrupted()) {
         std::fprintf(stderr, "vmaf-tune: interrupted after %zu of %zu cells; run the same command again to resume\n",
                      written, total);
         return 130;
     }
     std::fprintf(stderr, "vmaf-tune: %zu cells written to %s (%zu failed)\n", written, opt.out.c_str(), failed);
-    return failed ? 1 : 0;
+    return collect(failed ? 1 : 0);
 }
 
 }  // namespace vmaf::tune

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "tune/grid.hpp"
+#include "tune/lists.hpp"
+#include "tune/rows.hpp"
 #include "tune/score.hpp"
 #include "tune/source.hpp"
 
@@ -19,12 +21,19 @@ struct CorpusOptions {
     std::vector<std::string> encoders;   ///< default {"libx264"}
     std::vector<std::string> presets;    ///< empty: each encoder's default preset
     std::vector<std::string> crf_specs;  ///< as --crf: "23", "18:40:2"
-    std::vector<EncodeShape> shapes;     ///< innermost grid dimension (e.g. ladder sizes); empty: one plain encode
+    /// Encoders with their own presets and CRFs (compare's ENCODER:PRESET:CRFS);
+    /// when given, these are the sweep's encoders instead of encoders x presets.
+    std::vector<EncoderRun> runs;
+    std::vector<EncodeShape> shapes;  ///< innermost grid dimension (e.g. ladder sizes); empty: one plain encode
     std::string model;  ///< --vmaf-model: built-in name or a .json path; empty: v0.6.1 (4K model at >= 2160p)
+    /// Metrics scored beside VMAF (names of metrics.hpp's table, not "vmaf"); in
+    /// each row's "metric_scores" and part of its cell's identity.
+    std::vector<std::string> metrics;
     std::string score_backend = "auto";
     unsigned jobs = 1;
     unsigned threads = 0;       ///< scoring threads; 0: every core
-    double sample_seconds = 0;  ///< > 0: encode and score only the centre S seconds
+    double sample_seconds = 0;  ///< > 0: encode and score only samples of S seconds each
+    unsigned samples = 1;       ///< how many samples, spread evenly over the source (one: its centre)
     std::vector<std::string> extra_ffmpeg_args;
     bool keep_encodes = false;
     std::string encode_dir;  ///< default: <out>.encodes
@@ -40,6 +49,8 @@ struct CorpusOptions {
 /// shard has a successful row, 1 when some cell failed (its row says why; the
 /// sweep went on), 130 when interrupted (the file stays resumable). Throws std::runtime_error /
 /// vmaf::Error for bad options, which the CLI reports with exit 2.
-int run_corpus(const CorpusOptions& opt);
+/// `grid_rows`, when given, receives the row of every cell of this shard's
+/// grid (those found in the output and those run now), and nothing else.
+int run_corpus(const CorpusOptions& opt, std::vector<Row>* grid_rows = nullptr);
 
 }  // namespace vmaf::tune

@@ -12,10 +12,32 @@ struct EncoderAdapter {
     std::string default_preset;  ///< when --preset is not given
     int crf_min = 0, crf_max = 51;
     std::string extension;  ///< container of the encode: "mp4", "mkv", "webm"
-    /// ffmpeg output options for `preset` and `crf` (codec, rate control).
-    /// Throws std::invalid_argument for a preset the encoder does not have.
-    std::vector<std::string> (*args)(const std::string& preset, int crf) = nullptr;
+    /// ffmpeg output options for `preset` and `crf` (codec, rate control;
+    /// the CRF as crf_text writes it). Throws std::invalid_argument for a
+    /// preset the encoder does not have.
+    std::vector<std::string> (*args)(const std::string& preset, const std::string& crf) = nullptr;
+    bool fractional_crf = false;  ///< the encoder's CRF takes fractions (ffmpeg's -crf is a float)
+    /// How frames reach a hardware encoder: None (software, or NVENC, which
+    /// takes the source's layout), Nv12 (system-memory NV12/P010 frames: QSV,
+    /// AMF), Vaapi (uploaded to a VAAPI device the command initialises).
+    enum class Input { None, Nv12, Vaapi } input = Input::None;
+    /// What its quality value is called, for messages ("CRF", "QP", "ICQ").
+    const char* quality_name = "CRF";
 };
+
+/// The ffmpeg options around the encoder's own for frames of bit depth `bpc`:
+/// `before_input` goes before -i (a hardware device), `filters` at the end of
+/// the filter graph (hwupload), `pix_fmt` the output -pix_fmt (empty: none).
+struct HardwareInput {
+    std::vector<std::string> before_input;
+    std::string filters, pix_fmt;
+};
+HardwareInput hardware_input(const EncoderAdapter& a, unsigned bpc, const std::string& source_pix_fmt);
+
+/// Why a hardware encoder's ffmpeg run most likely failed (no device, no
+/// driver, a size or format the device refuses), read from ffmpeg's stderr;
+/// "" for software encoders and for failures it does not recognise.
+std::string hardware_failure_hint(const EncoderAdapter& a, const std::string& ffmpeg_stderr);
 
 /// The adapter for `name`, or nullptr when vmaf-tune does not know it.
 const EncoderAdapter* find_encoder(const std::string& name);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -9,11 +11,11 @@ namespace vmaf::tune {
 
 namespace {
 
-int parse_int(const std::string& s, const std::string& what) {
-    int v = 0;
+double parse_number(const std::string& s, const std::string& what) {
+    double v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || s.empty())
-        throw std::invalid_argument("--crf: '" + s + "' is not an integer (in '" + what + "')");
+    if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v))
+        throw std::invalid_argument("--crf: '" + s + "' is not a number (in '" + what + "')");
     return v;
 }
 
@@ -30,28 +32,45 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 }  // namespace
 
-std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi, const std::string& encoder) {
+double round_crf(double crf) {
+    return std::round(crf * 1e6) / 1e6;
+}
+
+std::string crf_text(double crf) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", round_crf(crf));
+    return buf;
+}
+
+std::vector<double> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi, const std::string& encoder,
+                                   bool whole_only) {
     if (specs.empty()) throw std::invalid_argument("--crf: no values given");
-    std::set<int> values;
+    std::set<double> values;
     for (const std::string& spec : specs) {
         const auto parts = split(spec, ':');
         if (parts.size() == 1) {
-            values.insert(parse_int(parts[0], spec));
+            values.insert(round_crf(parse_number(parts[0], spec)));
         } else if (parts.size() == 2 || parts.size() == 3) {
-            const int first = parse_int(parts[0], spec), last = parse_int(parts[1], spec);
-            const int step = parts.size() == 3 ? parse_int(parts[2], spec) : 1;
-            if (step <= 0) throw std::invalid_argument("--crf: step must be positive in '" + spec + "'");
+            const double first = parse_number(parts[0], spec), last = parse_number(parts[1], spec);
+            const double step = parts.size() == 3 ? parse_number(parts[2], spec) : 1;
+            if (!(step > 0)) throw std::invalid_argument("--crf: step must be positive in '" + spec + "'");
             if (last < first) throw std::invalid_argument("--crf: empty range '" + spec + "' (last < first)");
-            for (long v = first; v <= last; v += step) values.insert(static_cast<int>(v));
+            if ((last - first) / step > 10000) throw std::invalid_argument("--crf: too many values in '" + spec + "'");
+            for (long k = 0; first + static_cast<double>(k) * step <= last + 1e-9; ++k)
+                values.insert(round_crf(first + static_cast<double>(k) * step));
         } else {
             throw std::invalid_argument("--crf: expected N or FIRST:LAST[:STEP], got '" + spec + "'");
         }
     }
-    for (int v : values)
+    for (double v : values) {
         if (v < lo || v > hi)
-            throw std::invalid_argument("--crf " + std::to_string(v) + " is outside " +
+            throw std::invalid_argument("--crf " + crf_text(v) + " is outside " +
                                         (encoder.empty() ? "the range" : encoder + "'s range") + " [" +
                                         std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        if (whole_only && v != std::floor(v))
+            throw std::invalid_argument("--crf " + crf_text(v) + ": " + (encoder.empty() ? "this encoder" : encoder) +
+                                        " takes whole CRFs only (fractional ones: libx264, libx265, NVENC)");
+    }
     return {values.begin(), values.end()};
 }
 
@@ -71,12 +90,12 @@ Shard parse_shard(const std::string& text) {
 }
 
 std::vector<Cell> make_grid(std::size_t sources, const std::vector<std::string>& encoders,
-                            const std::vector<std::string>& presets, const std::vector<int>& crfs) {
+                            const std::vector<std::string>& presets, const std::vector<double>& crfs) {
     std::vector<Cell> cells;
     for (std::size_t s = 0; s < sources; ++s)
         for (const std::string& e : encoders)
             for (const std::string& p : presets)
-                for (int q : crfs) cells.push_back({s, e, p, q});
+                for (double q : crfs) cells.push_back({s, e, p, q});
     return cells;
 }
 

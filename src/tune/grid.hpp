@@ -10,12 +10,20 @@
 
 namespace vmaf::tune {
 
-/// Parses repeatable `--crf` values: single integers ("23") or inclusive
-/// ranges "FIRST:LAST[:STEP]" ("18:40:2"). Returns the distinct values in
-/// ascending order. Throws std::invalid_argument with a one-line message on a
-/// malformed, empty, or out-of-[lo, hi] list; `encoder` names whose range
-/// [lo, hi] is in the message.
-std::vector<int> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi, const std::string& encoder = "");
+/// Parses repeatable `--crf` values: single values ("23", "23.5") or
+/// inclusive ranges "FIRST:LAST[:STEP]" ("18:40:2", "20:22:0.25"). Returns the
+/// distinct values in ascending order (each rounded to 1e-6, so that
+/// 20 + 3 * 0.1 is 20.3). Throws std::invalid_argument with a one-line message
+/// on a malformed, empty, or out-of-[lo, hi] list, and on a fractional value
+/// when `whole_only` (an encoder whose CRF is an integer); `encoder` names
+/// whose range [lo, hi] is in the message.
+std::vector<double> parse_crf_list(const std::vector<std::string>& specs, int lo, int hi,
+                                   const std::string& encoder = "", bool whole_only = true);
+
+/// A CRF rounded to 1e-6 (steps like 0.1 then give the values one would type).
+double round_crf(double crf);
+/// A CRF as ffmpeg and file names take it: "23", "23.25".
+std::string crf_text(double crf);
 
 /// `--shard I/N`: this process takes cells whose grid index i has i % N == I
 /// (I in [0, N)). The default 0/1 takes every cell.
@@ -42,12 +50,12 @@ struct EncodeShape {
 struct Cell {
     std::size_t source = 0;  ///< index into the sweep's sources
     std::string encoder, preset;
-    int crf = 0;
+    double crf = 0;
     std::size_t shape = 0;  ///< index into the sweep's shapes (CorpusOptions::shapes), when it has any
 };
 
 /// Every cell, sources outermost, then encoders, presets, CRFs (ascending).
 std::vector<Cell> make_grid(std::size_t sources, const std::vector<std::string>& encoders,
-                            const std::vector<std::string>& presets, const std::vector<int>& crfs);
+                            const std::vector<std::string>& presets, const std::vector<double>& crfs);
 
 }  // namespace vmaf::tune

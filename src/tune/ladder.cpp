@@ -10,7 +10,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "tune/atomic_file.hpp"
 #include "tune/encoders.hpp"
+#include "tune/lists.hpp"
 #include "tune/report.hpp"
 #include "tune/source.hpp"
 
@@ -23,16 +25,6 @@ namespace {
 bool parse_dim(const std::string& s, unsigned& v) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     return !s.empty() && ec == std::errc() && end == s.data() + s.size() && v > 0;
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream o(tmp, std::ios::binary);
-        o << text;
-        if (!o) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    fs::rename(tmp, path);
 }
 
 std::string xml_escape(const std::string& s) {
@@ -75,12 +67,7 @@ std::string dash_frame_rate(double fps) {
 std::vector<std::pair<unsigned, unsigned>> parse_resolutions(const std::string& text, unsigned src_w, unsigned src_h,
                                                              bool even_w, bool even_h) {
     std::vector<std::pair<unsigned, unsigned>> out;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-        if (i < text.size() && text[i] != ',') continue;
-        const std::string item = text.substr(start, i - start);
-        start = i + 1;
-        if (item.empty()) continue;
+    for (const std::string& item : split_list(text)) {
         const auto x = item.find('x');
         unsigned w = 0, h = 0;
         if (x == std::string::npos || !parse_dim(item.substr(0, x), w) || !parse_dim(item.substr(x + 1), h))
@@ -211,46 +198,29 @@ int run_ladder(const LadderOptions& opt) {
         s.scale_filter = opt.scale_filter;
         co.shapes.push_back(s);
     }
-    const int rc = run_corpus(co);
+    std::vector<Row> grid_rows;
+    const int rc = run_corpus(co, &grid_rows);
     if (rc == 130) return rc;
 
-    // The sweep's rows for this source, encoder, preset, sizes and CRFs.
-    const EncoderAdapter* adapter = find_encoder(co.encoders.empty() ? "libx264" : co.encoders.front());
-    const std::string preset = co.presets.empty() ? adapter->default_preset : co.presets.front();
-    const std::vector<int> crfs = parse_crf_list(co.crf_specs, adapter->crf_min, adapter->crf_max, adapter->name);
-    std::string extra;
-    for (const std::string& a : co.extra_ffmpeg_args) extra += (extra.empty() ? "" : " ") + a;
-    const std::string model = !co.model.empty() ? co.model : g.height >= 2160 ? "vmaf_4k_v0.6.1" : "vmaf_v0.6.1";
+    // The sweep's own cells: every size at every CRF.
     std::vector<Row> rows;
     std::vector<LadderPoint> points;
-    const std::vector<Row> all_rows = read_rows(co.out);
-    const auto collect = [&](const std::string& clip_mode) {
-        std::set<std::pair<std::pair<unsigned, unsigned>, int>> seen;
-        for (const Row& r : all_rows) {
-            if (r.value("src", std::string()) != co.sources[0].path || r["encoder"] != adapter->name ||
-                r["preset"] != preset || r["clip_mode"] != clip_mode || r.value("exit_status", -1) != 0 ||
-                r.value("extra_params", std::string()) != extra || r.value("vmaf_model", std::string()) != model)
-                continue;
-            const bool scaled = r.contains("encode_width");
-            if (scaled && r.value("scale_filter", std::string()) != opt.scale_filter) continue;
-            const unsigned w = scaled ? r["encode_width"].get<unsigned>() : r["width"].get<unsigned>();
-            const unsigned h = scaled ? r["encode_height"].get<unsigned>() : r["height"].get<unsigned>();
-            const int crf = r["crf"].get<int>();
-            if (std::find(sizes.begin(), sizes.end(), std::make_pair(w, h)) == sizes.end() ||
-                std::find(crfs.begin(), crfs.end(), crf) == crfs.end() || !seen.insert({{w, h}, crf}).second)
-                continue;
-            points.push_back(LadderPoint{w, h, crf, r["bitrate_kbps"].get<double>(), r["vmaf_score"].get<double>()});
-            rows.push_back(r);
-        }
-    };
-    // Cells of a --sample-seconds sweep have that clip mode, unless the source is shorter than the sample.
-    if (co.sample_seconds > 0) {
-        char mode[32];
-        std::snprintf(mode, sizeof mode, "sample_%gs", co.sample_seconds);
-        collect(mode);
+    for (const Row& r : grid_rows) {
+        if (r.value("exit_status", -1) != 0) continue;
+        const bool scaled = r.contains("encode_width");
+        const unsigned w = scaled ? r["encode_width"].get<unsigned>() : r["width"].get<unsigned>();
+        const unsigned h = scaled ? r["encode_height"].get<unsigned>() : r["height"].get<unsigned>();
+        points.push_back(
+            LadderPoint{w, h, r["crf"].get<double>(), r["bitrate_kbps"].get<double>(), r["vmaf_score"].get<double>()});
+        rows.push_back(r);
     }
-    if (points.empty()) collect("full");
     if (points.empty()) throw std::runtime_error("no successful encodes to build a ladder from");
+    const EncoderAdapter* adapter = find_encoder(co.encoders.empty() ? "libx264" : co.encoders.front());
+    const std::string preset = co.presets.empty() ? adapter->default_preset : co.presets.front();
+    nlohmann::ordered_json crfs = nlohmann::ordered_json::array();
+    for (double c :
+         parse_crf_list(co.crf_specs, adapter->crf_min, adapter->crf_max, adapter->name, !adapter->fractional_crf))
+        crfs.push_back(crf_value(c));
     const std::vector<std::size_t> hull = ladder_hull(points);
     std::vector<std::size_t> chosen;
     std::vector<TargetRung> by_target;
@@ -287,7 +257,7 @@ int run_ladder(const LadderOptions& opt) {
     for (std::size_t i : chosen) {
         const LadderPoint& p = points[i];
         Rung r;
-        r.id = std::to_string(p.width) + "x" + std::to_string(p.height) + "_crf" + std::to_string(p.crf);
+        r.id = std::to_string(p.width) + "x" + std::to_string(p.height) + "_crf" + crf_text(p.crf);
         r.width = p.width;
         r.height = p.height;
         r.kbps = p.kbps;
@@ -301,7 +271,7 @@ int run_ladder(const LadderOptions& opt) {
         jr.push_back({{"id", r.id},
                       {"width", p.width},
                       {"height", p.height},
-                      {"crf", p.crf},
+                      {"crf", crf_value(p.crf)},
                       {"bitrate_kbps", p.kbps},
                       {"vmaf", p.vmaf},
                       {"codecs", r.codecs.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.codecs)},
@@ -314,8 +284,11 @@ int run_ladder(const LadderOptions& opt) {
                      "CODECS is left out for them\n");
     nlohmann::ordered_json jpoints = nlohmann::ordered_json::array(), jhull = nlohmann::ordered_json::array();
     for (const LadderPoint& p : points)
-        jpoints.push_back(
-            {{"width", p.width}, {"height", p.height}, {"crf", p.crf}, {"bitrate_kbps", p.kbps}, {"vmaf", p.vmaf}});
+        jpoints.push_back({{"width", p.width},
+                           {"height", p.height},
+                           {"crf", crf_value(p.crf)},
+                           {"bitrate_kbps", p.kbps},
+                           {"vmaf", p.vmaf}});
     for (std::size_t i : hull) jhull.push_back(i);
     nlohmann::ordered_json sizes_json = nlohmann::ordered_json::array();
     for (const auto& [w, h] : sizes) sizes_json.push_back(std::to_string(w) + "x" + std::to_string(h));
@@ -345,11 +318,12 @@ int run_ladder(const LadderOptions& opt) {
                                                            : "video/mp4";
     std::vector<Rung> dash_rungs = rungs;
     for (Rung& r : dash_rungs) r.uri = "rung_" + r.id + "." + adapter->extension;
-    write_file(dir / "ladder.json", ladder.dump(2) + "\n");
-    write_file(dir / "master.m3u8", hls_master(rungs, facts.fps));
-    write_file(dir / "manifest.mpd", dash_mpd(dash_rungs, facts.fps, facts.duration_s, mime));
+    write_file_atomic(dir / "ladder.json", ladder.dump(2) + "\n");
+    write_file_atomic(dir / "master.m3u8", hls_master(rungs, facts.fps));
+    write_file_atomic(dir / "manifest.mpd", dash_mpd(dash_rungs, facts.fps, facts.duration_s, mime));
     std::vector<std::size_t> rung_rows(chosen.begin(), chosen.end());
-    write_file(dir / "report.html", render_report(rows, "vmaf-tune ladder: " + co.sources[0].path, rung_rows));
+    write_file_atomic(dir / "report.html",
+                      render_report(rows, "vmaf-tune ladder: " + co.sources[0].path, rung_rows, opt.target_vmafs));
     for (const Rung& r : rungs)
         std::printf("%s: %.1f kbps, VMAF %.3f%s\n", r.id.c_str(), r.kbps,
                     points[chosen[static_cast<std::size_t>(&r - rungs.data())]].vmaf,

@@ -18,7 +18,7 @@ namespace vmaf::tune {
 /// One encode of the sweep, as the ladder sees it.
 struct LadderPoint {
     unsigned width = 0, height = 0;
-    int crf = 0;
+    double crf = 0;
     double kbps = 0, vmaf = 0;
 };
 

@@ -23,7 +23,7 @@ std::vector<Row> merge_rows(const std::vector<std::string>& inputs) {
     }
     auto key = [](const Row& r) {
         return std::make_tuple(r.value("src", std::string()), r.value("encoder", std::string()),
-                               r.value("preset", std::string()), r.value("crf", 0), cell_identity(r));
+                               r.value("preset", std::string()), r.value("crf", 0.0), cell_identity(r));
     };
     std::stable_sort(out.begin(), out.end(), [&](const Row& a, const Row& b) { return key(a) < key(b); });
     return out;

@@ -15,12 +15,14 @@
 namespace vmaf::tune {
 
 struct PerShotOptions {
-    CorpusOptions corpus;  ///< one source, one encoder, one preset; crf_specs and sample_seconds unused
-    double target_vmaf = -1;
+    CorpusOptions corpus;         ///< one source, one encoder, one preset; crf_specs and sample_seconds unused
+    std::string metric = "vmaf";  ///< --target-metric (metrics.hpp)
+    double target = -1;           ///< the pooled score every shot must reach (for cambi: stay at or below)
     std::string pool = "mean";    ///< as recommend's --pool
     double scene_threshold = 10;  ///< (0, 100], scdet's scale
     unsigned min_shot_frames = 6;
-    int crf_min = -1, crf_max = -1;  ///< default: the encoder's range
+    double crf_min = -1, crf_max = -1;  ///< default: the encoder's range
+    double crf_step = 1;                ///< as recommend's --crf-step
     std::string plan_dir = "per-shot";
     bool execute = false;
 };
@@ -29,8 +31,8 @@ struct PerShotOptions {
 /// (and with `execute` the segments, the joined encode and the plan's
 /// "execution" part). Returns the exit status: 0 every shot met the target,
 /// 1 some shot cannot reach it (its lowest CRF is planned) or an execution
-/// step failed, 130 never (a Ctrl-C ends the process). Throws
-/// std::invalid_argument for bad options (a target outside [0, 100], a
+/// step failed. Throws Interrupted on Ctrl-C, std::invalid_argument for bad
+/// options (a target outside the metric's range, a
 /// threshold outside (0, 100], a source shorter than one minimum shot) before
 /// anything is encoded.
 int run_per_shot(const PerShotOptions& opt);

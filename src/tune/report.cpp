@@ -6,6 +6,9 @@
 #include <functional>
 #include <map>
 
+#include "tune/compare.hpp"
+#include "tune/grid.hpp"
+
 namespace vmaf::tune {
 
 namespace {
@@ -46,55 +49,122 @@ struct Series {
     std::vector<const Row*> rows;  ///< successful rows, by CRF
 };
 
-/// Axis range with a little margin; a degenerate range is widened.
-std::pair<double, double> range_of(const std::vector<double>& v) {
+/// Axis range with a little margin (in log space for a log axis); a degenerate range is widened.
+std::pair<double, double> range_of(const std::vector<double>& v, bool log_scale) {
     double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+    if (log_scale) {
+        lo = std::log10(lo);
+        hi = std::log10(hi);
+    }
     if (hi - lo < 1e-9) {
-        lo -= 1;
-        hi += 1;
+        lo -= log_scale ? 0.1 : 1;
+        hi += log_scale ? 0.1 : 1;
     }
     const double pad = (hi - lo) * 0.05;
     return {lo - pad, hi + pad};
 }
 
-/// One SVG line chart: each series a polyline with points; `extra` draws more (hulls).
-std::string chart(const std::string& title, const std::string& xlabel, const std::string& ylabel,
-                  const std::vector<Series>& series, const std::function<double(const Row&)>& fx,
-                  const std::function<double(const Row&)>& fy, bool hulls,
+/// A bitrate in kbps as people read it: "800 kbit/s", "1.5 Mbit/s".
+std::string rate_text(double kbps) {
+    return kbps >= 1000 ? num(kbps / 1000, 3) + " Mbit/s" : num(kbps, 3) + " kbit/s";
+}
+
+/// Tick values of a log axis over [10^lo, 10^hi]: 1-2-5 steps (finer for a
+/// narrow range, decades only for a wide one), at least two when possible.
+std::vector<double> log_ticks(double lo, double hi) {
+    static const std::vector<std::vector<double>> kMantissas = {
+        {1}, {1, 2, 5}, {1, 1.5, 2, 3, 5, 7}, {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}};
+    std::vector<double> ticks;
+    for (const auto& set : kMantissas) {
+        ticks.clear();
+        for (int e = static_cast<int>(std::floor(lo)); e <= static_cast<int>(std::ceil(hi)); ++e)
+            for (double m : set) {
+                const double v = m * std::pow(10.0, e);
+                if (std::log10(v) >= lo && std::log10(v) <= hi) ticks.push_back(v);
+            }
+        if (ticks.size() >= 3 && ticks.size() <= 9) return ticks;
+        if (ticks.size() > 9) break;  // finer sets only add more
+    }
+    return ticks;
+}
+
+/// Tick values of a linear axis over [lo, hi]: multiples of a 1-2-5 step, about five.
+std::vector<double> linear_ticks(double lo, double hi) {
+    const double raw = (hi - lo) / 5, mag = std::pow(10.0, std::floor(std::log10(raw))), r = raw / mag;
+    const double step = mag * (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10);
+    std::vector<double> ticks;
+    for (double k = std::ceil(lo / step); k * step <= hi; ++k) ticks.push_back(k * step);
+    return ticks;
+}
+
+/// One axis of a chart: linear with numeric labels, or logarithmic (bitrate) with units.
+struct Axis {
+    std::string label;
+    bool log_scale = false;
+    std::function<std::string(double)> text = [](double v) { return num(v, 4); };
+};
+
+/// One SVG line chart: each series a polyline with points and, with `hulls`,
+/// its upper convex hull (dashed, drawn only where it differs from the
+/// curve); `targets` are horizontal lines (VMAF targets); the legend sits
+/// below the plot, never over the data; `overlay` draws more (a ladder's
+/// hull). The SVG scales to its container (viewBox, CSS width 100%).
+std::string chart(const std::string& title, const Axis& xa, const Axis& ya, const std::vector<Series>& series,
+                  const std::function<double(const Row&)>& fx, const std::function<double(const Row&)>& fy, bool hulls,
+                  const std::vector<double>& targets = {},
                   const std::function<std::string(const std::function<double(double)>&,
                                                   const std::function<double(double)>&)>& overlay = nullptr) {
-    constexpr double W = 560, H = 340, L = 60, R = 16, T = 28, B = 46;
+    constexpr double W = 600, L = 86, R = 30, T = 30, B = 48, PH = 300;  // PH: plot area bottom
+    const double legend_rows = std::ceil(series.size() / 2.0);
+    const double H = PH + B + 16 * legend_rows + 8;
     std::vector<double> xs, ys;
     for (const Series& s : series)
         for (const Row* r : s.rows) {
             xs.push_back(fx(*r));
             ys.push_back(fy(*r));
         }
-    std::string svg =
-        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 560 340\" width=\"560\" "
-        "height=\"340\">";
-    svg += "<text x=\"280\" y=\"18\" text-anchor=\"middle\" class=\"title\">" + esc(title) + "</text>";
-    if (xs.empty()) return svg + "<text x=\"280\" y=\"170\" text-anchor=\"middle\">no successful cells</text></svg>";
+    std::string svg = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + num(W) + " " +
+                      num(H) + "\" preserveAspectRatio=\"xMinYMin meet\">";
+    svg += "<text x=\"" + num(W / 2) + "\" y=\"18\" text-anchor=\"middle\" class=\"title\">" + esc(title) + "</text>";
+    if (xs.empty())
+        return svg + "<text x=\"" + num(W / 2) + "\" y=\"170\" text-anchor=\"middle\">no successful cells</text></svg>";
+    for (double t : targets) ys.push_back(t);
     // Named variables, not structured bindings: clang 14 cannot capture those in lambdas.
-    const auto x_range = range_of(xs), y_range = range_of(ys);
+    const auto x_range = range_of(xs, xa.log_scale), y_range = range_of(ys, ya.log_scale);
     const double x0 = x_range.first, x1 = x_range.second, y0 = y_range.first, y1 = y_range.second;
-    auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
-    auto py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
-    svg += "<rect x=\"" + num(L) + "\" y=\"" + num(T) + "\" width=\"" + num(W - L - R) + "\" height=\"" +
-           num(H - T - B) + "\" class=\"frame\"/>";
-    for (int k = 0; k <= 4; ++k) {
-        const double xv = x0 + (x1 - x0) * k / 4, yv = y0 + (y1 - y0) * k / 4;
-        svg += "<text x=\"" + num(px(xv)) + "\" y=\"" + num(H - B + 16) + "\" text-anchor=\"middle\" class=\"tick\">" +
-               num(xv, 4) + "</text>";
-        svg += "<text x=\"" + num(L - 6) + "\" y=\"" + num(py(yv) + 4) + "\" text-anchor=\"end\" class=\"tick\">" +
-               num(yv, 4) + "</text>";
+    const bool xlog = xa.log_scale, ylog = ya.log_scale;
+    std::function<double(double)> px = [=](double x) {
+        return L + ((xlog ? std::log10(x) : x) - x0) / (x1 - x0) * (W - L - R);
+    };
+    std::function<double(double)> py = [=](double y) {
+        return PH - ((ylog ? std::log10(y) : y) - y0) / (y1 - y0) * (PH - T);
+    };
+    svg += "<rect x=\"" + num(L) + "\" y=\"" + num(T) + "\" width=\"" + num(W - L - R) + "\" height=\"" + num(PH - T) +
+           "\" class=\"frame\"/>";
+    auto ticks = [](const Axis& a, double lo, double hi) {
+        return a.log_scale ? log_ticks(lo, hi) : linear_ticks(lo, hi);
+    };
+    for (double xv : ticks(xa, x0, x1)) {
+        svg += "<text x=\"" + num(px(xv)) + "\" y=\"" + num(PH + 16) + "\" text-anchor=\"middle\" class=\"tick x\">" +
+               esc(xa.text(xv)) + "</text>";
+        if (xlog)
+            svg += "<line x1=\"" + num(px(xv)) + "\" x2=\"" + num(px(xv)) + "\" y1=\"" + num(T) + "\" y2=\"" + num(PH) +
+                   "\" class=\"grid\"/>";
+    }
+    for (double yv : ticks(ya, y0, y1)) {
+        svg += "<text x=\"" + num(L - 6) + "\" y=\"" + num(py(yv) + 4) + "\" text-anchor=\"end\" class=\"tick y\">" +
+               esc(ya.text(yv)) + "</text>";
         svg += "<line x1=\"" + num(L) + "\" x2=\"" + num(W - R) + "\" y1=\"" + num(py(yv)) + "\" y2=\"" + num(py(yv)) +
                "\" class=\"grid\"/>";
     }
-    svg += "<text x=\"" + num((L + W - R) / 2) + "\" y=\"" + num(H - 8) + "\" text-anchor=\"middle\">" + esc(xlabel) +
-           "</text>";
-    svg += "<text transform=\"translate(14," + num((T + H - B) / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
-           esc(ylabel) + "</text>";
+    svg += "<text x=\"" + num((L + W - R) / 2) + "\" y=\"" + num(PH + 36) + "\" text-anchor=\"middle\">" +
+           esc(xa.label) + "</text>";
+    svg += "<text transform=\"translate(14," + num((T + PH) / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
+           esc(ya.label) + "</text>";
+    for (double t : targets)
+        svg += "<line class=\"target\" x1=\"" + num(L) + "\" x2=\"" + num(W - R) + "\" y1=\"" + num(py(t)) +
+               "\" y2=\"" + num(py(t)) + "\"/><text class=\"target-label\" x=\"" + num(W - R - 4) + "\" y=\"" +
+               num(py(t) - 4) + "\" text-anchor=\"end\">" + esc(ya.label) + " " + num(t, 4) + "</text>";
     for (std::size_t si = 0; si < series.size(); ++si) {
         const Series& s = series[si];
         const std::string color = kColors[si % (sizeof kColors / sizeof kColors[0])];
@@ -103,19 +173,24 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
         std::sort(pts.begin(), pts.end());
         std::string poly;
         for (const auto& [x, y] : pts) poly += num(px(x)) + "," + num(py(y)) + " ";
-        svg += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.5\" points=\"" + poly + "\"/>";
+        svg += "<polyline class=\"curve\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.5\" points=\"" +
+               poly + "\"/>";
         for (const Row* r : s.rows)
             svg += "<circle cx=\"" + num(px(fx(*r))) + "\" cy=\"" + num(py(fy(*r))) + "\" r=\"3\" fill=\"" + color +
-                   "\"><title>" + esc(s.label) + " crf " + std::to_string(r->value("crf", 0)) + ": " + num(fx(*r), 5) +
-                   ", " + num(fy(*r), 5) + "</title></circle>";
-        if (hulls) {
-            std::string hull;
-            for (const auto& [x, y] : upper_hull(pts)) hull += num(px(x)) + "," + num(py(y)) + " ";
-            svg += "<polyline class=\"hull\" fill=\"none\" stroke=\"" + color + "\" points=\"" + hull + "\"/>";
+                   "\"><title>" + esc(s.label) + " crf " + crf_text(r->value("crf", 0.0)) + ": " +
+                   esc(xa.text(fx(*r))) + ", " + esc(ya.text(fy(*r))) + "</title></circle>";
+        // The hull only where it differs from the curve (some point lies under it): then thick and dashed.
+        const auto hull = hulls ? upper_hull(pts) : std::vector<std::pair<double, double>>{};
+        if (hulls && hull.size() < pts.size()) {
+            std::string h;
+            for (const auto& [x, y] : hull) h += num(px(x)) + "," + num(py(y)) + " ";
+            svg += "<polyline class=\"hull\" fill=\"none\" stroke=\"" + color + "\" points=\"" + h + "\"/>";
         }
-        svg += "<rect x=\"" + num(L + 8) + "\" y=\"" + num(T + 8 + 16 * si) + "\" width=\"10\" height=\"10\" fill=\"" +
-               color + "\"/><text x=\"" + num(L + 22) + "\" y=\"" + num(T + 17 + 16 * si) + "\" class=\"legend\">" +
-               esc(s.label) + "</text>";
+        // The legend: two columns under the plot.
+        const double lx = L + (si % 2) * (W - L - R) / 2, ly = PH + B + 4 + 16 * std::floor(si / 2.0);
+        svg += "<rect class=\"legend-key\" x=\"" + num(lx) + "\" y=\"" + num(ly) +
+               "\" width=\"10\" height=\"10\" fill=\"" + color + "\"/><text x=\"" + num(lx + 14) + "\" y=\"" +
+               num(ly + 9) + "\" class=\"legend\">" + esc(s.label) + "</text>";
     }
     if (overlay) svg += overlay(px, py);
     return svg + "</svg>";
@@ -158,8 +233,8 @@ std::vector<std::pair<double, double>> upper_hull(std::vector<std::pair<double, 
     return h;
 }
 
-std::string render_report(const std::vector<Row>& rows, const std::string& title,
-                          const std::vector<std::size_t>& rungs) {
+std::string render_report(const std::vector<Row>& rows, const std::string& title, const std::vector<std::size_t>& rungs,
+                          const std::vector<double>& target_vmafs) {
     std::map<std::string, Series> by_label;
     std::vector<std::string> order;
     bool many_sources = false, many_sizes = false;
@@ -190,7 +265,7 @@ std::string render_report(const std::vector<Row>& rows, const std::string& title
     }
     std::vector<Series> series;
     for (const std::string& l : order) series.push_back(by_label[l]);
-    const auto crf = [](const Row& r) { return static_cast<double>(r.value("crf", 0)); };
+    const auto crf = [](const Row& r) { return r.value("crf", 0.0); };
     const auto vmaf = [](const Row& r) { return getd(r, "vmaf_score"); };
     const auto kbps = [](const Row& r) { return getd(r, "bitrate_kbps"); };
 
@@ -208,12 +283,16 @@ std::string render_report(const std::vector<Row>& rows, const std::string& title
 <style>
 body{font-family:sans-serif;margin:24px;color:#222}
 h1{font-size:20px}
-.charts{display:flex;flex-wrap:wrap;gap:12px}
-svg.chart{background:#fff;border:1px solid #ddd;font-size:11px}
+h2{font-size:16px;margin-top:20px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:12px;max-width:1860px}
+svg.chart{background:#fff;border:1px solid #ddd;font-size:11px;width:100%;height:auto}
 svg .frame{fill:none;stroke:#888}
 svg .grid{stroke:#eee}
-svg .hull{stroke-dasharray:5 3;stroke-width:1}
+svg .hull{stroke-dasharray:7 4;stroke-width:2.5;opacity:.75}
+svg .target{stroke:#555;stroke-dasharray:2 3;stroke-width:1.2}
+svg .target-label{fill:#555}
 svg .title{font-size:13px;font-weight:bold}
+table.bd td:first-child,table.bd td:nth-child(2){text-align:left}
 table{border-collapse:collapse;margin-top:16px;font-size:12px}
 th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}
 th{background:#f3f3f3;cursor:pointer;user-select:none}
@@ -223,10 +302,12 @@ tbody tr{cursor:pointer}
 </style></head><body>
 <h1>)" + esc(title) + "</h1>\n<p>" +
                        std::to_string(rows.size()) +
-                       " cells. Dashed lines: upper convex hull of (bitrate, VMAF). Click a table row to plot its "
+                       " cells. Bitrate on a log scale. Thick dashed lines: the upper convex hull of (bitrate, VMAF), "
+                       "drawn where it leaves the curve; dotted: VMAF targets. Click a table row to plot its "
                        "per-frame VMAF.</p>\n"
                        "<div class=\"charts\">";
-    html += chart("Bitrate vs VMAF", "bitrate (kbps)", "VMAF", series, kbps, vmaf, true);
+    const Axis rate_axis{"bitrate", true, rate_text}, vmaf_axis{"VMAF"}, crf_axis{"CRF"};
+    html += chart("Bitrate vs VMAF", rate_axis, vmaf_axis, series, kbps, vmaf, true, target_vmafs);
     if (many_sizes) {
         // Every point of every size, the hull across sizes (thick dashed) and the chosen rungs (rings).
         std::vector<std::pair<double, double>> all;
@@ -243,17 +324,34 @@ tbody tr{cursor:pointer}
                 if (i < rows.size() && rows[i]["vmaf_score"].is_number() && rows[i]["bitrate_kbps"].is_number())
                     o += "<circle class=\"rung\" cx=\"" + num(px(kbps(rows[i]))) + "\" cy=\"" + num(py(vmaf(rows[i]))) +
                          "\" r=\"7\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"><title>rung " + size_of(rows[i]) +
-                         " crf " + std::to_string(rows[i].value("crf", 0)) + "</title></circle>";
+                         " crf " + crf_text(rows[i].value("crf", 0.0)) + "</title></circle>";
             return o;
         };
-        html += chart("Ladder: hull across sizes (rungs circled)", "bitrate (kbps)", "VMAF at the source's size",
-                      series, kbps, vmaf, false, overlay);
+        html += chart("Ladder: hull across sizes (rungs circled)", rate_axis, Axis{"VMAF at the source's size"}, series,
+                      kbps, vmaf, false, target_vmafs, overlay);
     }
-    html += chart("CRF vs VMAF", "CRF", "VMAF", series, crf, vmaf, false);
-    html += chart("CRF vs bitrate", "CRF", "bitrate (kbps)", series, crf, kbps, false);
+    html += chart("CRF vs VMAF", crf_axis, vmaf_axis, series, crf, vmaf, false, target_vmafs);
+    html += chart("CRF vs bitrate", crf_axis, rate_axis, series, crf, kbps, false);
     html +=
-        R"(<svg id="perframe" class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 560 340" width="560" height="340"></svg></div>
-<table id="cells"><thead><tr>)";
+        R"(<svg id="perframe" class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 560 340"></svg></div>
+)";
+    // Several encoders (or presets) of one source and size: their Bjøntegaard deltas against the first.
+    bool one_setup = !many_sizes && !many_sources;
+    std::vector<std::pair<std::string, std::string>> curves;
+    for (const Row& r : rows) {
+        one_setup &= r.value("clip_mode", std::string()) == rows.front().value("clip_mode", std::string());
+        const auto key = std::make_pair(r.value("encoder", std::string()), r.value("preset", std::string()));
+        if (std::find(curves.begin(), curves.end(), key) == curves.end()) curves.push_back(key);
+    }
+    if (one_setup && curves.size() >= 2) {
+        try {
+            const std::vector<double> t = target_vmafs.empty() ? std::vector<double>{80, 85, 90, 95} : target_vmafs;
+            html += "<h2>Bjøntegaard deltas</h2>\n" + render_comparison(compare_rows(rows, curves, t), "html");
+        } catch (const std::invalid_argument&) {
+            // no successful cells: nothing to compare
+        }
+    }
+    html += R"(<table id="cells"><thead><tr>)";
     std::vector<const char*> cols = {
         "src",      "encoder", "preset",         "crf",           "bitrate_kbps", "vmaf_score", "vmaf_harmonic_mean",
         "vmaf_min", "vmaf_p5", "encode_time_ms", "score_time_ms", "backend_used", "exit_status"};

@@ -12,11 +12,13 @@
 
 namespace vmaf::tune {
 
-/// The HTML document for `rows`; `title` names it. Rows of several encode
-/// sizes (a ladder) also get a chart of every point with the hull across
-/// sizes, `rungs` (indices into `rows`) marked on it.
+/// The HTML document for `rows`; `title` names it. Bitrates are drawn on a
+/// log axis with units, legends below the plots, `target_vmafs` as
+/// horizontal lines; several encoders/presets of one source get a BD-rate
+/// table. Rows of several encode sizes (a ladder) also get a chart of every
+/// point with the hull across sizes, `rungs` (indices into `rows`) marked on it.
 std::string render_report(const std::vector<Row>& rows, const std::string& title,
-                          const std::vector<std::size_t>& rungs = {});
+                          const std::vector<std::size_t>& rungs = {}, const std::vector<double>& target_vmafs = {});
 
 /// Upper convex hull of (x, y) points, left to right, keeping only the part
 /// where y rises (the efficient frontier of a rate-quality curve).

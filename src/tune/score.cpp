@@ -21,10 +21,15 @@ double percentile(std::vector<double> values, double p) {
 ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, const std::string& encode_path,
                           const ScoreSetup& setup, const std::string& scale_filter) {
     const auto t0 = std::chrono::steady_clock::now();
-    auto ref = open_source(source);
+    // The source delivers exactly the window's frames, so an encode of other
+    // frames (an ffmpeg option that undid the trim) ends on another count.
+    auto ref = window_video(open_source(source), window);
     auto dist = open_video(encode_path);
     if (!scale_filter.empty())
         dist = scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, scale_filter);
+    // A 10-bit encode of an 8-bit source (or the reverse) is scored at the
+    // deeper bit depth, as upstream's common_bitdepth does.
+    common_bitdepth(ref, dist);
     EngineConfig cfg;
     cfg.threads = setup.threads;
     cfg.backend = setup.backend;
@@ -34,14 +39,21 @@ ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, c
     m.version = setup.model_version;
     m.path = setup.model_path;
     engine.add_model(m);
-    RunLimits limits;
-    limits.skip_ref = window.skip;
-    limits.frame_count = window.count;
-    const unsigned frames = engine.run(*ref, *dist, limits);
-    if (!engine.warnings().empty()) throw Error(ErrorKind::Input, encode_path + ": " + engine.warnings().front());
-    if (window.count && frames != *window.count)
-        throw Error(ErrorKind::Input, encode_path + " has " + std::to_string(frames) + " frames, the source window " +
-                                          std::to_string(*window.count));
+    for (const TargetMetric* metric : setup.metrics) {
+        if (*metric->feature) {
+            engine.add_feature(FeatureRequest{metric->feature, {}});
+        } else {
+            ModelRequest extra;
+            extra.version = setup.model_version == "vmaf_4k_v0.6.1" ? metric->model_4k : metric->model;
+            extra.name = metric->key;
+            engine.add_model(extra);
+        }
+    }
+    const unsigned frames = engine.run(*ref, *dist, RunLimits{});
+    if (!engine.warnings().empty())
+        throw Error(ErrorKind::Input, encode_path + " does not have the " +
+                                          (window.whole() ? std::string("source's") : std::to_string(window.frames())) +
+                                          " frames to score: " + engine.warnings().front());
 
     ScoreSummary s;
     s.frames = frames;
@@ -58,6 +70,7 @@ ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, c
     s.harmonic_mean = static_cast<double>(s.vmaf.size()) / inv - 1.0;  // upstream's harmonic pooling
     s.p1 = percentile(s.vmaf, 1);
     s.p5 = percentile(s.vmaf, 5);
+    for (const TargetMetric* metric : setup.metrics) s.metric_frames[metric->name] = engine.frame_scores(metric->key);
     for (const std::string& k : engine.score_keys()) {
         if (k == key) continue;
         if (const auto mean = engine.pooled_mean(k)) s.feature_means[k] = *mean;

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "tune/metrics.hpp"
 #include "tune/source.hpp"
+#include "tune/window.hpp"
 
 namespace vmaf::tune {
 
@@ -20,12 +22,8 @@ struct ScoreSetup {
     std::string backend = "cpu";  ///< "cpu" or a GPU backend that must start
     std::shared_ptr<void> backend_state;
     unsigned threads = 0;
-};
-
-/// The frames of the source an encode covers: all, or a centre sample.
-struct FrameWindow {
-    unsigned skip = 0;
-    std::optional<unsigned> count;
+    /// Metrics computed beside the model (not "vmaf": the model is that).
+    std::vector<const TargetMetric*> metrics;
 };
 
 struct ScoreSummary {
@@ -33,6 +31,8 @@ struct ScoreSummary {
     double mean = 0, harmonic_mean = 0, min = 0, p1 = 0, p5 = 0;
     /// Mean of every other per-frame key the model computes (its features), by report key.
     std::map<std::string, double> feature_means;
+    /// Per-frame values of each of ScoreSetup::metrics, by metric name.
+    std::map<std::string, std::vector<double>> metric_frames;
     std::string backend_used;
     double score_time_ms = 0;
     unsigned frames = 0;
@@ -41,8 +41,9 @@ struct ScoreSummary {
 /// Scores `encode_path` (any container) against `source` frames `window`.
 /// `scale_filter` non-empty: an encode of another size is first resized to the
 /// source's with that libswscale filter (as vmaf --scale_dist_to_ref does);
-/// empty: the sizes must match. Throws vmaf::Error (e.g. an encode with
-/// another frame count or size).
+/// empty: the sizes must match. Sides of different bit depths are scored at
+/// the deeper one (vmaf::common_bitdepth). Throws vmaf::Error (e.g. an encode
+/// with another frame count or size).
 ScoreSummary score_encode(const SourceSpec& source, const FrameWindow& window, const std::string& encode_path,
                           const ScoreSetup& setup, const std::string& scale_filter = "");
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tune/interrupt.hpp"
 #include "vmaf/catalog.hpp"
 
 namespace fs = std::filesystem;
@@ -54,7 +55,8 @@ std::string model_for(const std::string& requested, const SourceFacts& f, const 
     return "vmaf_v0.6.1";
 }
 
-ScoreSetup setup_for(const std::string& model, const BackendChoice& backend, unsigned threads) {
+ScoreSetup setup_for(const std::string& model, const BackendChoice& backend, unsigned threads,
+                     const std::vector<const TargetMetric*>& metrics) {
     ScoreSetup s;
     if (model.size() > 5 && model.compare(model.size() - 5, 5, ".json") == 0) {
         s.model_version.clear();
@@ -65,6 +67,7 @@ ScoreSetup setup_for(const std::string& model, const BackendChoice& backend, uns
     s.backend = backend.name;
     s.backend_state = backend.state;
     s.threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    s.metrics = metrics;
     return s;
 }
 
@@ -81,19 +84,63 @@ void fill_scores(Row& row, const ScoreSummary& s) {
     for (const auto& [k, v] : s.feature_means) feats[k] = v;
     row["features"] = feats;
     row["vmaf_per_frame"] = s.vmaf;
+    if (!s.metric_frames.empty()) {
+        Row metrics = Row::object();
+        for (const auto& [name, frames] : s.metric_frames) {
+            metrics[name] = pool_frames(frames);
+            metrics[name]["per_frame"] = frames;
+        }
+        row["metric_scores"] = metrics;
+    }
 }
 
 void null_scores(Row& row) {
     for (const char* k : {"vmaf_score", "vmaf_mean", "vmaf_harmonic_mean", "vmaf_min", "vmaf_p1", "vmaf_p5",
                           "score_time_ms", "features", "vmaf_per_frame"})
         row[k] = nullptr;
+    if (row.contains("score_metrics")) row["metric_scores"] = nullptr;
+}
+
+/// The window's part of a cache key: [first, count] for the whole source
+/// ([0, 0]) or one range (as keys were before several ranges existed), else
+/// one such pair per range.
+nlohmann::ordered_json window_key(const FrameWindow& w) {
+    if (w.ranges.size() <= 1)
+        return w.whole() ? nlohmann::ordered_json{0, 0}
+                         : nlohmann::ordered_json{w.ranges[0].first, w.ranges[0].frames()};
+    nlohmann::ordered_json key = nlohmann::ordered_json::array();
+    for (const FrameRange& r : w.ranges) key.push_back({r.first, r.frames()});
+    return key;
+}
+
+/// Splits --extra-ffmpeg-args into its video filters (-vf, -filter:v; they
+/// join vmaf-tune's own in one graph) and every other argument.
+void split_video_filters(const std::vector<std::string>& args, std::vector<std::string>& other, std::string& vf) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-i" || a == "-y") throw std::invalid_argument("--extra-ffmpeg-args must not contain " + a);
+        if (a == "-filter_complex" || a == "-lavfi" || a.rfind("-filter_complex_script", 0) == 0 ||
+            a.rfind("-filter_script", 0) == 0)
+            throw std::invalid_argument("--extra-ffmpeg-args: " + a +
+                                        " cannot join vmaf-tune's frame selection and scaling; give the filters "
+                                        "with -vf (they run after the frame selection, before any scaling)");
+        if (a == "-vf" || a == "-filter:v" || a == "-filter:v:0" || a == "-filter") {
+            if (i + 1 == args.size()) throw std::invalid_argument("--extra-ffmpeg-args: " + a + " needs a value");
+            if (!vf.empty())
+                throw std::invalid_argument("--extra-ffmpeg-args: give the video filters in one -vf, not two");
+            vf = args[++i];
+            if (vf.empty()) throw std::invalid_argument("--extra-ffmpeg-args: " + a + " needs a value");
+            continue;
+        }
+        other.push_back(a);
+    }
 }
 
 /// The fields a cache entry carries: everything a finished cell measured.
 const char* const kResultKeys[] = {
-    "encoder_version", "encode_size_bytes",  "bitrate_kbps", "encode_time_ms", "vmaf_score",
-    "vmaf_mean",       "vmaf_harmonic_mean", "vmaf_min",     "vmaf_p1",        "vmaf_p5",
-    "score_time_ms",   "backend_used",       "features",     "vmaf_per_frame", "codecs"};
+    "encoder_version",    "encode_size_bytes", "bitrate_kbps", "encode_time_ms", "vmaf_score",    "vmaf_mean",
+    "vmaf_harmonic_mean", "vmaf_min",          "vmaf_p1",      "vmaf_p5",        "score_time_ms", "backend_used",
+    "features",           "vmaf_per_frame",    "codecs",       "metric_scores"};
 
 }  // namespace
 
@@ -101,23 +148,33 @@ Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
     if (opt_.sources.empty()) throw std::invalid_argument("--source is required");
     if (opt_.jobs == 0) throw std::invalid_argument("--jobs must be at least 1");
     if (opt_.sample_seconds < 0) throw std::invalid_argument("--sample-seconds must not be negative");
-    encoders_ = opt_.encoders.empty() ? std::vector<std::string>{"libx264"} : opt_.encoders;
     const std::vector<std::string> available = ffmpeg_encoders(opt_.ffmpeg);
     if (available.empty())
         throw std::invalid_argument("cannot run '" + opt_.ffmpeg + " -encoders': is ffmpeg installed?");
-    for (const std::string& e : encoders_) {
-        const EncoderAdapter* a = find_encoder(e);
+    std::vector<EncoderRun> wanted = opt_.runs;
+    if (wanted.empty())
+        for (const std::string& e : opt_.encoders.empty() ? std::vector<std::string>{"libx264"} : opt_.encoders)
+            for (const std::string& p : opt_.presets.empty() ? std::vector<std::string>{""} : opt_.presets)
+                wanted.push_back({e, p, {}});
+    for (const EncoderRun& w : wanted) {
+        const EncoderAdapter* a = find_encoder(w.encoder);
         if (!a)
-            throw std::invalid_argument("unknown --encoder '" + e + "' (known: " + join(encoder_names(), ", ") + ")");
-        if (std::find(available.begin(), available.end(), e) == available.end())
-            throw std::invalid_argument("--encoder " + e + ": " + opt_.ffmpeg + " has no such encoder");
-        const std::vector<int> crfs = parse_crf_list(opt_.crf_specs, a->crf_min, a->crf_max, a->name);
-        for (const std::string& p : opt_.presets) a->args(p, crfs.front());  // preset check
+            throw std::invalid_argument("unknown --encoder '" + w.encoder + "' (known: " + join(encoder_names(), ", ") +
+                                        ")");
+        if (std::find(available.begin(), available.end(), w.encoder) == available.end())
+            throw std::invalid_argument("--encoder " + w.encoder + ": " + opt_.ffmpeg + " has no such encoder");
+        SweepRun run{a, w.preset.empty() ? (opt_.presets.empty() ? a->default_preset : opt_.presets.front()) : w.preset,
+                     parse_crf_list(w.crf_specs.empty() ? opt_.crf_specs : w.crf_specs, a->crf_min, a->crf_max, a->name,
+                                    !a->fractional_crf)};
+        a->args(run.preset, crf_text(run.crfs.front()));  // preset check
+        runs_.push_back(std::move(run));
     }
-    crfs_ = parse_crf_list(opt_.crf_specs, 0, 63);
-    for (const std::string& a : opt_.extra_ffmpeg_args)
-        if (a == "-i" || a == "-y") throw std::invalid_argument("--extra-ffmpeg-args must not contain " + a);
-    existing_ = read_rows(opt_.out);
+    split_video_filters(opt_.extra_ffmpeg_args, other_args_, user_filters_);
+    for (const std::string& name : opt_.metrics)
+        if (name != "vmaf") metrics_.push_back(&find_metric(name));
+    if (opt_.samples == 0) throw std::invalid_argument("--samples must be at least 1");
+    const RowFile out_file = read_row_file(opt_.out);
+    existing_ = out_file.rows;
     for (const Row& r : existing_) done_.insert(cell_identity(r));
 
     // Sources first: an unreadable one is then the only line.
@@ -132,10 +189,11 @@ Sweep::Sweep(const CorpusOptions& opt) : opt_(opt) {
     encode_dir_ = opt_.encode_dir.empty() ? opt_.out + ".encodes" : opt_.encode_dir;
     fs::create_directories(encode_dir_);
     if (opt_.use_cache) cache_.emplace(opt_.cache_dir, opt_.cache_max_bytes);
+    drop_torn_line(opt_.out, out_file);  // a killed run's half row: its cell runs again
 }
 
 ScoreSetup Sweep::score_setup(const std::string& model) const {
-    return setup_for(model, backend_, opt_.threads);
+    return setup_for(model, backend_, opt_.threads, metrics_);
 }
 
 Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shape) {
@@ -145,43 +203,49 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     j.adapter = find_encoder(j.cell.encoder);
     const SourceSpec& src = opt_.sources[j.cell.source];
     const SourceFacts& f = facts_[j.cell.source];
+    std::unique_lock<std::mutex> lock(mu_);
     bool announced = announced_[j.cell.source];
     const std::string model = model_for(opt_.model, f, src.path, announced);
     announced_[j.cell.source] = announced;
-    std::vector<std::string> filters;
+    lock.unlock();
     j.clip_mode = "full";
-    auto trim_to = [&](unsigned first, unsigned n) {
-        j.window.skip = first;
-        j.window.count = n;
-        filters.push_back("trim=start_frame=" + std::to_string(first) + ":end_frame=" + std::to_string(first + n) +
-                          ",setpts=PTS-STARTPTS");
-    };
     if (shape.frames) {
         const auto [first, end] = *shape.frames;
         if (!(first < end && end <= f.frames))
             throw std::invalid_argument("frames " + std::to_string(first) + ".." + std::to_string(end) +
                                         " are not within the source's " + std::to_string(f.frames));
         if (end - first < f.frames) {
-            trim_to(first, end - first);
+            j.window.ranges = {{first, end}};
             j.clip_mode = "frames_" + std::to_string(first) + "-" + std::to_string(end);
         }
     } else if (opt_.sample_seconds > 0) {
         const unsigned n = static_cast<unsigned>(std::lround(opt_.sample_seconds * f.fps));
         if (n == 0) throw std::invalid_argument("--sample-seconds is shorter than one frame");
-        if (n < f.frames) {
-            trim_to((f.frames - n) / 2, n);
-            char mode[32];
-            std::snprintf(mode, sizeof mode, "sample_%gs", opt_.sample_seconds);
+        j.window = spread_windows(f.frames, opt_.samples, n);
+        if (!j.window.whole()) {
+            char mode[48];
+            if (opt_.samples > 1)
+                std::snprintf(mode, sizeof mode, "samples_%ux%gs", opt_.samples, opt_.sample_seconds);
+            else
+                std::snprintf(mode, sizeof mode, "sample_%gs", opt_.sample_seconds);
             j.clip_mode = mode;
         }
     }
     const unsigned enc_w = shape.width ? shape.width : f.width, enc_h = shape.height ? shape.height : f.height;
     const bool scaled = enc_w != f.width || enc_h != f.height;
     j.stream = StreamShape{enc_w, enc_h, f.fps, f.geometry.format, f.geometry.bpc};
+    // One filter graph: the frames to encode first, then the user's own
+    // filters (--extra-ffmpeg-args -vf ...), then the ladder's scale.
+    std::vector<std::string> filters;
+    if (!j.window.whole()) filters.push_back(j.window.ffmpeg_filter());
+    if (!user_filters_.empty()) filters.push_back(user_filters_);
     if (scaled) {
         j.scale_filter = shape.scale_filter;
         filters.push_back("scale=" + std::to_string(enc_w) + ":" + std::to_string(enc_h) + ":flags=" + j.scale_filter);
     }
+    // A hardware encoder's frames: its surface layout, or an upload to its device, last in the graph.
+    const HardwareInput hw = hardware_input(*j.adapter, f.geometry.bpc, f.pix_fmt);
+    if (!hw.filters.empty()) filters.push_back(hw.filters);
     std::vector<std::string> trim;
     if (!filters.empty()) trim = {"-vf", join(filters, ",")};
     const std::string stem = fs::path(src.path).stem().string();
@@ -189,8 +253,8 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     const std::string size_tag =
         scaled ? "__" + std::to_string(enc_w) + "x" + std::to_string(enc_h) + "_" + j.scale_filter : std::string();
     std::snprintf(
-        name, sizeof name, "%s__%s__%s__crf%d%s%s%s.%s", stem.c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
-        j.cell.crf, j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(), size_tag.c_str(),
+        name, sizeof name, "%s__%s__%s__crf%s%s%s%s.%s", stem.c_str(), j.cell.encoder.c_str(), j.cell.preset.c_str(),
+        crf_text(j.cell.crf).c_str(), j.clip_mode == "full" ? "" : ("__" + j.clip_mode).c_str(), size_tag.c_str(),
         opt_.extra_ffmpeg_args.empty() ? ""
                                        : ("__x" + text_sha256(join(opt_.extra_ffmpeg_args, " ")).substr(0, 8)).c_str(),
         j.adapter->extension.c_str());
@@ -203,12 +267,14 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
                       {"-f", "rawvideo", "-pix_fmt", src.raw_pix_fmt, "-s",
                        std::to_string(src.raw->width) + "x" + std::to_string(src.raw->height), "-r", fps});
     }
+    j.argv.insert(j.argv.end(), hw.before_input.begin(), hw.before_input.end());
     j.argv.insert(j.argv.end(), {"-i", src.path});
     j.argv.insert(j.argv.end(), trim.begin(), trim.end());
-    j.argv.insert(j.argv.end(), {"-an", "-sn", "-dn", "-pix_fmt", f.pix_fmt});
-    const auto codec = j.adapter->args(j.cell.preset, j.cell.crf);
+    j.argv.insert(j.argv.end(), {"-an", "-sn", "-dn"});
+    if (!hw.pix_fmt.empty()) j.argv.insert(j.argv.end(), {"-pix_fmt", hw.pix_fmt});
+    const auto codec = j.adapter->args(j.cell.preset, crf_text(j.cell.crf));
     j.argv.insert(j.argv.end(), codec.begin(), codec.end());
-    j.argv.insert(j.argv.end(), opt_.extra_ffmpeg_args.begin(), opt_.extra_ffmpeg_args.end());
+    j.argv.insert(j.argv.end(), other_args_.begin(), other_args_.end());
     j.argv.push_back(j.encode_path);
 
     Row& r = j.row;
@@ -221,11 +287,11 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     r["height"] = f.height;
     r["pix_fmt"] = f.pix_fmt;
     r["framerate"] = f.fps;
-    r["duration_s"] = j.window.count ? *j.window.count / f.fps : f.duration_s;
+    r["duration_s"] = j.window.whole() ? f.duration_s : j.window.frames() / f.fps;
     r["encoder"] = j.cell.encoder;
     r["encoder_version"] = nullptr;
     r["preset"] = j.cell.preset;
-    r["crf"] = j.cell.crf;
+    r["crf"] = crf_value(j.cell.crf);
     r["extra_params"] = join(opt_.extra_ffmpeg_args, " ");
     r["encode_path"] = j.encode_path;
     r["encode_command"] = shell_quote(j.argv);
@@ -234,6 +300,9 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
     r["encode_time_ms"] = nullptr;
     null_scores(r);
     r["vmaf_model"] = model;
+    nlohmann::ordered_json metric_names = nlohmann::ordered_json::array();
+    for (const TargetMetric* m : metrics_) metric_names.push_back(m->name);
+    if (!metrics_.empty()) r["score_metrics"] = metric_names;
     r["ffmpeg_version"] = ffmpeg_ver_;
     r["vmaf_binary_version"] = vmaf_ver_;
     r["exit_status"] = nullptr;
@@ -257,9 +326,10 @@ Job Sweep::make_job(std::size_t index, const Cell& cell, const EncodeShape& shap
                                         {"ffmpeg_version", ffmpeg_ver_},
                                         {"argv", key_argv},
                                         {"model", model},
-                                        {"features", "model"},
+                                        {"features", metrics_.empty() ? nlohmann::ordered_json("model")
+                                                                      : nlohmann::ordered_json{"model", metric_names}},
                                         {"backend", backend_.name},
-                                        {"window", {j.window.skip, j.window.count ? *j.window.count : 0}}};
+                                        {"window", window_key(j.window)}};
     if (scaled) key_parts["score_scale"] = j.scale_filter;  // the scale back to the source's size
     j.cache_key = ScoreCache::key(key_parts);
     return j;
@@ -289,7 +359,11 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
         std::string err = encode.err_tail;
         while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
         if (const auto nl = err.rfind('\n'); nl != std::string::npos) err = err.substr(nl + 1);
-        row["error"] = "encode failed (ffmpeg exit " + std::to_string(encode.exit_code) + "): " + err;
+        // A hardware encoder's failure names its likely cause (no device, no driver) before ffmpeg's words.
+        const std::string hint = hardware_failure_hint(*j.adapter, encode.err_tail);
+        row["error"] = "encode failed (ffmpeg exit " + std::to_string(encode.exit_code) +
+                       "): " + (hint.empty() ? err : hint + " (ffmpeg: " + err + ")");
+        discard(j);  // whatever ffmpeg wrote before it failed is no encode
     } else {
         row["encode_time_ms"] = encode.elapsed_ms;
         std::error_code ec;
@@ -301,14 +375,17 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
         const std::string codecs = codecs_string(j.cell.encoder, j.encode_path, j.stream);
         if (!codecs.empty()) row["codecs"] = codecs;
         try {
-            const ScoreSummary s =
-                score_encode(opt_.sources[j.cell.source], j.window, j.encode_path,
-                             setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads), j.scale_filter);
+            // One score at a time (as corpus scores): engines on one backend state do not run side by side.
+            std::lock_guard<std::mutex> scoring(score_mu_);
+            const ScoreSummary s = score_encode(
+                opt_.sources[j.cell.source], j.window, j.encode_path,
+                setup_for(row["vmaf_model"].get<std::string>(), backend_, opt_.threads, metrics_), j.scale_filter);
             fill_scores(row, s);
             row["exit_status"] = 0;
             if (cache_) {
                 Row result = Row::object();
-                for (const char* k : kResultKeys) result[k] = row[k];
+                for (const char* k : kResultKeys)
+                    if (row.contains(k)) result[k] = row[k];
                 cache_->put(j.cache_key, result);
             }
         } catch (const std::exception& ex) {
@@ -322,15 +399,37 @@ Row Sweep::finish(const Job& j, const ProcessResult& encode) {
 }
 
 void Sweep::append(const Row& row) {
+    std::lock_guard<std::mutex> lock(mu_);
     if (!writer_) writer_.emplace(opt_.out);
     writer_->append(row);
     done_.insert(cell_identity(row));
+    existing_.push_back(row);
 }
 
 Row Sweep::run(const Job& j) {
-    Row row = finish(j, encode(j));
+    const ProcessResult encoded = encode(j);
+    if (interrupted() && encoded.exit_code != 0) {
+        discard(j);
+        throw Interrupted();
+    }
+    Row row = finish(j, encoded);
     append(row);
     return row;
+}
+
+std::vector<Row> Sweep::existing() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return existing_;
+}
+
+bool Sweep::done(const Job& j) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return done_.count(cell_identity(j.row)) != 0;
+}
+
+void Sweep::discard(const Job& j) const {
+    std::error_code ec;
+    fs::remove(j.encode_path, ec);
 }
 
 }  // namespace vmaf::tune

@@ -4,6 +4,7 @@
 // (`recommend`) run one cell at a time.
 #pragma once
 
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -14,10 +15,18 @@
 #include "tune/codecs.hpp"
 #include "tune/corpus.hpp"
 #include "tune/encoders.hpp"
+#include "tune/metrics.hpp"
 #include "tune/process.hpp"
 #include "tune/rows.hpp"
 
 namespace vmaf::tune {
+
+/// One encoder of the sweep, checked: its preset and its CRFs.
+struct SweepRun {
+    const EncoderAdapter* adapter = nullptr;
+    std::string preset;
+    std::vector<double> crfs;
+};
 
 /// Everything about one cell the sweep knows before encoding it.
 struct Job {
@@ -43,9 +52,11 @@ public:
     explicit Sweep(const CorpusOptions& opt);
 
     const CorpusOptions& options() const { return opt_; }
-    const std::vector<int>& crfs() const { return crfs_; }
-    const std::vector<std::string>& encoders() const { return encoders_; }
-    const std::vector<Row>& existing() const { return existing_; }
+    /// The encoders with their presets and CRFs, in the order given.
+    const std::vector<SweepRun>& runs() const { return runs_; }
+    /// Every row of the output: those it had, then those appended since (a
+    /// copy: other threads may be appending).
+    std::vector<Row> existing() const;
 
     const SourceFacts& facts(std::size_t source) const { return facts_.at(source); }
     const std::string& ffmpeg_version_string() const { return ffmpeg_ver_; }
@@ -57,7 +68,7 @@ public:
     /// std::invalid_argument for a frame range outside the source.
     Job make_job(std::size_t index, const Cell& cell, const EncodeShape& shape = {});
     /// Whether the output already has a row for the job's cell.
-    bool done(const Job& j) const { return done_.count(cell_identity(j.row)) != 0; }
+    bool done(const Job& j) const;
     /// Runs the job's encode, or nothing when the cache has its result (exit 0). Thread-safe.
     ProcessResult encode(const Job& j) const;
     /// The job's row once its encode ended: from the cache, or scored now
@@ -65,21 +76,32 @@ public:
     Row finish(const Job& j, const ProcessResult& encode);
     /// Appends a row to the output (flushed) and counts its cell as done.
     void append(const Row& row);
-    /// encode() + finish() + append(): one cell, start to end.
+    /// encode() + finish() + append(): one cell, start to end. Throws
+    /// Interrupted (the cut-short encode removed, nothing appended) when
+    /// Ctrl-C arrived during the encode inside an InterruptScope.
     Row run(const Job& j);
+    /// Removes the job's encode file (one cut short or failed).
+    void discard(const Job& j) const;
 
 private:
     CorpusOptions opt_;
-    std::vector<std::string> encoders_;
-    std::vector<int> crfs_;
+    std::vector<SweepRun> runs_;
     std::vector<Row> existing_;
     std::set<std::string> done_;
     BackendChoice backend_;
     std::vector<SourceFacts> facts_;
     std::vector<bool> announced_;
     std::string ffmpeg_ver_, vmaf_ver_, run_id_, encode_dir_;
+    std::vector<const TargetMetric*> metrics_;
+    std::vector<std::string> other_args_;  ///< --extra-ffmpeg-args without its video filters
+    std::string user_filters_;             ///< the -vf of --extra-ffmpeg-args, if any
     std::optional<ScoreCache> cache_;
     std::optional<RowWriter> writer_;
+    /// Guards what threads running cells at once share: existing_, done_,
+    /// announced_, writer_. make_job(), run() and existing() may be called
+    /// from several threads (per-shot --jobs).
+    mutable std::mutex mu_;
+    std::mutex score_mu_;  ///< one score_encode() at a time
 };
 
 }  // namespace vmaf::tune

@@ -7,11 +7,14 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "tune/atomic_file.hpp"
 #include "tune/bd.hpp"
 #include "tune/codecs.hpp"
+#include "tune/compare.hpp"
 #include "tune/encoders.hpp"
 #include "tune/grid.hpp"
 #include "tune/ladder.hpp"
+#include "tune/lists.hpp"
 #include "tune/merge.hpp"
 #include "tune/process.hpp"
 #include "tune/report.hpp"
@@ -19,6 +22,8 @@
 #include "tune/score.hpp"
 #include "tune/search.hpp"
 #include "tune/shots.hpp"
+#include "tune/window.hpp"
+#include "vmaf/error.hpp"
 
 namespace fs = std::filesystem;
 
@@ -26,9 +31,9 @@ namespace vmaf::tune {
 namespace {
 
 TEST(TuneGrid, CrfListsAndRanges) {
-    EXPECT_EQ(parse_crf_list({"23"}, 0, 51), (std::vector<int>{23}));
-    EXPECT_EQ(parse_crf_list({"18:24:2", "23", "18"}, 0, 51), (std::vector<int>{18, 20, 22, 23, 24}));
-    EXPECT_EQ(parse_crf_list({"30:32"}, 0, 51), (std::vector<int>{30, 31, 32}));
+    EXPECT_EQ(parse_crf_list({"23"}, 0, 51), (std::vector<double>{23}));
+    EXPECT_EQ(parse_crf_list({"18:24:2", "23", "18"}, 0, 51), (std::vector<double>{18, 20, 22, 23, 24}));
+    EXPECT_EQ(parse_crf_list({"30:32"}, 0, 51), (std::vector<double>{30, 31, 32}));
     EXPECT_THROW(parse_crf_list({}, 0, 51), std::invalid_argument);
     EXPECT_THROW(parse_crf_list({""}, 0, 51), std::invalid_argument);
     EXPECT_THROW(parse_crf_list({"abc"}, 0, 51), std::invalid_argument);
@@ -37,6 +42,14 @@ TEST(TuneGrid, CrfListsAndRanges) {
     EXPECT_THROW(parse_crf_list({"18:40:2:1"}, 0, 51), std::invalid_argument);
     EXPECT_THROW(parse_crf_list({"60"}, 0, 51), std::invalid_argument);  // out of the encoder's range
     EXPECT_THROW(parse_crf_list({"-1"}, 0, 51), std::invalid_argument);
+    // Fractions for encoders that take them; 20 + 3 * 0.1 is 20.3, as typed.
+    EXPECT_EQ(parse_crf_list({"20:21:0.25"}, 0, 51, "", false), (std::vector<double>{20, 20.25, 20.5, 20.75, 21}));
+    EXPECT_EQ(parse_crf_list({"20:20.3:0.1"}, 0, 51, "", false), (std::vector<double>{20, 20.1, 20.2, 20.3}));
+    EXPECT_THROW(parse_crf_list({"20.5"}, 0, 63), std::invalid_argument);  // whole CRFs only
+    EXPECT_EQ(crf_text(20.25), "20.25");
+    EXPECT_EQ(crf_text(23), "23");
+    EXPECT_EQ(crf_value(23).dump(), "23");  // whole CRFs stay integers in rows (cell identities unchanged)
+    EXPECT_EQ(crf_value(20.3).dump(), "20.3");
 }
 
 TEST(TuneGrid, ShardsPartitionTheGrid) {
@@ -59,12 +72,52 @@ TEST(TuneGrid, ShardsPartitionTheGrid) {
 TEST(TuneEncoders, AdaptersAndPresets) {
     const EncoderAdapter* x264 = find_encoder("libx264");
     ASSERT_NE(x264, nullptr);
-    const auto args = x264->args("fast", 23);
+    const auto args = x264->args("fast", "23");
     EXPECT_EQ(args, (std::vector<std::string>{"-c:v", "libx264", "-preset", "fast", "-crf", "23"}));
-    EXPECT_THROW(x264->args("7", 23), std::invalid_argument);
-    EXPECT_THROW(find_encoder("libsvtav1")->args("fast", 30), std::invalid_argument);
-    EXPECT_NO_THROW(find_encoder("libsvtav1")->args("8", 30));
+    EXPECT_THROW(x264->args("7", "23"), std::invalid_argument);
+    EXPECT_THROW(find_encoder("libsvtav1")->args("fast", "30"), std::invalid_argument);
+    EXPECT_NO_THROW(find_encoder("libsvtav1")->args("8", "30"));
     EXPECT_EQ(find_encoder("libvvenc"), nullptr);
+}
+
+TEST(TuneEncoders, HardwareEncodersAndWhyTheyFail) {
+    // Each with its quality parameter and range, and how frames reach it.
+    const EncoderAdapter* qsv = find_encoder("hevc_qsv");
+    ASSERT_NE(qsv, nullptr);
+    EXPECT_EQ(qsv->args("slow", "24"),
+              (std::vector<std::string>{"-c:v", "hevc_qsv", "-preset", "slow", "-global_quality", "24"}));
+    EXPECT_EQ(hardware_input(*qsv, 10, "yuv420p10le").pix_fmt, "p010le");
+    const EncoderAdapter* va = find_encoder("av1_vaapi");
+    ASSERT_NE(va, nullptr);
+    EXPECT_EQ(va->crf_max, 255);
+    EXPECT_EQ(va->args("4", "120"), (std::vector<std::string>{"-c:v", "av1_vaapi", "-compression_level", "4",
+                                                              "-rc_mode", "CQP", "-qp", "120"}));
+    const HardwareInput up = hardware_input(*va, 8, "yuv420p");
+    EXPECT_EQ(up.before_input, (std::vector<std::string>{"-init_hw_device", "vaapi=va", "-filter_hw_device", "va"}));
+    EXPECT_EQ(up.filters, "format=nv12,hwupload");
+    EXPECT_TRUE(up.pix_fmt.empty());
+    const EncoderAdapter* amf = find_encoder("h264_amf");
+    ASSERT_NE(amf, nullptr);
+    EXPECT_EQ(amf->args("quality", "22"),
+              (std::vector<std::string>{"-c:v", "h264_amf", "-quality", "quality", "-rc", "cqp", "-qp_i", "22", "-qp_p",
+                                        "22", "-qp_b", "22"}));
+    EXPECT_THROW(amf->args("fast", "22"), std::invalid_argument);
+    EXPECT_EQ(hardware_input(*find_encoder("libx264"), 8, "yuv444p").pix_fmt, "yuv444p");
+    // ffmpeg 5.1's own words on a machine without the hardware.
+    EXPECT_NE(hardware_failure_hint(*find_encoder("h264_qsv"),
+                                    "[h264_qsv @ 0x1] Error initializing an internal MFX session: unsupported (-3)\n")
+                  .find("needs an Intel GPU"),
+              std::string::npos);
+    EXPECT_NE(hardware_failure_hint(*find_encoder("h264_vaapi"),
+                                    "Device creation failed: -542398533.\nFailed to set value 'vaapi=va' for option "
+                                    "'init_hw_device': Generic error in an external library\n")
+                  .find("needs a VAAPI device"),
+              std::string::npos);
+    EXPECT_NE(hardware_failure_hint(*find_encoder("hevc_nvenc"), "[hevc_nvenc @ 0x1] Cannot load libcuda.so.1\n")
+                  .find("needs an NVIDIA GPU"),
+              std::string::npos);
+    EXPECT_EQ(hardware_failure_hint(*find_encoder("libx264"), "Cannot load libcuda.so.1"), "");
+    EXPECT_EQ(hardware_failure_hint(*find_encoder("h264_vaapi"), "Invalid argument"), "");
 }
 
 TEST(TuneProcess, ExitStatusAndQuoting) {
@@ -139,6 +192,58 @@ TEST_F(TuneRows, AppendReadAndCorruptFilesStayUntouched) {
         EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
     }
     EXPECT_EQ(fs::file_size(bad), before);
+}
+
+TEST_F(TuneRows, ATornLastLineIsLeftOutAndCutOffBeforeAppending) {
+    // A killed writer leaves part of its last row without the newline.
+    const std::string p = (dir / "torn.jsonl").string();
+    const std::string whole = row("libx264", 30, 0).dump() + "\n" + row("libx264", 35, 0).dump() + "\n";
+    { std::ofstream(p, std::ios::binary) << whole << row("libx264", 40, 0).dump().substr(0, 25); }
+    const RowFile f = read_row_file(p);
+    ASSERT_EQ(f.rows.size(), 2u);
+    EXPECT_EQ(f.rows[1]["crf"], 35);
+    EXPECT_EQ(f.complete_bytes, whole.size());
+    EXPECT_EQ(f.torn.size(), 25u);
+    EXPECT_EQ(read_rows(p).size(), 2u);              // reported, not an error
+    EXPECT_EQ(fs::file_size(p), whole.size() + 25);  // reading never changes the file
+    drop_torn_line(p, f);
+    EXPECT_EQ(fs::file_size(p), whole.size());
+    {
+        RowWriter w(p);
+        w.append(row("libx264", 40, 0));
+    }
+    const auto rows = read_rows(p);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[2]["crf"], 40);
+
+    // A complete last row that only lacks its newline is kept, and the next row starts a line of its own.
+    const std::string q = (dir / "nonewline.jsonl").string();
+    { std::ofstream(q, std::ios::binary) << row("libx264", 30, 0).dump(); }
+    EXPECT_TRUE(read_row_file(q).torn.empty());
+    {
+        RowWriter w(q);
+        w.append(row("libx264", 35, 0));
+    }
+    EXPECT_EQ(read_rows(q).size(), 2u);
+
+    // A broken line before the last one stays an error.
+    const std::string b = (dir / "mid.jsonl").string();
+    { std::ofstream(b, std::ios::binary) << "{\"cut\": 1\n" << whole; }
+    EXPECT_THROW(read_row_file(b), std::runtime_error);
+}
+
+TEST_F(TuneRows, AtomicWritesReplaceWholeFiles) {
+    const fs::path p = dir / "out.txt";
+    write_file_atomic(p, "first");
+    write_file_atomic(p, "second");
+    std::ifstream in(p);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "second");
+    write_file_atomic(dir / "run.sh", "#!/bin/sh\n", fs::perms::owner_all);
+    EXPECT_NE(fs::status(dir / "run.sh").permissions() & fs::perms::owner_exec, fs::perms::none);
+    EXPECT_THROW(write_file_atomic(dir / "no" / "such" / "dir.txt", "x"), std::runtime_error);
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();  // nothing left behind
 }
 
 TEST_F(TuneRows, MergeKeepsOneRowPerCellPreferringSuccess) {
@@ -386,6 +491,114 @@ TEST(TuneLadder, Manifests) {
     EXPECT_EQ(dash_frame_rate(24000.0 / 1001), "24000/1001");
     EXPECT_EQ(dash_frame_rate(12.5), "25/2");
     EXPECT_EQ(dash_frame_rate(29.97), "2997/100");
+}
+
+TEST(TuneLists, CommaListsAndEncoderRuns) {
+    EXPECT_EQ(split_list("a,,b,"), (std::vector<std::string>{"a", "b"}));
+    EXPECT_TRUE(split_list("").empty());
+    EXPECT_EQ(parse_number_list("95,90.5,80", "--target-vmafs"), (std::vector<double>{95, 90.5, 80}));
+    EXPECT_THROW(parse_number_list("95,x", "--target-vmafs"), std::invalid_argument);
+    EXPECT_THROW(parse_number_list("95a", "--target-vmafs"), std::invalid_argument);
+    EXPECT_THROW(parse_number_list(",", "--target-vmafs"), std::invalid_argument);
+    EXPECT_EQ(parse_encoder_run("libx264"), (EncoderRun{"libx264", "", {}}));
+    EXPECT_EQ(parse_encoder_run("libx264:veryfast"), (EncoderRun{"libx264", "veryfast", {}}));
+    EXPECT_EQ(parse_encoder_run("libx264:veryfast:18-36"), (EncoderRun{"libx264", "veryfast", {"18:36"}}));
+    EXPECT_EQ(parse_encoder_run("libsvtav1:10:20-50/5"), (EncoderRun{"libsvtav1", "10", {"20:50:5"}}));
+    EXPECT_EQ(parse_encoder_run("libx265::30"), (EncoderRun{"libx265", "", {"30"}}));
+    EXPECT_THROW(parse_encoder_run(":fast"), std::invalid_argument);
+    EXPECT_THROW(parse_encoder_run("libx264:fast:18-36:1"), std::invalid_argument);
+    EXPECT_THROW(parse_encoder_run("libx264:fast:"), std::invalid_argument);
+    // The CRFs go through --crf's parser: its checks apply.
+    EXPECT_EQ(parse_crf_list(parse_encoder_run("libx264:fast:18-24/3").crf_specs, 0, 51),
+              (std::vector<double>{18, 21, 24}));
+}
+
+TEST(TuneCompare, CurvesThatBarelyOverlapGetNoBdValues) {
+    auto rows_of = [](const std::string& enc, const std::string& preset, std::vector<RdPoint> pts) {
+        std::vector<Row> out;
+        int crf = 20;
+        for (const RdPoint& p : pts) {
+            Row r;
+            r["encoder"] = enc;
+            r["preset"] = preset;
+            r["crf"] = crf++;
+            r["exit_status"] = 0;
+            r["bitrate_kbps"] = p.rate;
+            r["vmaf_score"] = p.quality;
+            out.push_back(r);
+        }
+        return out;
+    };
+    std::vector<Row> rows = rows_of("libx264", "fast", {{100, 70}, {200, 80}, {400, 88}, {800, 93}});
+    for (Row& r : rows_of("libx264", "slow", {{90, 72}, {180, 82}, {360, 89}, {720, 94}})) rows.push_back(r);
+    // VMAF 92.5 .. 97 overlaps the anchor's 70 .. 93 by half a point.
+    for (Row& r : rows_of("libx265", "medium", {{700, 92.5}, {900, 95}, {1100, 96}, {1300, 97}})) rows.push_back(r);
+    const Comparison c = compare_rows(rows, {{"libx264", "fast"}, {"libx264", "slow"}, {"libx265", "medium"}}, {85});
+    ASSERT_EQ(c.curves.size(), 3u);
+    EXPECT_EQ(c.curves[1].preset, "slow");  // presets of one encoder are curves of their own
+    EXPECT_TRUE(c.curves[1].bd_rate.has_value());
+    EXPECT_NEAR(c.curves[1].overlap_vmaf, 93 - 72, 1e-12);
+    EXPECT_FALSE(c.curves[2].bd_rate.has_value());
+    EXPECT_FALSE(c.curves[2].bd_vmaf.has_value());
+    EXPECT_NEAR(c.curves[2].overlap_vmaf, 0.5, 1e-12);
+    EXPECT_NE(c.curves[2].bd_note.find("0.50 VMAF points"), std::string::npos) << c.curves[2].bd_note;
+    // Asked for explicitly, the thin overlap gives its (unreliable) number.
+    EXPECT_TRUE(compare_rows(rows, {{"libx264", "fast"}, {"libx265", "medium"}}, {85}, 0.25).curves[1].bd_rate);
+    // Rows of presets not asked for are left out.
+    EXPECT_EQ(compare_rows(rows, {{"libx264", "fast"}, {"libx265", "medium"}}, {85}).curves.size(), 2u);
+}
+
+TEST(TuneWindow, SpreadSamplesAndTheirFilters) {
+    // One sample: the centre, as --sample-seconds always took it.
+    FrameWindow w = spread_windows(24, 1, 6);
+    ASSERT_EQ(w.ranges.size(), 1u);
+    EXPECT_EQ(w.ranges[0], (FrameRange{9, 15}));
+    EXPECT_EQ(w.ffmpeg_filter(), "trim=start_frame=9:end_frame=15,setpts=PTS-STARTPTS");
+    // Three: one centred in each third.
+    w = spread_windows(90, 3, 6);
+    ASSERT_EQ(w.ranges.size(), 3u);
+    EXPECT_EQ(w.ranges[0], (FrameRange{12, 18}));
+    EXPECT_EQ(w.ranges[1], (FrameRange{42, 48}));
+    EXPECT_EQ(w.ranges[2], (FrameRange{72, 78}));
+    EXPECT_EQ(w.frames(), 18u);
+    EXPECT_EQ(w.ffmpeg_filter(),
+              "select=between(n\\,12\\,17)+between(n\\,42\\,47)+between(n\\,72\\,77),setpts=N/FRAME_RATE/TB");
+    // Samples that would touch merge; samples covering everything are the whole source.
+    w = spread_windows(20, 2, 9);
+    ASSERT_EQ(w.ranges.size(), 2u);
+    EXPECT_EQ(w.ranges[1], (FrameRange{10, 19}));
+    w = spread_windows(21, 2, 10);  // {0, 10} and {10, 20} touch
+    ASSERT_EQ(w.ranges.size(), 1u);
+    EXPECT_EQ(w.ranges[0], (FrameRange{0, 20}));
+    EXPECT_TRUE(spread_windows(20, 2, 10).whole());
+    EXPECT_TRUE(spread_windows(20, 1, 30).whole());
+}
+
+TEST_F(TuneRows, WindowedSourceDeliversTheRangesFramesOnly) {
+    // 10 frames of 16x8 gray whose every sample is its frame number.
+    const std::string p = (dir / "n.yuv").string();
+    {
+        std::ofstream o(p, std::ios::binary);
+        for (int f = 0; f < 10; ++f) o << std::string(16 * 8, static_cast<char>(f));
+    }
+    const VideoGeometry g{PixelFormat::Yuv400, 8, 16, 8};
+    FrameWindow w;
+    w.ranges = {{1, 3}, {6, 8}};
+    auto in_order = window_video(open_yuv(p, g), w);
+    EXPECT_EQ(in_order->frames_left(), 4u);
+    std::vector<int> seen;
+    while (auto pic = in_order->read()) seen.push_back(pic->plane(0).row<std::uint8_t>(0)[0]);
+    EXPECT_EQ(seen, (std::vector<int>{1, 2, 6, 7}));
+    auto by_index = window_video(open_yuv(p, g), w);
+    by_index->skip(1);
+    EXPECT_EQ(by_index->frames_left(), 3u);
+    EXPECT_EQ(by_index->read_frame(2).plane(0).row<std::uint8_t>(0)[0], 7);
+    // A window past the end of the source: the read says where the source ended.
+    w.ranges = {{8, 12}};
+    auto past = window_video(open_yuv(p, g), w);
+    EXPECT_TRUE(past->read());
+    EXPECT_TRUE(past->read());
+    EXPECT_THROW(past->read(), vmaf::Error);
 }
 
 }  // namespace

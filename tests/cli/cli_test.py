@@ -233,6 +233,17 @@ with tempfile.TemporaryDirectory() as tmp:
         return proc.returncode, out.decode(errors="replace")
     rc, err = run_tty(base + ["--backend", "cpu"])
     check("closing line 'vmaf_v0.6.1: SCORE'", rc == 0 and any(l.startswith("vmaf_v0.6.1: ") for l in err.splitlines()), err)
+    # The live progress line: drawn on a terminal (frames of the known total, fps, ETA), erased before the
+    # closing lines; -q leaves stderr empty on a run that writes its report; never drawn off a terminal.
+    rc, err = run_tty(base + ["--backend", "cpu", "--json", "-o", t("tty.json")])
+    check("progress line on a terminal: frames/total, fps, ETA, erased after",
+          rc == 0 and "\r\x1b[Kvmaf: " in err and "/3 frames, " in err and " fps, ETA " in err
+          and "\r\x1b[K3 frames " in err and err.rstrip().endswith(tuple("0123456789")), repr(err[-300:]))
+    rc, err = run_tty(base + ["--backend", "cpu", "--json", "-o", t("tty.json"), "-q"])
+    check("-q on a terminal: nothing on stderr", rc == 0 and err == "", repr(err))
+    p = run(base + ["--backend", "cpu", "--json", "-o", t("notty.json")])
+    check("no progress line off a terminal", p.returncode == 0 and "\r" not in p.stderr and "fps" not in p.stderr,
+          repr(p.stderr))
     rc, err = run_tty(base + ["--backend", "cpu", "-m", "version=vmaf_v0.6.1neg:name=neg", "-m", "version=vmaf_b_v0.6.3"])
     lines = err.splitlines()
     check("closing lines name each model by version",
@@ -274,6 +285,43 @@ with tempfile.TemporaryDirectory() as tmp:
         rc, err = piped(["-r", t("a.y4m"), "-d", "/dev/stdin", "-o", t("x.json")], data)
         lines = [l for l in err.splitlines() if l.strip()]
         check(f"pipe carrying {name}: one line, exit 1", rc == 1 and len(lines) == 1 and needle in lines[0], err)
+
+    # --- --common_bitdepth: an 8-bit reference against a 10-bit distorted video is scored at
+    # 10 bits, the reference's samples shifted left, as upstream's CLI (v3.0.0, v3.1.0) does ---
+    import array
+
+    def y4m_frames(path, raw, frames, bits, shift=0, low_bits=False):
+        with open(path, "wb") as f:
+            f.write(f"YUV4MPEG2 W576 H324 F24:1 Ip A1:1 C420{'p10' if bits == 10 else 'jpeg'}\n".encode())
+            for i in range(frames):
+                f.write(b"FRAME\n")
+                data = raw[i * FRAME:(i + 1) * FRAME]
+                if bits == 8:
+                    f.write(data)
+                else:  # 16-bit little-endian samples; low_bits: detail an 8-bit file cannot hold
+                    f.write(array.array("H", ((v << shift) | ((k * 7 + i) & 3 if low_bits else 0)
+                                              for k, v in enumerate(data))).tobytes())
+
+    ref8, dist8 = open(REF, "rb").read(3 * FRAME), open(DIST, "rb").read(3 * FRAME)
+    y4m_frames(t("ref8.y4m"), ref8, 3, 8)
+    y4m_frames(t("ref10.y4m"), ref8, 3, 10, shift=2)
+    y4m_frames(t("dist10.y4m"), dist8, 3, 10, shift=2, low_bits=True)
+    expect_error("8-bit and 10-bit inputs without --common_bitdepth: named, with the option",
+                 ["-r", t("ref8.y4m"), "-d", t("dist10.y4m")], "is 8-bit, " + t("dist10.y4m") + " is 10-bit (--common_bitdepth")
+    hbd = full + ["--feature", "psnr", "--feature", "float_ssim"]
+    p = run(["-r", t("ref8.y4m"), "-d", t("dist10.y4m"), "--common_bitdepth", "-o", t("cb.json")] + hbd)
+    q = run(["-r", t("ref10.y4m"), "-d", t("dist10.y4m"), "-o", t("cb_shifted.json")] + hbd)
+    check("--common_bitdepth: scores equal the reference shifted to 10 bits beforehand",
+          p.returncode == 0 and q.returncode == 0 and scores(t("cb.json")) == scores(t("cb_shifted.json"))
+          and len(scores(t("cb.json"))[0]) == 3, p.stderr + q.stderr)
+    p = run(["-r", t("dist10.y4m"), "-d", t("ref8.y4m"), "--common_bitdepth", "-o", t("cb_swap.json")] + hbd)
+    q = run(["-r", t("dist10.y4m"), "-d", t("ref10.y4m"), "-o", t("cb_swap_shifted.json")] + hbd)
+    check("--common_bitdepth deepens the distorted side too",
+          p.returncode == 0 and q.returncode == 0 and scores(t("cb_swap.json")) == scores(t("cb_swap_shifted.json")),
+          p.stderr + q.stderr)
+    p = run(["-r", t("ref8.y4m"), "-d", t("dist10.y4m"), "--aom_ctc", "v6.0", "--json", "-o", t("ctc6.json")])
+    check("--aom_ctc v6.0 implies --common_bitdepth", p.returncode == 0, p.stderr)
+    expect_error("--aom_ctc v5.0 does not", ["-r", t("ref8.y4m"), "-d", t("dist10.y4m"), "--aom_ctc", "v5.0"], "differ")
 
     # --- backend selection contract ---
     p = expect_error("--backend vulkan is unsupported", base + ["--backend", "vulkan"], "vulkan", rc=1)

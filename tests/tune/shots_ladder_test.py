@@ -172,6 +172,56 @@ with tempfile.TemporaryDirectory() as tmp:
     p = tune(pargs + ["--target-vmaf", "90"])
     check("per-shot rerun encodes nothing", p.returncode == 0 and "; 0 encodes" in p.stderr, p.stderr[-300:])
 
+    # --jobs 3: the shots searched at once (fresh cells, no cache) give the same plan.
+    jplan, jout = t("plan_jobs"), t("jobs.jsonl")
+    jargs = [jplan if a == plan_dir else jout if a == out else a for a in pargs if a not in cache and a != t("cache")]
+    p = tune(jargs + ["--target-vmaf", "90", "--jobs", "3", "--no-cache", "--execute"])
+    jp = json.load(open(os.path.join(jplan, "plan.json"))) if p.returncode == 0 else {}
+    check("per-shot --jobs 3 --execute: the plan of one job, joined and scored",
+          [s["crf"] for s in jp.get("shots", [])] == [s["crf"] for s in plan.get("shots", [])]
+          and jp.get("execution", {}).get("vmaf_mean") == plan.get("execution", {}).get("vmaf_mean")
+          and len(rows(jout)) == len(rows(out)) - len([r for r in rows(out) if r.get("score_metrics")]),
+          p.stderr[-400:])
+
+    # Samples over a multi-shot source, checked on the whole source (--verify): the answer meets the target
+    # there, and the prediction of the full encode from the samples is reported with its measured error.
+    vout = t("verify.jsonl")
+    rargs = ["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "44", "--target-vmaf", "93",
+                                   "--sample-seconds", "0.25", "--out", vout, "--score-backend", BACKEND] + cache
+    p = tune(rargs + ["--samples", "3", "--verify"])
+    vrows = rows(vout) if os.path.exists(vout) else []
+    crf = int(p.stdout) if p.returncode == 0 else -1
+    full = {r["crf"]: r for r in vrows if r["clip_mode"] == "full"}
+    sampled = {r["crf"]: r for r in vrows if r["clip_mode"] == "samples_3x0.25s"}
+    check("sampled recommend --verify on a 3-shot source: the answer meets the target on the whole source",
+          crf in full and full[crf]["vmaf_mean"] >= 93 and sampled and full[crf]["duration_s"] == frames / 24
+          and "the prediction off by" in p.stderr and "predicted full encode" in p.stderr,
+          f"rc={p.returncode} crf={crf} full={ {c: r['vmaf_mean'] for c, r in full.items()} } {p.stderr[-400:]}")
+    m = re.search(r"predicted full encode at CRF \S+: ([0-9.]+) kbps", p.stderr)
+    check("the prediction is the samples' bitrate", m and crf in sampled
+          and abs(float(m.group(1)) - sampled[crf]["bitrate_kbps"]) < 0.05, p.stderr[-300:])
+    # --max-encoded-percent: a CRF that misses the target and is already over the cap ends the search.
+    p = tune([a if a != vout else t("cap.jsonl") for a in rargs] + ["--samples", "3", "--max-encoded-percent", "1"])
+    probes = [l for l in p.stderr.splitlines() if "probe CRF" in l]
+    check("--max-encoded-percent 1: stops at the first probe that misses above the cap, exit 1",
+          p.returncode == 1 and "--max-encoded-percent 1" in p.stderr and len(probes) == 1, p.stderr[-400:])
+
+    # Another target metric: each shot's PSNR (mean) reaches 38, the next CRF's does not.
+    mplan = t("plan_psnr")
+    p = tune([a if a != plan_dir else mplan for a in pargs] + ["--target-metric", "psnr", "--target", "38"])
+    mp = json.load(open(os.path.join(mplan, "plan.json"))) if p.returncode == 0 else {}
+    mprobes = {}
+    for r in rows(out):
+        if r.get("score_metrics") == ["psnr"]:
+            mprobes.setdefault(r["clip_mode"], {})[r["crf"]] = r["metric_scores"]["psnr"]["mean"]
+    ok = mp.get("target_metric") == "psnr" and len(mp.get("shots", [])) == 3
+    for s in mp.get("shots", []):
+        cells = mprobes.get(f"frames_{s['first_frame']}-{s['end_frame']}", {})
+        ok &= (s["met"] and cells.get(s["crf"], 0) >= 38 and s["score"] == cells[s["crf"]]
+               and cells.get(s["crf"] + 1, 99) < 38)
+    check("per-shot --target-metric psnr: each shot's highest CRF reaching PSNR 38", ok,
+          [(s["crf"], s["score"]) for s in mp.get("shots", [])])
+
     # Bad input.
     for name, extra, needle in [("target above 100", ["--target-vmaf", "101"], "--target-vmaf must be within [0, 100]"),
                                 ("target below 0", ["--target-vmaf", "-1"], "--target-vmaf must be within [0, 100]"),

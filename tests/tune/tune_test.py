@@ -222,6 +222,56 @@ with tempfile.TemporaryDirectory() as tmp:
         p = tune(rargs + extra)
         check(f"recommend bad input: {name}", p.returncode == 2 and needle in p.stderr, p.stderr[-300:])
 
+    # --- any target metric: the highest CRF whose pooled score reaches the target (cambi: stays at or below) ---
+    targets = {"vmaf_neg": 90, "psnr": 38, "float_ssim": 0.97, "float_ms_ssim": 0.99, "ssimulacra2": 50, "cambi": 1.0,
+               "xpsnr": 38}
+    for metric, target in targets.items():
+        mout = t(f"rec_{metric}.jsonl")
+        p = tune(["recommend"] + geo + ["--preset", "fast", "--crf-min", "16", "--crf-max", "51", "--target-metric",
+                                        metric, "--target", str(target), "--keep-encodes", "--encode-dir",
+                                        t(f"enc_{metric}"), "--out", mout, "--no-cache", "--score-backend", BACKEND])
+        got = {r["crf"]: r for r in rows(mout)} if os.path.exists(mout) else {}
+        score = {c: r["metric_scores"][metric]["mean"] for c, r in got.items() if r.get("metric_scores")}
+        crf = int(p.stdout.strip()) if p.returncode == 0 and p.stdout.strip().isdigit() else -1
+        ok = lambda v: v <= target if metric == "cambi" else v >= target
+        check(f"recommend --target-metric {metric} --target {target}: the answer meets it, the next CRF does not",
+              crf in score and ok(score[crf]) and (crf == 51 or (crf + 1 in score and not ok(score[crf + 1]))),
+              f"rc={p.returncode} crf={crf} scores={score} {p.stderr[-300:]}")
+    # The metric's per-frame values are the vmaf CLI's for the same encode.
+    for metric, feature, key in [("psnr", "psnr", "psnr_y"), ("cambi", "cambi", "cambi"), ("xpsnr", "xpsnr", "xpsnr_y")]:
+        r = next(iter(rows(t(f"rec_{metric}.jsonl"))), None) if os.path.exists(t(f"rec_{metric}.jsonl")) else None
+        c = {}
+        if r and r["encode_path"]:
+            q = subprocess.run([VMAF, "-r", t("src.y4m"), "-d", r["encode_path"], "--feature", feature, "--json",
+                                "--precision", "max", "-o", t("metric_cli.json"), "--backend", "cpu", "-q"],
+                               capture_output=True, text=True)
+            c = json.load(open(t("metric_cli.json"))) if q.returncode == 0 else {}
+        check(f"row's {metric} per frame equals `vmaf --feature {feature}`",
+              c and [f["metrics"][key] for f in c["frames"]] == r["metric_scores"][metric]["per_frame"]
+              and r["metric_scores"][metric]["mean"] == c["pooled_metrics"][key]["mean"], str(r)[:200])
+    p = tune(rargs + ["--target-metric", "cambi", "--target", "1", "--pool", "harmonic"])
+    check("--pool harmonic is refused where lower is better", p.returncode == 2 and "harmonic" in p.stderr, p.stderr)
+    p = tune(rargs + ["--target-metric", "float_ssim", "--target", "2"])
+    check("a target outside the metric's range", p.returncode == 2 and "within [0, 1] for float_ssim" in p.stderr,
+          p.stderr)
+    p = tune(rargs + ["--target-metric", "psnr", "--target-vmaf", "90"])
+    check("--target-vmaf with another --target-metric is refused", p.returncode == 2 and "--target-vmaf" in p.stderr,
+          p.stderr)
+    # Fractional CRFs: the answer on a 0.25 grid, the next step up misses.
+    fout = t("rec_frac.jsonl")
+    p = tune(rargs[:-5] + ["--crf-step", "0.25", "--target-vmaf", "92", "--out", fout, "--no-cache",
+                           "--score-backend", BACKEND])
+    got = {float(r["crf"]): r for r in rows(fout)} if os.path.exists(fout) else {}
+    crf = float(p.stdout) if p.returncode == 0 else -1
+    check("--crf-step 0.25: the highest quarter CRF meeting the target",
+          crf in got and got[crf]["vmaf_mean"] >= 92 and crf + 0.25 in got and got[crf + 0.25]["vmaf_mean"] < 92
+          and f"-crf {p.stdout.strip()} " in got[crf]["encode_command"] and any(c != int(c) for c in got),
+          f"{crf} {sorted((c, round(r['vmaf_mean'], 3)) for c, r in got.items())} {p.stderr[-300:]}")
+    p = tune(["recommend"] + geo + ["--encoder", "libsvtav1", "--crf-step", "0.5", "--target-vmaf", "90",
+                                    "--out", t("svt_frac.jsonl"), "--no-cache"])
+    check("--crf-step 0.5 with an encoder of whole CRFs: exit 2", p.returncode == 2 and "whole CRFs" in p.stderr,
+          p.stderr)
+
     # --- compare: curves, BD-rate / BD-VMAF against the first encoder, matched-quality bitrates ---
     cargs2 = ["compare"] + geo + ["--encoders", "libx264,libx265", "--preset", "fast", "--crf", "22:38:4",
                                   "--out", out, "--no-cache", "--score-backend", BACKEND]
@@ -260,7 +310,7 @@ with tempfile.TemporaryDirectory() as tmp:
     bad("unknown encoder", geo + ["--encoder", "libfoo", "--crf", "30"], "unknown --encoder 'libfoo'")
     bad("encoder this ffmpeg lacks", geo + ["--encoder", "av1_nvenc", "--crf", "30"], "no such encoder")
     bad("empty CRF range", geo + ["--crf", "40:30"], "empty range")
-    bad("invalid CRF", geo + ["--crf", "abc"], "not an integer")
+    bad("invalid CRF", geo + ["--crf", "abc"], "not a number")
     bad("CRF outside the encoder's range", geo + ["--crf", "60"], "outside")
     bad("unreadable source", ["--source", t("missing.yuv"), "--width", "576", "--height", "324", "--crf", "30"],
         "missing.yuv")
@@ -283,12 +333,159 @@ with tempfile.TemporaryDirectory() as tmp:
                                                      and "encode failed" in r["error"] for r in fr), p.stderr[-300:])
     check("failed rows are valid JSON without NaN", "NaN" not in open(fout).read() if os.path.exists(fout) else False)
 
+    # --- answers that used to be silently wrong ---
+    # A user filter joins the sample's trim in one graph (it used to replace it: the whole source was
+    # encoded, scored against the sample's frames, and recorded as a success).
+    vout = t("vf.jsonl")
+    p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "0.25", "--extra-ffmpeg-args", "-vf hqdn3d",
+                                 "--keep-encodes", "--encode-dir", t("vfenc"), "--out", vout, "--no-cache",
+                                 "--score-backend", BACKEND])
+    vr = rows(vout) if os.path.exists(vout) else []
+    ok = p.returncode == 0 and len(vr) == 1 and vr[0]["exit_status"] == 0
+    if ok:
+        q = subprocess.run([VMAF, "-r", t("src.y4m"), "-d", vr[0]["encode_path"], "--frame_skip_ref", "3", "--json",
+                            "--precision", "max", "-o", t("vf_cli.json"), "--backend", "cpu", "-q"],
+                           capture_output=True, text=True)
+        c = json.load(open(t("vf_cli.json"))) if q.returncode == 0 else {"frames": []}
+        ok = ("-vf trim=start_frame=3:end_frame=9,setpts=PTS-STARTPTS,hqdn3d " in vr[0]["encode_command"]
+              and len(c["frames"]) == 6 and [f["metrics"]["vmaf"] for f in c["frames"]] == vr[0]["vmaf_per_frame"])
+    check("--extra-ffmpeg-args -vf runs after the sample's trim, in one filter graph", ok,
+          p.stderr[-300:] + str(vr[:1])[:400])
+    # Whatever still changes the frames (here a doubled frame rate) fails the cell instead of scoring other frames.
+    p = tune(["corpus"] + geo + ["--crf", "30", "--sample-seconds", "0.25", "--extra-ffmpeg-args", "-r 48",
+                                 "--out", t("r48.jsonl"), "--no-cache", "--score-backend", BACKEND])
+    rr = rows(t("r48.jsonl")) if os.path.exists(t("r48.jsonl")) else []
+    check("an encode with other frames than the sample's is a failed cell",
+          p.returncode == 1 and len(rr) == 1 and rr[0]["vmaf_score"] is None
+          and "does not have the 6 frames" in (rr[0]["error"] or ""), p.stderr[-300:])
+    # A 10-bit encode of the 8-bit source scores, as `vmaf --common_bitdepth` scores it.
+    hout = t("hbd.jsonl")
+    p = tune(["corpus"] + geo + ["--crf", "30", "--extra-ffmpeg-args", "-pix_fmt yuv420p10le", "--keep-encodes",
+                                 "--encode-dir", t("hbdenc"), "--out", hout, "--no-cache", "--score-backend", BACKEND])
+    hr = rows(hout) if os.path.exists(hout) else []
+    ok = p.returncode == 0 and len(hr) == 1 and hr[0]["exit_status"] == 0
+    if ok:
+        q = subprocess.run([VMAF, "-r", t("src.y4m"), "-d", hr[0]["encode_path"], "--common_bitdepth", "--json",
+                            "--precision", "max", "-o", t("hbd_cli.json"), "--backend", "cpu", "-q"],
+                           capture_output=True, text=True)
+        c = json.load(open(t("hbd_cli.json"))) if q.returncode == 0 else {"frames": [], "pooled_metrics": {}}
+        ok = (c["frames"] and [f["metrics"]["vmaf"] for f in c["frames"]] == hr[0]["vmaf_per_frame"]
+              and hr[0]["vmaf_score"] == c["pooled_metrics"]["vmaf"]["mean"])
+    check("a 10-bit encode of an 8-bit source equals `vmaf --common_bitdepth`", ok, p.stderr[-300:] + str(hr[:1])[:300])
+
+    # compare: per-encoder presets and CRFs, only the cells asked for, thin overlaps refused, stray options rejected.
+    p = tune(["compare"] + geo + ["--encoders", "libx264:fast:22-30/4,libx265:fast", "--crf", "22:38:4", "--format",
+                                  "json", "--out", out, "--no-cache", "--score-backend", BACKEND])
+    enc = json.loads(p.stdout).get("encoders", []) if p.returncode == 0 else []
+    check("compare: a per-encoder CRF range uses those cells only (not every row of --out)",
+          [len(e["curve"]) for e in enc] == [3, 5] and "8 already in" in p.stderr, p.stdout[:300] + p.stderr[-300:])
+    p = tune(["compare"] + geo + ["--encoders", "libx264:fast,libx264:ultrafast", "--crf", "22:38:4", "--format",
+                                  "json", "--out", t("presets.jsonl"), "--no-cache", "--score-backend", BACKEND])
+    enc = json.loads(p.stdout).get("encoders", []) if p.returncode == 0 else []
+    check("compare: two presets of one encoder", [(e["encoder"], e["preset"]) for e in enc] ==
+          [("libx264", "fast"), ("libx264", "ultrafast")] and isinstance(enc[1]["bd_rate"], float), p.stderr[-300:])
+    p = tune(["compare"] + geo + ["--encoders", "libx264:fast:22-38/4,libx265:fast:46-51", "--format", "json",
+                                  "--out", t("thin.jsonl"), "--no-cache", "--score-backend", BACKEND])
+    enc = json.loads(p.stdout).get("encoders", []) if p.stdout.strip() else []
+    check("compare: curves sharing under 5 VMAF points get no BD values, say why, exit 1",
+          p.returncode == 1 and len(enc) == 2 and enc[1]["bd_rate"] is None and "VMAF points" in enc[1]["bd_note"]
+          and "no BD values" in p.stderr, p.stdout[:400] + p.stderr[-300:])
+    p = tune(["compare"] + geo + ["--encoders", "libx264,libx265", "--encoder", "libsvtav1", "--crf", "30",
+                                  "--out", t("stray.jsonl")])
+    check("compare rejects --encoder (it takes --encoders)", p.returncode == 2 and "--encoder is not used" in p.stderr
+          and not os.path.exists(t("stray.jsonl")), p.stderr)
+    p = tune(["recommend", "--from-corpus", out, "--encoder", "libx265", "--target-bitrate", "500", "--crf-min", "20"])
+    check("recommend --from-corpus rejects options it does not use", p.returncode == 2 and "--crf-min" in p.stderr,
+          p.stderr)
+
+    # A torn last line (a killed run's half row) is reported and left out; resume runs that cell again.
+    torn = t("torn.jsonl")
+    lines = open(out).read().splitlines(keepends=True)
+    lost = json.loads(lines[-1])
+    with open(torn, "w") as f:
+        f.writelines(lines[:-1])
+        f.write(lines[-1][:40])
+    p = tune(["report", torn, "-o", t("torn.html")])
+    check("report: a torn last line is reported and left out", p.returncode == 0 and "cut short" in p.stderr
+          and os.path.exists(t("torn.html")), p.stderr)
+    p = tune(["recommend", "--from-corpus", torn, "--encoder", "libx264", "--target-vmaf", "90"])
+    check("recommend --from-corpus reads past a torn last line", p.returncode in (0, 1) and "cut short" in p.stderr,
+          p.stderr)
+    p = tune(["corpus"] + geo + ["--encoder", lost["encoder"], "--preset", lost["preset"], "--crf", str(lost["crf"]),
+                                 "--out", torn, "--no-cache", "--score-backend", BACKEND])
+    tr = rows(torn) if p.returncode == 0 else []
+    check("resume after a torn line: the line is cut off, its cell runs again",
+          p.returncode == 0 and "1 to run" in p.stderr and len(tr) == len(lines)
+          and cell(tr[-1]) == cell(lost) and open(torn).read().endswith("\n"), p.stderr[-400:])
+
+    # Ctrl-C at a terminal reaches ffmpeg too: the encodes it cut short are removed, in a sweep and in a search.
+    def interrupt_mid_encode(args, encode_dir):
+        proc = subprocess.Popen([TUNE] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        end = time.time() + 60
+        while time.time() < end and proc.poll() is None and not (os.path.isdir(encode_dir) and os.listdir(encode_dir)):
+            time.sleep(0.005)
+        os.killpg(proc.pid, signal.SIGINT)  # the whole process group, as a terminal's Ctrl-C
+        err = proc.communicate()[1]
+        return proc.returncode, err, os.listdir(encode_dir) if os.path.isdir(encode_dir) else []
+
+    slow = ["--preset", "veryslow", "--no-cache", "--score-backend", BACKEND]
+    rc, err, left = interrupt_mid_encode(["corpus"] + geo + slow + ["--crf", "20:40:4", "--out", t("ci.jsonl"),
+                                                                    "--encode-dir", t("cienc")], t("cienc"))
+    check("corpus interrupted mid-encode: exit 130, no partial encode left", rc == 130 and left == [],
+          f"rc={rc} left={left} {err[-300:]}")
+    rc, err, left = interrupt_mid_encode(["recommend"] + geo + slow + ["--target-vmaf", "93", "--out", t("ri.jsonl"),
+                                                                       "--encode-dir", t("rienc")], t("rienc"))
+    check("recommend interrupted mid-encode: exit 130, resumable, no partial encode left",
+          rc == 130 and left == [] and "resume" in err and all(r["exit_status"] == 0 for r in (rows(t("ri.jsonl")) if os.path.exists(t("ri.jsonl")) else [])),
+          f"rc={rc} left={left} {err[-300:]}")
+
+    # --- a hardware encoder without its hardware: the failed row names the likely cause ---
+    have = subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True).stdout
+    for enc, absent, needle in [("h264_vaapi", "/dev/dri", "needs a VAAPI device"),
+                                ("h264_qsv", "/dev/dri", "needs an Intel GPU"),
+                                ("h264_nvenc", "/dev/nvidiactl", "needs an NVIDIA GPU")]:
+        if f" {enc} " not in have or os.path.exists(absent):
+            print(f"SKIPPED {enc} without hardware: this ffmpeg lacks it or {absent} exists")
+            continue
+        hout = t(f"hw_{enc}.jsonl")
+        p = tune(["corpus"] + geo + ["--encoder", enc, "--crf", "30", "--out", hout, "--no-cache",
+                                     "--score-backend", BACKEND])
+        hr = rows(hout) if os.path.exists(hout) else []
+        check(f"{enc} without its hardware: a failed row saying why", p.returncode == 1 and len(hr) == 1
+              and needle in (hr[0]["error"] or "") and "(ffmpeg: " in hr[0]["error"], p.stderr[-300:])
+
     # --- the HTML report ---
     html = t("report.html")
-    p = tune(["report", out, "-o", html])
+    p = tune(["report", out, "-o", html, "--target-vmaf", "93"])
     page = open(html).read() if os.path.exists(html) else ""
     check("report written, self-contained", p.returncode == 0 and "<svg" in page and "http://" not in
           page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page, p.stderr)
+    # The charts: bitrate on a log axis with units, legends under the plots, the hull only where it leaves
+    # the curve, the target line, a BD table for the two encoders, and SVGs that scale to the window.
+    import re
+    charts = re.findall(r'<svg class="chart".*?</svg>', page, re.S)
+    first = charts[0] if charts else ""
+    xticks = re.findall(r'class="tick x">([^<]*)<', first)
+    check("bitrate axis: log ticks with units", xticks and all(t.endswith(("kbit/s", "Mbit/s")) for t in xticks),
+          xticks)
+    legend_ok = bool(charts)
+    for c in charts:
+        frame = re.search(r'<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)" class="frame"', c)
+        bottom = float(frame.group(1)) + float(frame.group(2)) if frame else 1e9
+        legend_ok &= all(float(y) > bottom for y in re.findall(r'<rect class="legend-key" x="[^"]*" y="([^"]*)"', c))
+    check("legends sit below the plot area, not over the data", legend_ok)
+    curves = re.findall(r'class="curve"[^>]*points="([^"]*)"', first)
+    hulls = re.findall(r'class="hull"[^>]*points="([^"]*)"', first)
+    check("hulls drawn only where they leave the curve (fewer points than it)",
+          len(hulls) <= len(curves) and all(len(h.split()) < max(len(c.split()) for c in curves) for h in hulls),
+          (len(curves), len(hulls)))
+    check("the target line", 'class="target"' in first and ">VMAF 93<" in first)
+    bd = re.search(r'<table class="bd">.*?</table>', page, re.S)
+    check("a BD-rate table for the two encoders", bd and bd.group(0).count("<tr>") == 3
+          and "BD-rate vs libx264 fast" in bd.group(0) and "kbps at VMAF 93" in bd.group(0), page[:0])
+    check("charts scale to the window", "svg.chart{" in page and "width:100%" in page
+          and not re.search(r'<svg class="chart"[^>]*width="', page))
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
         print("SKIPPED chromium rendering: chromium is not installed (scripts/install-deps.sh installs it)")

@@ -149,6 +149,10 @@ Inputs (the format is recognised by content, not by the file name):
                             size with this libswscale filter (bicubic, lanczos,
                             bilinear, spline, area, neighbor, ...), as FFmpeg's
                             scale2ref does; off by default (sizes must match)
+  --common_bitdepth         score inputs of different bit depths at the deeper
+                            one, the shallower one's samples shifted left (as
+                            upstream's common_bitdepth, which --aom_ctc v6.0
+                            and later set); off by default (bit depths must match)
 
 Models and features:
   --model/-m SPEC           version=NAME | path=FILE, then optional
@@ -237,6 +241,7 @@ Args parse_args(int argc_in, char** argv_in) {
     app.add_flag("--help", help);
     app.add_flag("--list-features", a.list_features);
     app.add_option("--scale_dist_to_ref", a.scale_dist);
+    app.add_flag("--common_bitdepth", a.common_bitdepth);
     app.add_flag("--pair_in_order", a.pair_in_order);
     app.add_flag("--pair_nearest", a.pair_nearest);
     app.add_flag("--skip_decode_errors", a.input.skip_decode_errors);

@@ -30,6 +30,7 @@ struct Args {
     vmaf::InputOptions input;    ///< how containers are read (--skip_decode_errors)
     bool pair_nearest = false;   ///< pair each reference frame with the distorted frame nearest in time
     std::string scale_dist;      ///< libswscale filter to resize the distorted video to the reference's size; empty: off
+    bool common_bitdepth = false;  ///< deepen the shallower input to the other's bit depth (upstream's common_bitdepth)
     std::string backend = "auto";
     bool no_cuda = false;
 };

@@ -18,8 +18,8 @@ void feature(Options& out, const char* spec) {
     out.insert(out.end(), {"--feature", spec});
 }
 
-/// AOM CTC v1.0 to v7.0: v3.0 adds CAMBI; v6.0 accepts inputs of different
-/// bit depths upstream (here they stay an error: see docs); v7.0 computes
+/// AOM CTC v1.0 to v7.0: v3.0 adds CAMBI; v6.0 sets common_bitdepth (inputs
+/// of different bit depths scored at the deeper one); v7.0 computes
 /// float_ssim at full resolution (scale=1).
 void aom_ctc(Options& out, int major) {
     model(out, "vmaf_v0.6.1", "vmaf");
@@ -30,6 +30,7 @@ void aom_ctc(Options& out, int major) {
     feature(out, "float_ms_ssim=enable_db=true:clip_db=true");
     feature(out, "psnr_hvs");
     if (major >= 3) feature(out, "cambi");
+    if (major >= 6) out.push_back("--common_bitdepth");
 }
 
 void nflx_ctc(Options& out) {

@@ -14,6 +14,7 @@
 #include "cli_args.hpp"
 #include "listing.hpp"
 #include "names.hpp"
+#include "progress.hpp"
 #include "vmaf/engine.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/video_source.hpp"
@@ -111,6 +112,17 @@ void require_same_size(const vmaf::VideoSource& ref, const vmaf::VideoSource& di
                                                   "reference's size)");
 }
 
+/// Inputs of different bit depths: named, with the option that scores them.
+void require_same_depth(const vmaf::VideoSource& ref, const vmaf::VideoSource& dist) {
+    const unsigned r = ref.geometry().bpc, d = dist.geometry().bpc;
+    if (r == d) return;
+    throw vmaf::Error(vmaf::ErrorKind::Input, "reference and distorted differ in bit depth: " + ref.name() + " is " +
+                                                  std::to_string(r) + "-bit, " + dist.name() + " is " +
+                                                  std::to_string(d) +
+                                                  "-bit (--common_bitdepth scores both at the deeper one, as "
+                                                  "upstream's common_bitdepth does)");
+}
+
 int run(const vmaf::cli::Args& args) {
     // Names first: a typo is reported before any file is opened.
     for (const auto& m : args.models)
@@ -126,6 +138,10 @@ int run(const vmaf::cli::Args& args) {
         dist = vmaf::scale_video(std::move(dist), ref->geometry().width, ref->geometry().height, args.scale_dist);
     else
         require_same_size(*ref, *dist);
+    if (args.common_bitdepth)
+        vmaf::common_bitdepth(ref, dist);
+    else
+        require_same_depth(*ref, *dist);
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
         if (!s->info().conversion.empty() && !args.quiet)
             std::fprintf(stderr, "vmaf: %s: %s\n", s->name().c_str(), s->info().conversion.c_str());
@@ -145,6 +161,18 @@ int run(const vmaf::cli::Args& args) {
     for (const auto& f : args.features) engine.add_feature(f);
     const bool tty = ::isatty(STDERR_FILENO);
     if (tty && !args.quiet) std::fprintf(stderr, "VMAF version %s\n", vmaf::version());
+    // On a terminal: a live line of frames, fps and (frame count known) the ETA.
+    std::shared_ptr<vmaf::cli::ProgressLine> progress;
+    if (tty && !args.quiet) {
+        std::optional<std::uint64_t> total;
+        const auto rl = ref->frames_left(), dl = dist->frames_left();
+        if (rl && dl)
+            total = std::min(*rl - std::min<std::uint64_t>(*rl, args.limits.skip_ref),
+                             *dl - std::min<std::uint64_t>(*dl, args.limits.skip_dist));
+        if (args.limits.frame_count) total = std::min<std::uint64_t>(total.value_or(UINT64_MAX), *args.limits.frame_count);
+        progress = std::make_shared<vmaf::cli::ProgressLine>(total);
+        dist = vmaf::cli::with_progress(std::move(dist), progress);
+    }
     // The engine has been starting the backend since its construction; run()
     // takes it (an explicit backend or GPU-pinned feature that cannot run:
     // exit 100, before any frame is read).
@@ -154,6 +182,7 @@ int run(const vmaf::cli::Args& args) {
     } catch (const vmaf::BackendError& e) {
         return backend_failure(e, args.backend, args.output);
     }
+    if (progress) progress->clear();
     const std::string fallback = engine.select_backend().fallback_reason;
     if (!engine.warnings().empty())
         for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
