@@ -12,7 +12,9 @@
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
 # Usage: scripts/gpu-tests.sh [VMAF binary] [clip dir] [extra vmaf args for parity...]
-# Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips;
+# Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips
+# (tests/cuda/make_gpu_clips.py makes a trimmed corpus that travels; scripts/gpu-machine-build.sh
+# builds on a GPU machine without Debian's development packages);
 # the C API test: $CAPI_GPU_TEST, else build/release/tests/cuda/cuda_capi_gpu_test (it reads the
 # first frames of p01, p03 and p05 from $CAPI_CLIPS, else the clip dir: tests/cuda/capi_gpu_clips.sh copies
 # just those).
