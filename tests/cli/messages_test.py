@@ -93,6 +93,13 @@ with tempfile.TemporaryDirectory() as tmp:
                 "(--scale_dist_to_ref bicubic resizes the distorted video to the reference's size)", 1)
     p = run(VMAF, ["-r", t("a.y4m"), "-d", t("b.y4m"), "--scale_dist_to_ref", "bicubic", "--backend", "cpu", "-q"])
     check("different sizes with --scale_dist_to_ref run", p.returncode == 0, p.stderr)
+    # -q: errors only. One input ending first is a warning: printed without -q, silent with it.
+    y4m(t("a3.y4m"), 64, 48, 3)
+    ended = ["-r", t("a3.y4m"), "-d", t("a.y4m"), "--backend", "cpu", "--json", "-o", t("ended.json")]
+    loud_w, quiet_w = run(VMAF, ended), run(VMAF, ended + ["-q"])
+    check("an input ending first is a warning", loud_w.returncode == 0 and "vmaf: warning: " in loud_w.stderr,
+          loud_w.stderr)
+    check("-q silences warnings", quiet_w.returncode == 0 and quiet_w.stderr == "", quiet_w.stderr)
 
     # --- -p: FFmpeg's pixel format names, which carry the bit depth ---
     geo = ["-w", "64", "-h", "48"]

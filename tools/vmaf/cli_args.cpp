@@ -188,9 +188,10 @@ Execution:
                             streams it supports when every feature runs on
                             the GPU; others are decoded in software, one
                             stderr line says so)
-  --quiet/-q                no banner, progress, score or notice lines on
-                            stderr (e.g. --backend auto running on the CPU);
-                            warnings and errors stay
+  --quiet/-q                nothing on stderr but errors: no banner,
+                            progress, scores, notices (e.g. --backend auto
+                            running on the CPU) or warnings (e.g. one input
+                            ended first; the report keeps the pairing counts)
   --version/-v              print the version (upstream's, then this build's
                             version, commit, backends and SIMD targets) and exit
   --list-features           every feature with its output keys and options

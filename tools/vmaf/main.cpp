@@ -184,14 +184,14 @@ int run(const vmaf::cli::Args& args) {
     }
     if (progress) progress->clear();
     const std::string fallback = engine.select_backend().fallback_reason;
-    if (!engine.warnings().empty())
-        for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
+    // -q: every stderr line but errors goes (warnings, notices, counts; the report keeps the pairing).
     if (!args.quiet) {
+        for (const auto& w : engine.warnings()) std::fprintf(stderr, "vmaf: warning: %s\n", w.c_str());
         for (const auto& n : engine.notices()) std::fprintf(stderr, "vmaf: %s\n", n.c_str());
         cpu_fallback_notice(engine);
     }
     for (const vmaf::VideoSource* s : {ref.get(), dist.get()})
-        if (s->decode_errors())
+        if (s->decode_errors() && !args.quiet)
             std::fprintf(stderr, "vmaf: %s: %llu packet(s)/frame(s) failed to decode and were left out\n",
                          s->name().c_str(), static_cast<unsigned long long>(s->decode_errors()));
     // Frames repeated or skipped to pair by time: one line per input, and in the report.
@@ -201,7 +201,7 @@ int run(const vmaf::cli::Args& args) {
         const std::pair<const vmaf::VideoSource*, const vmaf::GridStats*> sides[] = {{ref.get(), pairing->ref.get()},
                                                                                      {dist.get(), pairing->dist.get()}};
         for (const auto& [src, st] : sides)
-            if (st->repeated || st->skipped)
+            if ((st->repeated || st->skipped) && !args.quiet)
                 std::fprintf(stderr, "vmaf: %s: paired by %s: %llu frame(s) missing (previous one repeated), %llu frame(s) skipped\n",
                              src->name().c_str(), pairing->mode == "nearest" ? "nearest timestamp" : "timestamp",
                              static_cast<unsigned long long>(st->repeated), static_cast<unsigned long long>(st->skipped));
