@@ -13,30 +13,42 @@ namespace {
 
 /// Routes an extractor's writes to collector slots. A group's extractor
 /// writes set k's output o as output k * outputs + o (ExtractorInfo::create_group).
+/// Writes for a member other than the leader are held (Extractors::release)
+/// until the ordered loop reaches that member, so that keys are first written
+/// in instance order, as separate extractors (and upstream) write them.
 class GroupWriter final : public ScoreWriter {
 public:
-    GroupWriter(FeatureCollector& fc, const std::vector<Instance>& list, std::size_t leader)
-        : fc_(fc), list_(list), leader_(leader) {}
+    GroupWriter(FeatureCollector& fc, const std::vector<Instance>& list, std::size_t leader,
+                std::vector<HeldWrite>& held)
+        : fc_(fc), list_(list), leader_(leader), held_(held) {}
     void write(unsigned frame, unsigned output, double value) override {
-        const auto [inst, o] = route(output);
-        fc_.write(inst.slots.at(o), frame, value);
+        const auto [m, o] = route(output);
+        if (m == leader_)
+            fc_.write(list_[m].slots.at(o), frame, value);
+        else
+            held_.push_back({m, o, frame, value, false});
     }
     void write_aggregate(unsigned output, double value) override {
-        const auto [inst, o] = route(output);
-        fc_.write_aggregate(inst.info->outputs[o], value);
+        const auto [m, o] = route(output);
+        if (m == leader_)
+            fc_.write_aggregate(list_[m].info->outputs[o], value);
+        else
+            held_.push_back({m, o, 0, value, true});
     }
 
 private:
-    std::pair<const Instance&, unsigned> route(unsigned output) const {
+    /// (instance index, its output index) of a write.
+    std::pair<std::size_t, unsigned> route(unsigned output) const {
         const Instance& lead = list_[leader_];
-        if (lead.group.empty()) return {lead, output};
+        if (lead.group.empty()) return {leader_, output};
         const auto n = static_cast<unsigned>(lead.info->outputs.size());
-        return {list_[lead.group.at(output / n)], output % n};
+        return {lead.group.at(output / n), output % n};
     }
 
     FeatureCollector& fc_;
     const std::vector<Instance>& list_;
     std::size_t leader_;
+    std::vector<HeldWrite>& held_;
 };
 
 /// Identity of an instance's options leaving out the kind's group options.
@@ -156,22 +168,42 @@ void Extractors::compute(Token& t, bool parallel, BackendSession* session, unsig
         for (std::size_t k = 0; k < list_.size(); ++k) one(k);
 }
 
+void Extractors::release(std::size_t inst) {
+    auto keep = held_.begin();
+    for (auto it = held_.begin(); it != held_.end(); ++it) {
+        if (it->inst != inst) {
+            *keep++ = *it;
+            continue;
+        }
+        const Instance& m = list_[inst];
+        if (it->aggregate)
+            fc_.write_aggregate(m.info->outputs[it->output], it->value);
+        else
+            fc_.write(m.slots.at(it->output), it->frame, it->value);
+    }
+    held_.erase(keep, held_.end());
+}
+
 void Extractors::finish(Token& t) {
     for (std::size_t k = 0; k < list_.size(); ++k) {
+        release(k);
         if (!t.states[k]) continue;
-        GroupWriter w(fc_, list_, k);
+        GroupWriter w(fc_, list_, k, held_);
         list_[k].extractor->finish(t.index, *t.states[k], w);
     }
+    for (std::size_t k = 0; k < list_.size() && !held_.empty(); ++k) release(k);
     t.ref = Picture();
     t.dist = Picture();
 }
 
 void Extractors::flush() {
     for (std::size_t k = 0; k < list_.size(); ++k) {
+        release(k);
         if (!list_[k].extractor) continue;
-        GroupWriter w(fc_, list_, k);
+        GroupWriter w(fc_, list_, k, held_);
         list_[k].extractor->flush(w);
     }
+    for (std::size_t k = 0; k < list_.size() && !held_.empty(); ++k) release(k);
 }
 
 }  // namespace vmaf::engine_detail

@@ -37,6 +37,16 @@ struct Token {
     std::vector<std::unique_ptr<FrameState>> states;  ///< by instance
 };
 
+/// A score a group's extractor wrote for a member instance, not yet passed on
+/// (see Extractors::finish).
+struct HeldWrite {
+    std::size_t inst;
+    unsigned output;  ///< the member's own output index
+    unsigned frame;
+    double value;
+    bool aggregate;
+};
+
 class Extractors {
 public:
     explicit Extractors(FeatureCollector& fc) : fc_(fc) {}
@@ -62,16 +72,20 @@ public:
     /// Compute stage: the frame's extractors, in parallel when asked; the
     /// backend stages the pictures once for all its twins of the frame.
     void compute(Token& t, bool parallel, BackendSession* session, unsigned subsample) const;
-    /// Collect stage (frame order): writes the frame's scores.
+    /// Collect stage (frame order): writes the frame's scores, in instance
+    /// order (a group's writes for its members when the loop reaches them).
     void finish(Token& t);
     /// After the last frame.
     void flush();
 
 private:
     bool runs_on(const Instance& inst, unsigned frame, unsigned subsample) const;
+    /// Writes and forgets the held writes of instance `inst`, in their order.
+    void release(std::size_t inst);
 
     FeatureCollector& fc_;
     std::vector<Instance> list_;
+    std::vector<HeldWrite> held_;  ///< reused by finish() and flush(), both single-threaded
 };
 
 }  // namespace vmaf::engine_detail

@@ -249,6 +249,21 @@ def main():
                             compared += 1
                             if ov != gv:
                                 failures.append(f"{label}: frame {fg['frameNum']} {key}: ours {ov!r} golden {gv!r}")
+                # Key order as upstream writes it: the frame keys by extractor
+                # registration (the first model's, then the second's new ones,
+                # also where one extractor computes both gain limits), then the
+                # keys first written after the frames, then the model scores.
+                heads, tails = [], []
+                for variant in ("vmaf_v0.6.1", "vmaf_v0.6.1neg"):
+                    keys = list(json.load(open(os.path.join(a.testdata, "golden-full", f"p01_crf35__{variant}.json")))
+                                ["frames"][0]["metrics"])
+                    cut = keys.index("integer_motion2")
+                    heads.append(keys[:cut])
+                    tails.append(keys[cut:])
+                want = heads[0] + [k for k in heads[1] if k not in heads[0]] + tails[0] + ["vmaf_neg"]
+                got = list(ours["frames"][0]["metrics"])
+                if got != want:
+                    failures.append(f"{label}: key order {got} (upstream's: {want})")
                 print(f"{label}: two models in one run, both equal their goldens" if not failures else f"{label}: mismatches")
             except RuntimeError as e:
                 failures.append(f"{label}: {e}")

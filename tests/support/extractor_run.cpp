@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -52,6 +53,45 @@ ScoreLog run_extractor(const ExtractorInfo& info, const OptionDict& dict, const 
     ScoreLog log({info.aggregate_outputs.begin(), info.aggregate_outputs.end()});
     run_frames(*ex, refs, dists, log);
     return log;
+}
+
+std::vector<ScoreLog> expect_group_matches_separate(const ExtractorInfo& info, const std::vector<OptionDict>& dicts,
+                                                    const VideoGeometry& geom, const std::vector<Picture>& refs,
+                                                    const std::vector<Picture>& dists) {
+    std::vector<OptionValues> sets;
+    for (const OptionDict& d : dicts) sets.emplace_back(info.options, d, std::string(info.name));
+    std::vector<const OptionValues*> ptrs;
+    for (const OptionValues& o : sets) ptrs.push_back(&o);
+    std::vector<ScoreLog> separate;
+    for (const OptionDict& d : dicts) separate.push_back(run_extractor(info, d, geom, refs, dists));
+    if (!info.create_group) {
+        ADD_FAILURE() << info.name << " has no create_group";
+        return separate;
+    }
+    auto group = info.create_group(ptrs, geom, {});
+    if (!group) {
+        ADD_FAILURE() << info.name << " declined a group of " << ptrs.size();
+        return separate;
+    }
+    ScoreLog joint({info.aggregate_outputs.begin(), info.aggregate_outputs.end()});
+    run_frames(*group, refs, dists, joint);
+    const auto n = static_cast<unsigned>(info.outputs.size());
+    std::size_t expected = 0;
+    for (unsigned k = 0; k < separate.size(); ++k) {
+        expected += separate[k].at.size();
+        for (const auto& [key, v] : separate[k].at) {
+            const auto [frame, o] = key;
+            const auto it = joint.at.find({frame, k * n + o});
+            if (it == joint.at.end()) {
+                ADD_FAILURE() << "set " << k << " frame " << frame << " output " << o << " not written by the group";
+                continue;
+            }
+            EXPECT_EQ(g17(it->second), g17(v)) << "set " << k << " frame " << frame << " output " << info.outputs[o];
+            EXPECT_EQ(std::signbit(it->second), std::signbit(v));
+        }
+    }
+    EXPECT_EQ(joint.at.size(), expected) << "the group writes outputs no separate set writes";
+    return separate;
 }
 
 PairFrames load_pair(const std::string& id, unsigned max_frames) {

@@ -56,6 +56,17 @@ void run_frames(FeatureExtractor& ex, const std::vector<Picture>& refs, const st
 ScoreLog run_extractor(const ExtractorInfo& info, const OptionDict& dict, const VideoGeometry& geom,
                        const std::vector<Picture>& refs, const std::vector<Picture>& dists);
 
+/// Shared work between option sets (ExtractorInfo::create_group): creates
+/// `info`'s group extractor for the option sets `dicts` (default cpumask; a
+/// test failure if the kind declines) and each set's own extractor, runs all
+/// of them as run_frames() does, and expects the group's output
+/// k * outputs + o equal to set k's output o bit for bit, for every frame and
+/// output, with nothing else written. Returns the separate runs' logs (e.g. to
+/// check that the sets' scores differ at all).
+std::vector<ScoreLog> expect_group_matches_separate(const ExtractorInfo& info, const std::vector<OptionDict>& dicts,
+                                                    const VideoGeometry& geom, const std::vector<Picture>& refs,
+                                                    const std::vector<Picture>& dists);
+
 /// The first `max_frames` frames (all by default) of a corpus pair, both sides.
 struct PairFrames {
     PairInfo info;

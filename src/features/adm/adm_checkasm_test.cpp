@@ -645,6 +645,30 @@ TEST(AdmCheckasm, PipelineSmallSizes) {
                     ASSERT_EQ(want.score, got.score) << name;
                     ASSERT_EQ(want.score_aim, got.score_aim) << name;
                 }
+                // A group of gain limits in one call (VMAF + NEG, and more):
+                // each equals the scalar reference run with that limit alone.
+                const double limits[] = {100.0, 1.0, 1.5};
+                Result single[3];
+                for (int g = 0; g < 3; ++g) {
+                    Params p;
+                    p.enhn_gain_limit = limits[g];
+                    single[g] = compute(rp, dp, bpc, p, ref_k());
+                }
+                for (const auto& [name, k] : variants()) {
+                    Result group[3];
+                    compute(rp, dp, bpc, Params{}, limits, group, k);
+                    for (int g = 0; g < 3; ++g) {
+                        for (int s = 0; s < 4; ++s) {
+                            ASSERT_EQ(single[g].num_scale[s], group[g].num_scale[s])
+                                << name << " group limit " << limits[g] << " bpc=" << bpc << " " << w << "x" << h
+                                << " mode=" << mode << " s=" << s;
+                            ASSERT_EQ(single[g].den_scale[s], group[g].den_scale[s]) << name << " s=" << s;
+                            ASSERT_EQ(single[g].aim_scale[s], group[g].aim_scale[s]) << name << " s=" << s;
+                        }
+                        ASSERT_EQ(single[g].score, group[g].score) << name;
+                        ASSERT_EQ(single[g].score_aim, group[g].score_aim) << name;
+                    }
+                }
                 ASSERT_TRUE(r16.intact() && d16.intact() && r8.intact() && d8.intact());
             }
         }

@@ -1,8 +1,11 @@
 // "adm": upstream libvmaf's integer ADM extractor (DLM, AIM, ADM3 and the
 // per-scale ratios). The numerics live in adm_kernels.*; this file maps
 // options to parameters and kernel results to named scores.
+#include <array>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "features/adm/adm_kernels.hpp"
@@ -61,30 +64,58 @@ constexpr std::string_view kOutputs[kOutCount] = {
     "integer_adm_den_scale3",
 };
 
+/// One extractor for one option set, or for a group of sets that differ
+/// only in adm_enhn_gain_limit (VMAF + VMAF NEG): the group's DWTs and
+/// denominators are computed once per frame, decouple/CSF/masking per limit
+/// (adm::compute over the limits). Set k's output o is output k * kOutCount + o.
 class AdmExtractor final : public FeatureExtractor {
 public:
-    AdmExtractor(const OptionValues& o, const VideoGeometry& geom, const ExtractorContext& ctx)
-        : kernels_(adm::adm_registry().select(ctx.cpumask)), settings_(adm::settings_from(o, geom)) {}
+    AdmExtractor(std::span<const OptionValues* const> sets, const VideoGeometry& geom, const ExtractorContext& ctx)
+        : kernels_(adm::adm_registry().select(ctx.cpumask)) {
+        for (const OptionValues* o : sets) {
+            settings_.push_back(adm::settings_from(*o, geom));
+            limits_.push_back(settings_.back().params.enhn_gain_limit);
+        }
+    }
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
-        const adm::Result r = adm::compute(ref.plane(0), dist.plane(0), ref.bpc(), settings_.params, kernels_);
+        std::array<adm::Result, kMaxSets> r;
+        const std::span<adm::Result> out(r.data(), limits_.size());
+        adm::compute(ref.plane(0), dist.plane(0), ref.bpc(), settings_[0].params, limits_, out, kernels_);
         auto st = std::make_unique<FrameState>();
-        adm::append_scores(r, settings_, st->scores);
+        ScoreList one;
+        for (std::size_t k = 0; k < out.size(); ++k) {
+            one.clear();
+            adm::append_scores(out[k], settings_[k], one);
+            for (auto [o, v] : one) st->scores.emplace_back(static_cast<unsigned>(k * kOutCount) + o, v);
+        }
         return st;
     }
 
+    /// Most option sets one extractor computes (create_group declines more).
+    static constexpr std::size_t kMaxSets = 8;
+
 private:
     adm::AdmKernels kernels_;  ///< selected once for the run's cpumask
-    adm::Settings settings_;
+    std::vector<adm::Settings> settings_;  ///< per option set, equal but in the gain limit
+    std::vector<double> limits_;           ///< adm_enhn_gain_limit of each set
 };
 
 std::unique_ptr<FeatureExtractor> create_adm(const OptionValues& opts, const VideoGeometry& geom, const ExtractorContext& ctx) {
-    return std::make_unique<AdmExtractor>(opts, geom, ctx);
+    const OptionValues* sets[] = {&opts};
+    return std::make_unique<AdmExtractor>(sets, geom, ctx);
+}
+
+std::unique_ptr<FeatureExtractor> create_adm_group(std::span<const OptionValues* const> sets, const VideoGeometry& geom,
+                                                   const ExtractorContext& ctx) {
+    if (sets.empty() || sets.size() > AdmExtractor::kMaxSets) return nullptr;
+    return std::make_unique<AdmExtractor>(sets, geom, ctx);
 }
 
 }  // namespace
 
-/// VMAF and VMAF NEG differ only in this limit: a backend may compute both in one pass.
+/// VMAF and VMAF NEG differ only in this limit: one extractor (CPU:
+/// create_adm_group; CUDA: its twin) computes both in one pass.
 constexpr std::string_view kGroupOptions[] = {"adm_enhn_gain_limit"};
 
 extern const ExtractorInfo kAdmInfo;
@@ -97,6 +128,7 @@ const ExtractorInfo kAdmInfo{
     .temporal = false,
     .create = create_adm,
     .group_options = kGroupOptions,
+    .create_group = &create_adm_group,
 };
 
 }  // namespace vmaf

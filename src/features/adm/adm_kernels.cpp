@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
+#include <span>
 
 #include <math.h>
 
@@ -49,6 +50,11 @@ using u64 = std::uint64_t;
 // demand into a ring of four slots (the needed rows never span more than
 // three consecutive indices) and consumed while they are in cache, instead
 // of full-band passes; every value is the one the full-band passes gave.
+//
+// Several enhancement-gain limits (a group: VMAF + VMAF NEG) share a ring
+// slot's detail rows (for scale 0: the DWT rows themselves) and the
+// denominator; decouple, CSF and masking, which depend on the limit, run per
+// limit over the shared rows, each into its own ring and sums.
 
 template <typename T>
 struct ScaleKernels;
@@ -74,11 +80,10 @@ void csf_row(const AdmKernels& k, const ScaleLayout& l, int theta, const i32* sr
     k.csf123(src, n, l.rf[theta], out, fsum);
 }
 
-/// Rows of one band row: decoupled R and A and the CSF of each per
-/// orientation, and the sums over orientations of |CSF| / 30.
+/// Rows of one band row under one gain limit: decoupled R and A and the CSF
+/// of each per orientation, and the sums over orientations of |CSF| / 30.
 template <typename T>
 struct FusedRow {
-    const T* o[3];  ///< reference details H, V, D (full rows)
     T* r[3];
     T* a[3];
     T* csf_a[3];
@@ -91,64 +96,74 @@ struct ScaleTerms {
     float num = 0, aim = 0;
 };
 
-/// The scale's terms for w x h bands whose detail rows come from
-/// `details(y, slot, o, t)` (sets the full rows H, V, D of band row y of the
-/// reference, o, and of the distorted picture, t; `slot` in [0, 4) names
-/// storage the rows may live in until that slot is asked for again);
-/// `score_row(i, o)` is called once per row of the scoring region, in order.
+/// The scale's terms under each gain limit (out[g] for limits[g]) for w x h
+/// bands whose detail rows come from `details(y, slot, o, t)` (sets the full
+/// rows H, V, D of band row y of the reference, o, and of the distorted
+/// picture, t; `slot` in [0, 4) names storage the rows may live in until that
+/// slot is asked for again); `score_row(i, o)` is called once per row of the
+/// scoring region, in order. p.enhn_gain_limit is not used.
 template <typename T, typename DetailRows, typename ScoreRow>
-ScaleTerms score_scale(int w, int h, int scale, const Params& p, const AdmKernels& k, DetailRows details,
-                       ScoreRow score_row) {
+void score_scale(int w, int h, int scale, const Params& p, std::span<const double> limits, const AdmKernels& k,
+                 DetailRows details, ScoreRow score_row, ScaleTerms* out) {
     const ScaleLayout l = scale_layout(p, scale, w, h);
     const Rect sup = support_region(w, h);
     const Rect sc = score_region(w, h);
     const bool aim = !p.skip_aim;
-    i64 acc_num[3] = {0, 0, 0}, acc_aim[3] = {0, 0, 0};
+    const std::size_t ng = limits.size();
+    ScratchArena& arena = ScratchArena::local();
+    // Per limit: [num H, V, D, aim H, V, D].
+    i64* acc = static_cast<i64*>(arena.alloc(sizeof(i64) * 6 * ng));
+    std::fill_n(acc, 6 * ng, i64{0});
     if (sup.right > sup.left) {
         constexpr int kSlots = 4;
-        FusedRow<T> ring[kSlots];
+        // Slot s's rows under limit g are ring[s * ng + g]; its detail rows o are shared.
+        auto* ring = static_cast<FusedRow<T>*>(arena.alloc(sizeof(FusedRow<T>) * kSlots * ng));
+        const T* slot_o[kSlots][3] = {};
         int ring_row[kSlots] = {-1, -1, -1, -1};
         const std::size_t uw = static_cast<std::size_t>(w);
-        T* mem = static_cast<T*>(ScratchArena::local().alloc(sizeof(T) * kSlots * 12 * uw));
-        i32* sums = static_cast<i32*>(ScratchArena::local().alloc(sizeof(i32) * kSlots * 2 * uw));
-        for (int s = 0; s < kSlots; ++s) {
-            const std::size_t su = static_cast<std::size_t>(s);
+        T* mem = static_cast<T*>(arena.alloc(sizeof(T) * kSlots * ng * 12 * uw));
+        i32* sums = static_cast<i32*>(arena.alloc(sizeof(i32) * kSlots * ng * 2 * uw));
+        for (std::size_t q = 0; q < kSlots * ng; ++q) {
             for (int t = 0; t < 3; ++t) {
-                T* base = mem + (su * 12 + static_cast<std::size_t>(t) * 4) * uw;
-                ring[s].r[t] = base;
-                ring[s].a[t] = base + uw;
-                ring[s].csf_a[t] = base + 2 * uw;
-                ring[s].csf_r[t] = base + 3 * uw;
+                T* base = mem + (q * 12 + static_cast<std::size_t>(t) * 4) * uw;
+                ring[q].r[t] = base;
+                ring[q].a[t] = base + uw;
+                ring[q].csf_a[t] = base + 2 * uw;
+                ring[q].csf_r[t] = base + 3 * uw;
             }
-            ring[s].fsum_a = sums + su * 2 * uw;
-            ring[s].fsum_r = sums + (su * 2 + 1) * uw;
+            ring[q].fsum_a = sums + q * 2 * uw;
+            ring[q].fsum_r = sums + (q * 2 + 1) * uw;
         }
         const int x0 = sup.left, n = sup.right - sup.left;
-        // The rows of band row y (within the support region), computed if not in the ring.
-        auto row = [&](int y) -> const FusedRow<T>& {
+        // The slot holding band row y (within the support region), computed if not in the ring.
+        auto row = [&](int y) -> int {
             const int s = y % kSlots;
-            FusedRow<T>& fr = ring[s];
-            if (ring_row[s] == y) return fr;
+            if (ring_row[s] == y) return s;
             const T* t[3];
-            details(y, s, fr.o, t);
+            details(y, s, slot_o[s], t);
             const T* o[3];
-            T* rr[3];
-            T* aa[3];
             for (int th = 0; th < 3; ++th) {
-                o[th] = fr.o[th] + x0;
+                o[th] = slot_o[s][th] + x0;
                 t[th] += x0;
-                rr[th] = fr.r[th] + x0;
-                aa[th] = fr.a[th] + x0;
             }
-            (k.*ScaleKernels<T>::decouple)(o, t, n, p.enhn_gain_limit, rr, aa);
-            std::fill_n(fr.fsum_a + x0, n, 0);
-            if (aim) std::fill_n(fr.fsum_r + x0, n, 0);
-            for (int th = 0; th < 3; ++th) {
-                csf_row(k, l, th, fr.a[th] + x0, n, fr.csf_a[th] + x0, fr.fsum_a + x0);
-                if (aim) csf_row(k, l, th, fr.r[th] + x0, n, fr.csf_r[th] + x0, fr.fsum_r + x0);
+            for (std::size_t g = 0; g < ng; ++g) {
+                FusedRow<T>& fr = ring[static_cast<std::size_t>(s) * ng + g];
+                T* rr[3];
+                T* aa[3];
+                for (int th = 0; th < 3; ++th) {
+                    rr[th] = fr.r[th] + x0;
+                    aa[th] = fr.a[th] + x0;
+                }
+                (k.*ScaleKernels<T>::decouple)(o, t, n, limits[g], rr, aa);
+                std::fill_n(fr.fsum_a + x0, n, 0);
+                if (aim) std::fill_n(fr.fsum_r + x0, n, 0);
+                for (int th = 0; th < 3; ++th) {
+                    csf_row(k, l, th, fr.a[th] + x0, n, fr.csf_a[th] + x0, fr.fsum_a + x0);
+                    if (aim) csf_row(k, l, th, fr.r[th] + x0, n, fr.csf_r[th] + x0, fr.fsum_r + x0);
+                }
             }
             ring_row[s] = y;
-            return fr;
+            return s;
         };
         CmRow<T> cm{};
         for (int t = 0; t < 3; ++t) {
@@ -163,37 +178,44 @@ ScaleTerms score_scale(int w, int h, int scale, const Params& p, const AdmKernel
         const i64 add = half_of_shift(row_shift);
         for (int i = std::max(sc.top, 0); i < std::min(sc.bottom, h); ++i) {
             const int up = i == 0 ? 1 : i - 1, down = i == h - 1 ? h - 1 : i + 1;
-            const FusedRow<T>& ru = row(up);
-            const FusedRow<T>& rd = row(down);
-            const FusedRow<T>& rc = row(i);
-            score_row(i, rc.o);
-            // Contrast masking of row i: `target` details masked by `masker`
-            // (the other band's CSF) with the fsums of rows i-1, i, i+1.
-            auto masked = [&](i32* FusedRow<T>::*fsum, T* (FusedRow<T>::*masker)[3], T* (FusedRow<T>::*target)[3],
-                              i64 (&inner)[3]) {
-                if (cm.j1 <= cm.j0) return;
-                cm.fsum[0] = ru.*fsum;
-                cm.fsum[1] = rc.*fsum;
-                cm.fsum[2] = rd.*fsum;
-                for (int t = 0; t < 3; ++t) {
-                    cm.masker[t] = (rc.*masker)[t];
-                    cm.target[t] = (rc.*target)[t];
-                }
-                (k.*ScaleKernels<T>::cm)(cm, inner);
-            };
-            i64 inner[3] = {0, 0, 0};
-            masked(&FusedRow<T>::fsum_a, &FusedRow<T>::csf_a, &FusedRow<T>::r, inner);
-            for (int t = 0; t < 3; ++t) acc_num[t] += (inner[t] + add) >> row_shift;
-            if (!aim) continue;
-            i64 inner_aim[3] = {0, 0, 0};
-            masked(&FusedRow<T>::fsum_r, &FusedRow<T>::csf_r, &FusedRow<T>::a, inner_aim);
-            for (int t = 0; t < 3; ++t) acc_aim[t] += (inner_aim[t] + add) >> row_shift;
+            const int su = row(up);
+            const int sd = row(down);
+            const int sc_slot = row(i);
+            score_row(i, slot_o[sc_slot]);
+            for (std::size_t g = 0; g < ng; ++g) {
+                const FusedRow<T>& ru = ring[static_cast<std::size_t>(su) * ng + g];
+                const FusedRow<T>& rd = ring[static_cast<std::size_t>(sd) * ng + g];
+                const FusedRow<T>& rc = ring[static_cast<std::size_t>(sc_slot) * ng + g];
+                // Contrast masking of row i: `target` details masked by `masker`
+                // (the other band's CSF) with the fsums of rows i-1, i, i+1.
+                auto masked = [&](i32* FusedRow<T>::*fsum, T* (FusedRow<T>::*masker)[3],
+                                  T* (FusedRow<T>::*target)[3], i64 (&inner)[3]) {
+                    if (cm.j1 <= cm.j0) return;
+                    cm.fsum[0] = ru.*fsum;
+                    cm.fsum[1] = rc.*fsum;
+                    cm.fsum[2] = rd.*fsum;
+                    for (int t = 0; t < 3; ++t) {
+                        cm.masker[t] = (rc.*masker)[t];
+                        cm.target[t] = (rc.*target)[t];
+                    }
+                    (k.*ScaleKernels<T>::cm)(cm, inner);
+                };
+                i64* acc_num = acc + 6 * g;
+                i64* acc_aim = acc_num + 3;
+                i64 inner[3] = {0, 0, 0};
+                masked(&FusedRow<T>::fsum_a, &FusedRow<T>::csf_a, &FusedRow<T>::r, inner);
+                for (int t = 0; t < 3; ++t) acc_num[t] += (inner[t] + add) >> row_shift;
+                if (!aim) continue;
+                i64 inner_aim[3] = {0, 0, 0};
+                masked(&FusedRow<T>::fsum_r, &FusedRow<T>::csf_r, &FusedRow<T>::a, inner_aim);
+                for (int t = 0; t < 3; ++t) acc_aim[t] += (inner_aim[t] + add) >> row_shift;
+            }
         }
     }
-    ScaleTerms out;
-    out.num = num_from_sums(scale, l, w, h, acc_num, p.noise_weight);
-    if (aim) out.aim = num_from_sums(scale, l, w, h, acc_aim, 0.0);
-    return out;
+    for (std::size_t g = 0; g < ng; ++g) {
+        out[g].num = num_from_sums(scale, l, w, h, acc + 6 * g, p.noise_weight);
+        out[g].aim = aim ? num_from_sums(scale, l, w, h, acc + 6 * g + 3, 0.0) : 0.0f;
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -203,8 +225,8 @@ ScaleTerms score_scale(int w, int h, int scale, const Params& p, const AdmKernel
 // the scoring region of |ref detail|^3 per orientation, AdmKernels::den0 per
 // row, shifted) is taken from the same rows.
 
-void score_scale0(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, const AdmKernels& k,
-                  Band<i16>& ref_a, Band<i16>& dis_a, Result& res) {
+void score_scale0(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, std::span<const double> limits,
+                  const AdmKernels& k, Band<i16>& ref_a, Band<i16>& dis_a, std::span<Result> res) {
     const int w = (static_cast<int>(ref.width) + 1) / 2, h = (static_cast<int>(ref.height) + 1) / 2;
     ref_a.resize(w, h);
     dis_a.resize(w, h);
@@ -233,16 +255,20 @@ void score_scale0(const Plane& ref, const Plane& dis, unsigned bpc, const Params
         for (int th = 0; th < 3; ++th)
             den[th] += (k.den0(o[th] + reg.left, reg.right - reg.left) + l.den_add_acc) >> l.den_shift_acc;
     };
-    const ScaleTerms terms = score_scale<i16>(w, h, 0, p, k, details, score_row);
+    ScaleTerms* terms = static_cast<ScaleTerms*>(arena.alloc(sizeof(ScaleTerms) * limits.size()));
+    score_scale<i16>(w, h, 0, p, limits, k, details, score_row, terms);
     // Rows the masking did not need: band A only.
     for (int y = 0; y < h; ++y)
         if (!have_a[y]) {
             dwt_scale0_row(ref, bpc, y, k, lo, hi, ref_a.row(y), nullptr, nullptr, nullptr);
             dwt_scale0_row(dis, bpc, y, k, lo, hi, dis_a.row(y), nullptr, nullptr, nullptr);
         }
-    res.den_scale[0] = den_from_sums(p, 0, l, den);
-    res.num_scale[0] = terms.num;
-    if (!p.skip_aim) res.aim_scale[0] = terms.aim;
+    const float den_scale = den_from_sums(p, 0, l, den);
+    for (std::size_t g = 0; g < limits.size(); ++g) {
+        res[g].den_scale[0] = den_scale;
+        res[g].num_scale[0] = terms[g].num;
+        if (!p.skip_aim) res[g].aim_scale[0] = terms[g].aim;
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -290,6 +316,14 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
 }
 
 Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, const AdmKernels& k) {
+    Result res;
+    compute(ref, dis, bpc, p, std::span<const double>(&p.enhn_gain_limit, 1), std::span<Result>(&res, 1), k);
+    return res;
+}
+
+void compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, std::span<const double> limits,
+             std::span<Result> out, const AdmKernels& k) {
+    if (out.size() != limits.size()) throw Error(ErrorKind::Internal, "adm: one result per gain limit");
     if (ref.width != dis.width || ref.height != dis.height)
         throw Error(ErrorKind::Input, "adm: reference and distorted pictures differ in size");
     if (ref.width < kMinSize || ref.height < kMinSize)
@@ -297,17 +331,20 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
     if (bpc < 8 || bpc > 16) throw Error(ErrorKind::Input, "adm: unsupported bit depth");
 
     ScratchScope scope;  // every Band below lives in this thread's scratch arena
-    Result res;
+    std::fill(out.begin(), out.end(), Result{});
     Subbands<i16> ref0, dis0;
     if (p.skip_scale0) {
         dwt_scale0(ref, bpc, ref0, true, k);
         dwt_scale0(dis, bpc, dis0, true, k);
-        res.num_scale[0] = 0.0f;
-        res.den_scale[0] = static_cast<float>(1e-10);  // avoids 0/0 in the scale score
+        for (Result& res : out) {
+            res.num_scale[0] = 0.0f;
+            res.den_scale[0] = static_cast<float>(1e-10);  // avoids 0/0 in the scale score
+        }
     } else {
-        score_scale0(ref, dis, bpc, p, k, ref0.a, dis0.a, res);
+        score_scale0(ref, dis, bpc, p, limits, k, ref0.a, dis0.a, out);
     }
 
+    ScaleTerms* terms = static_cast<ScaleTerms*>(ScratchArena::local().alloc(sizeof(ScaleTerms) * limits.size()));
     Band<i32> ref_a, dis_a;
     for (int scale = 1; scale < 4; ++scale) {
         Subbands<i32> rs, ds;
@@ -318,24 +355,26 @@ Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p
             dwt_scale123(ref_a, scale, rs, k);
             dwt_scale123(dis_a, scale, ds, k);
         }
-        res.den_scale[scale] = den_scale123(rs, scale, p, k);
-        const ScaleTerms terms = score_scale<i32>(
-            rs.h.w, rs.h.h, scale, p, k,
+        const float den = den_scale123(rs, scale, p, k);
+        score_scale<i32>(
+            rs.h.w, rs.h.h, scale, p, limits, k,
             [&](int y, int, const i32* o[3], const i32* t[3]) {
                 for (int th = 0; th < 3; ++th) {
                     o[th] = rs.detail(th).row(y);
                     t[th] = ds.detail(th).row(y);
                 }
             },
-            [](int, const i32* const*) {});
-        res.num_scale[scale] = terms.num;
-        if (!p.skip_aim) res.aim_scale[scale] = terms.aim;
+            [](int, const i32* const*) {}, terms);
+        for (std::size_t g = 0; g < out.size(); ++g) {
+            out[g].den_scale[scale] = den;
+            out[g].num_scale[scale] = terms[g].num;
+            if (!p.skip_aim) out[g].aim_scale[scale] = terms[g].aim;
+        }
         ref_a = std::move(rs.a);
         dis_a = std::move(ds.a);
     }
 
-    finish_result(res, ref.width, ref.height);
-    return res;
+    for (Result& res : out) finish_result(res, ref.width, ref.height);
 }
 
 }  // namespace vmaf::adm

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/scratch.hpp"
@@ -72,6 +73,13 @@ struct Result {
 Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p);
 /// The same with the hot loops run by `k` (a table of adm_registry()).
 Result compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, const AdmKernels& k);
+/// ADM under several enhancement-gain limits at once (a group: VMAF and
+/// VMAF NEG): out[g] is what compute() gives with p.enhn_gain_limit =
+/// limits[g] (p's own limit is not used; out.size() == limits.size()). The
+/// DWTs and the denominators (reference only) are computed once; decouple,
+/// CSF and contrast masking run per limit over the shared detail rows.
+void compute(const Plane& ref, const Plane& dis, unsigned bpc, const Params& p, std::span<const double> limits,
+             std::span<Result> out, const AdmKernels& k);
 
 // ---------------------------------------------------------------------------
 // Building blocks (exposed for unit tests).

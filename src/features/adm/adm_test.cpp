@@ -2,6 +2,7 @@
 // unit tests of edge cases (sizes, bit depths, extreme values, options).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -281,6 +282,72 @@ TEST(AdmUnit, SkipOptions) {
         const auto s = run_one(ref, dis, {{"adm_csf_mode", mode}});
         for (auto [o, v] : s) EXPECT_TRUE(std::isfinite(v)) << "csf " << mode << " out " << o;
     }
+}
+
+
+// ---------------------------------------------------------------------------
+// A group (create_group: option sets differing only in adm_enhn_gain_limit,
+// as VMAF + VMAF NEG) writes exactly what separate instances write.
+
+/// A textured reference, and a distorted picture with its contrast enhanced
+/// (gain > 1, which the limit clamps) plus mild noise.
+unsigned textured(unsigned bpc, unsigned x, unsigned y) {
+    const unsigned v = (x * 7 + y * 3) % 200 + 20 + ((x / 4 + y / 4) % 2 ? (x * y) % 23 : 0);
+    return v << (bpc - 8);
+}
+Picture enhanced(unsigned bpc, unsigned w, unsigned h, unsigned seed) {
+    auto rng = std::make_shared<std::mt19937>(seed);
+    const int max = (1 << bpc) - 1, mid = max / 2;
+    return make_picture(bpc, w, h, [=](unsigned x, unsigned y) {
+        const int s = mid + (static_cast<int>(textured(bpc, x, y)) - mid) * 3 / 2 + static_cast<int>((*rng)() % 5) - 2;
+        return static_cast<unsigned>(std::clamp(s, 0, max));
+    });
+}
+
+OptionDict adm_set(double egl, OptionDict more = {}) {
+    more.emplace_back("debug", "true");
+    more.emplace_back("adm_enhn_gain_limit", test::g17(egl));
+    return more;
+}
+
+TEST(AdmGroup, EqualsSeparateInstancesOnSyntheticFrames) {
+    for (unsigned bpc : {8u, 10u}) {
+        SCOPED_TRACE("bpc " + std::to_string(bpc));
+        const unsigned w = 71, h = 45;  // odd: mirrored band edges at every scale
+        std::vector<Picture> refs, dists;
+        for (unsigned f = 0; f < 2; ++f) {
+            refs.push_back(make_picture(bpc, w, h, [&](unsigned x, unsigned y) { return textured(bpc, x + f, y); }));
+            dists.push_back(enhanced(bpc, w, h, 40 + f));
+        }
+        const VideoGeometry g{PixelFormat::Yuv400, bpc, w, h};
+        const auto two = test::expect_group_matches_separate(kAdmInfo, {adm_set(100.0), adm_set(1.0)}, g, refs, dists);
+        EXPECT_NE(two[0].at, two[1].at) << "the limits do not change the scores: the test proves nothing";
+        test::expect_group_matches_separate(
+            kAdmInfo, {adm_set(1.0), adm_set(1.2), adm_set(100.0), adm_set(2.5), adm_set(1.05)}, g, refs, dists);
+        test::expect_group_matches_separate(kAdmInfo,
+                                            {adm_set(100.0, {{"adm_skip_aim", "true"}, {"adm_skip_scale0", "true"}}),
+                                             adm_set(1.0, {{"adm_skip_aim", "true"}, {"adm_skip_scale0", "true"}})},
+                                            g, refs, dists);
+    }
+}
+
+TEST(AdmGroup, EqualsSeparateInstancesOnCorpusPairs) {
+    unsigned pairs = 0;
+    for (const char* id : {"p01_crf35", "p03_crf28"}) {
+        SCOPED_TRACE(id);
+        const auto p = test::load_pair(id, 2);
+        const auto logs =
+            test::expect_group_matches_separate(kAdmInfo, {adm_set(100.0), adm_set(1.0)}, p.info.geom, p.refs, p.dists);
+        EXPECT_NE(logs[0].at, logs[1].at);
+        ++pairs;
+    }
+    EXPECT_EQ(pairs, 2u);
+}
+
+TEST(AdmGroup, KindDeclaresTheGainLimitGroup) {
+    ASSERT_NE(kAdmInfo.create_group, nullptr);
+    ASSERT_EQ(kAdmInfo.group_options.size(), 1u);
+    EXPECT_EQ(kAdmInfo.group_options[0], "adm_enhn_gain_limit");
 }
 
 }  // namespace

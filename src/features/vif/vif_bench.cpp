@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,9 @@ void bench_stat_vfilter(benchmark::State& st, vif::VifKernels k, const Frame<T>&
     }
 }
 
-void bench_stat_hfilter(benchmark::State& st, vif::VifKernels k) {
+/// stat_hfilter over 1080p rows of realistic moments, with `limits` gain
+/// limits in one pass (2: VMAF + VMAF NEG).
+void bench_stat_hfilter(benchmark::State& st, vif::VifKernels k, std::vector<double> limits) {
     // Realistic moments: the scalar vertical pass of the 8-bit frame's rows.
     const vif::Kernel& kern = vif::kKernels[0];
     const unsigned len = kW + kern.taps - 1 + vif::kStatRowPad;
@@ -107,14 +110,15 @@ void bench_stat_hfilter(benchmark::State& st, vif::VifKernels k) {
         vif::ref::stat_vfilter(rr, dr, kW, kern.coeff.data(), kern.taps, vif::vertical_norm(0, 8), out);
     }
     const std::uint16_t* table = vif::log2_table().data();
+    const auto n = static_cast<unsigned>(limits.size());
     for (auto _ : st) {
-        vif::StatSums sums;
+        std::vector<vif::StatSums> sums(n);
         for (unsigned i = 0; i < kH; ++i) {
             std::int16_t* b = buf.data() + vif::StatRow::kPlanes * std::size_t{len} * (i % kRows);
             const vif::StatRow in = vif::StatRow::over(b, len);
-            k.stat_hfilter(in, kW, kern.coeff.data(), kern.taps, 100.0, table, sums);
+            k.stat_hfilter(in, kW, kern.coeff.data(), kern.taps, limits.data(), n, table, sums.data());
         }
-        benchmark::DoNotOptimize(sums);
+        benchmark::DoNotOptimize(sums.data());
     }
 }
 
@@ -154,18 +158,31 @@ void bench_frame(benchmark::State& st, vif::VifKernels k, const Frame<T>& f) {
     }
 }
 
+/// VMAF + VMAF NEG's two limits in one call (compare with twice frame_*).
+template <typename T>
+void bench_frame_neg(benchmark::State& st, vif::VifKernels k, const Frame<T>& f) {
+    const double limits[] = {100.0, 1.0};
+    vif::FrameStats s[2];
+    for (auto _ : st) {
+        vif::compute_vif(f.rv(), f.dv(), f.bpc, std::span<const double>(limits), false, std::span<vif::FrameStats>(s), k);
+        benchmark::DoNotOptimize(s);
+    }
+}
+
 void register_all(const std::string& name, const vif::VifKernels& k) {
     auto reg = [&](const std::string& what, auto fn) {
         benchmark::RegisterBenchmark(("vif/" + what + "/" + name).c_str(), fn)->Unit(benchmark::kMillisecond);
     };
     reg("stat_vfilter_8", [k](benchmark::State& s) { bench_stat_vfilter(s, k, frame8()); });
     reg("stat_vfilter_16_10bit", [k](benchmark::State& s) { bench_stat_vfilter(s, k, frame10()); });
-    reg("stat_hfilter", [k](benchmark::State& s) { bench_stat_hfilter(s, k); });
+    reg("stat_hfilter", [k](benchmark::State& s) { bench_stat_hfilter(s, k, {100.0}); });
+    reg("stat_hfilter_neg", [k](benchmark::State& s) { bench_stat_hfilter(s, k, {100.0, 1.0}); });
     reg("sub_vfilter_8", [k](benchmark::State& s) { bench_sub_vfilter(s, k, frame8()); });
     reg("sub_vfilter_16_10bit", [k](benchmark::State& s) { bench_sub_vfilter(s, k, frame10()); });
     reg("sub_hfilter", [k](benchmark::State& s) { bench_sub_hfilter(s, k); });
     reg("frame_8bit", [k](benchmark::State& s) { bench_frame(s, k, frame8()); });
     reg("frame_10bit", [k](benchmark::State& s) { bench_frame(s, k, frame10()); });
+    reg("frame_8bit_neg", [k](benchmark::State& s) { bench_frame_neg(s, k, frame8()); });
     if (clip8()) reg("frame_8bit_clip", [k](benchmark::State& s) { bench_frame(s, k, *clip8()); });
 }
 

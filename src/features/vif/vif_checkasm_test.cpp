@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -254,10 +255,36 @@ TEST(VifCheckasm, StatHFilter) {
                     }
                     vif::StatSums a{static_cast<std::int64_t>(rng() % 1000), 7, 11, 13};
                     vif::StatSums b = a;
-                    kRef.stat_hfilter(in.row(), w, kern.coeff.data(), kern.taps, egl, table, a);
-                    k.stat_hfilter(in.row(), w, kern.coeff.data(), kern.taps, egl, table, b);
+                    kRef.stat_hfilter(in.row(), w, kern.coeff.data(), kern.taps, &egl, 1, table, &a);
+                    k.stat_hfilter(in.row(), w, kern.coeff.data(), kern.taps, &egl, 1, table, &b);
                     ASSERT_TRUE(in.intact());
                     ASSERT_EQ(sums_str(a), sums_str(b));
+
+                    // Several limits in one pass (1..9: past the kernels' chunk
+                    // of 4), each starting from its own sums: every limit's sums
+                    // equal a reference pass with that limit alone.
+                    const unsigned n = 1 + static_cast<unsigned>(rng() % 9);
+                    std::vector<double> limits{egl};
+                    while (limits.size() < n) {
+                        const unsigned pick = static_cast<unsigned>(rng() % 4);
+                        limits.push_back(pick == 0 ? 1.0 : pick == 1 ? 100.0 : 1.0 + (rng() % 9900) / 100.0);
+                    }
+                    std::vector<vif::StatSums> alone(n);
+                    for (unsigned i = 0; i < n; ++i)
+                        alone[i] = {static_cast<std::int64_t>(rng() % 1000), static_cast<std::int64_t>(i), 3, 5};
+                    std::vector<vif::StatSums> group_ref = alone, group = alone;
+                    for (unsigned i = 0; i < n; ++i)
+                        kRef.stat_hfilter(in.row(), w, kern.coeff.data(), kern.taps, &limits[i], 1, table, &alone[i]);
+                    kRef.stat_hfilter(in.row(), w, kern.coeff.data(), kern.taps, limits.data(), n, table,
+                                      group_ref.data());
+                    k.stat_hfilter(in.row(), w, kern.coeff.data(), kern.taps, limits.data(), n, table, group.data());
+                    ASSERT_TRUE(in.intact());
+                    for (unsigned i = 0; i < n; ++i) {
+                        SCOPED_TRACE("limit " + std::to_string(i) + " of " + std::to_string(n) + ": " +
+                                     std::to_string(limits[i]));
+                        ASSERT_EQ(sums_str(alone[i]), sums_str(group_ref[i]));
+                        ASSERT_EQ(sums_str(alone[i]), sums_str(group[i]));
+                    }
                 }
         }
 }
@@ -292,6 +319,17 @@ void check_frames(const std::string& name, const vif::VifKernels& k, unsigned bp
                 const auto b = vif::compute_vif(rv, dv, bpc, egl, false, k);
                 for (unsigned s = 0; s < vif::kScales; ++s) {
                     ASSERT_EQ(std::memcmp(&a[s], &b[s], sizeof a[s]), 0) << "scale " << s;
+                }
+            }
+            {
+                // A group of limits (VMAF + NEG and more) in one call: each equals its own reference run.
+                const double limits[] = {100.0, 1.0, 1.7};
+                vif::FrameStats g[3];
+                vif::compute_vif(rv, dv, bpc, std::span<const double>(limits), false, std::span<vif::FrameStats>(g), k);
+                for (unsigned i = 0; i < 3; ++i) {
+                    const auto a = vif::compute_vif(rv, dv, bpc, limits[i], false, kRef);
+                    for (unsigned s = 0; s < vif::kScales; ++s)
+                        ASSERT_EQ(std::memcmp(&a[s], &g[i][s], sizeof a[s]), 0) << "limit " << limits[i] << " scale " << s;
                 }
             }
             for (unsigned s = 0; s < 3; ++s) {

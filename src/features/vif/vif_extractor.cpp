@@ -3,8 +3,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "core/options.hpp"
@@ -54,13 +56,18 @@ vif::SampleView<T> luma_view(const Picture& pic) {
     return {static_cast<const T*>(p.data), p.stride, p.width, p.height};
 }
 
+/// One extractor for one option set, or for a group of sets that differ
+/// only in vif_enhn_gain_limit (VMAF + VMAF NEG). A group shares, per frame,
+/// every decimation, each scale's vertical statistic pass and the horizontal
+/// pass up to the gain clamp (vif::compute_vif over the limits); only the
+/// numerator's log term is per limit. Set k's output o is output
+/// k * kOutCount + o.
 class VifExtractor final : public FeatureExtractor {
 public:
-    VifExtractor(const OptionValues& opts, const VideoGeometry& geom, const vif::VifKernels& kernels)
-        : kernels_(kernels),
-          debug_(opts.b(kOptDebug)),
-          enhn_gain_limit_(opts.d(kOptEnhnGainLimit)),
-          skip_scale0_(opts.b(kOptSkipScale0)) {
+    VifExtractor(std::span<const OptionValues* const> sets, const VideoGeometry& geom,
+                 const vif::VifKernels& kernels)
+        : kernels_(kernels), debug_(sets[0]->b(kOptDebug)), skip_scale0_(sets[0]->b(kOptSkipScale0)) {
+        for (const OptionValues* o : sets) limits_.push_back(o->d(kOptEnhnGainLimit));
         vif::check_geometry(geom.bpc, geom.width, geom.height);
     }
 
@@ -69,32 +76,51 @@ public:
             throw Error(ErrorKind::Input, "vif: reference and distorted pictures differ in size or bit depth");
         vif::check_geometry(ref.bpc(), ref.width(), ref.height());
 
-        const std::array<vif::ScaleStat, vif::kScales> stats =
-            ref.bpc() == 8 ? vif::compute_vif(luma_view<std::uint8_t>(ref), luma_view<std::uint8_t>(dist), 8,
-                                              enhn_gain_limit_, skip_scale0_, kernels_)
-                           : vif::compute_vif(luma_view<std::uint16_t>(ref), luma_view<std::uint16_t>(dist), ref.bpc(),
-                                              enhn_gain_limit_, skip_scale0_, kernels_);
+        std::array<vif::FrameStats, kMaxSets> stats;
+        const std::span<vif::FrameStats> out(stats.data(), limits_.size());
+        if (ref.bpc() == 8)
+            vif::compute_vif(luma_view<std::uint8_t>(ref), luma_view<std::uint8_t>(dist), 8, limits_, skip_scale0_,
+                             out, kernels_);
+        else
+            vif::compute_vif(luma_view<std::uint16_t>(ref), luma_view<std::uint16_t>(dist), ref.bpc(), limits_,
+                             skip_scale0_, out, kernels_);
 
         auto state = std::make_unique<FrameState>();
-        vif::append_scores(stats, skip_scale0_, debug_, state->scores);
+        ScoreList one;
+        for (std::size_t k = 0; k < out.size(); ++k) {
+            one.clear();
+            vif::append_scores(out[k], skip_scale0_, debug_, one);
+            for (auto [o, v] : one) state->scores.emplace_back(static_cast<unsigned>(k * kOutCount) + o, v);
+        }
         return state;
     }
+
+    /// Most option sets one extractor computes (create_group declines more).
+    static constexpr std::size_t kMaxSets = 8;
 
 private:
     vif::VifKernels kernels_;  ///< selected once, for the run's cpumask
     bool debug_;
-    double enhn_gain_limit_;
     bool skip_scale0_;
+    std::vector<double> limits_;  ///< gain limit of each option set, in set order
 };
 
 std::unique_ptr<FeatureExtractor> create_vif(const OptionValues& opts, const VideoGeometry& geom,
                                              const ExtractorContext& ctx) {
-    return std::make_unique<VifExtractor>(opts, geom, vif::select_kernels(ctx.cpumask));
+    const OptionValues* sets[] = {&opts};
+    return std::make_unique<VifExtractor>(sets, geom, vif::select_kernels(ctx.cpumask));
+}
+
+std::unique_ptr<FeatureExtractor> create_vif_group(std::span<const OptionValues* const> sets,
+                                                   const VideoGeometry& geom, const ExtractorContext& ctx) {
+    if (sets.empty() || sets.size() > VifExtractor::kMaxSets) return nullptr;
+    return std::make_unique<VifExtractor>(sets, geom, vif::select_kernels(ctx.cpumask));
 }
 
 }  // namespace
 
-/// VMAF and VMAF NEG differ only in this limit: a backend may compute both in one pass.
+/// VMAF and VMAF NEG differ only in this limit: one extractor (CPU:
+/// create_vif_group; CUDA: its twin) computes both in one pass.
 constexpr std::string_view kGroupOptions[] = {"vif_enhn_gain_limit"};
 
 extern const ExtractorInfo kVifInfo;
@@ -107,6 +133,7 @@ const ExtractorInfo kVifInfo{
     .temporal = false,
     .create = &create_vif,
     .group_options = kGroupOptions,
+    .create_group = &create_vif_group,
 };
 
 }  // namespace vmaf

@@ -80,9 +80,12 @@ inline void mirror_margins(U* row, unsigned n, int half) {
 
 /// One pixel's contribution. Inputs are the horizontally filtered sums:
 /// mu1/mu2 are means in Q16 of the 16-bit-range units, xx/yy/xy are the
-/// second moments before their final >> 16.
-inline void accumulate_pixel(StatSums& s, std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx, std::uint64_t yy,
-                             std::uint64_t xy, double enhn_gain_limit, const std::uint16_t* table) {
+/// second moments before their final >> 16. The terms that do not depend on
+/// the gain limit go to `shared` (its num_log untouched); the numerator term
+/// under limits[i] is added to sums[i].num_log.
+inline void accumulate_pixel(StatSums& shared, std::uint32_t mu1, std::uint32_t mu2, std::uint64_t xx,
+                             std::uint64_t yy, std::uint64_t xy, const double* limits, unsigned n_limits,
+                             const std::uint16_t* table, StatSums* sums) {
     constexpr std::uint64_t kHalf32 = std::uint64_t{1} << 31;
     const auto mu1_sq = static_cast<std::uint32_t>((std::uint64_t{mu1} * mu1 + kHalf32) >> 32);
     const auto mu2_sq = static_cast<std::uint32_t>((std::uint64_t{mu2} * mu2 + kHalf32) >> 32);
@@ -98,27 +101,30 @@ inline void accumulate_pixel(StatSums& s, std::uint32_t mu1, std::uint32_t mu2, 
     const auto sigma12 = static_cast<std::int32_t>(xy_f - mu1_mu2);
 
     if (sigma1_sq < kSigmaNsq) {
-        s.num_non_log += sigma2_sq;
-        s.den_non_log += 1;
+        shared.num_non_log += sigma2_sq;
+        shared.den_non_log += 1;
         return;
     }
 
     // log2(1 + sigma1_sq / sigma_nsq) == log2(sigma_nsq + sigma1_sq) - 17, in Q11.
-    s.den_log += log2_q11_lut(table, static_cast<std::uint32_t>(std::int64_t{kSigmaNsq} + sigma1_sq)) - 2048 * 17;
+    shared.den_log += log2_q11_lut(table, static_cast<std::uint32_t>(std::int64_t{kSigmaNsq} + sigma1_sq)) - 2048 * 17;
 
     if (sigma12 > 0 && sigma2_sq > 0) {
         // Gain and residual noise of the distortion channel; double precision,
-        // same operation order as upstream.
+        // same operation order as upstream. The residual uses the unclamped gain.
         const double eps = 65536 * 1.0e-10;
-        double g = sigma12 / (sigma1_sq + eps);
+        const double g = sigma12 / (sigma1_sq + eps);
         auto sv_sq = to_i32_like_hardware(sigma2_sq - g * sigma12);
         sv_sq = std::max(sv_sq, std::int32_t{0});
-        g = (g < enhn_gain_limit) ? g : enhn_gain_limit;
 
         // log2(1 + g^2 sigma1_sq / (sv_sq + sigma_nsq)) as a difference of logs.
         const auto denom = static_cast<std::uint32_t>(std::int64_t{sv_sq} + kSigmaNsq);
-        const std::int64_t numer = static_cast<std::int64_t>(g * g * sigma1_sq) + denom;
-        s.num_log += log2_q11_lut(table, static_cast<std::uint64_t>(numer)) - log2_q11_lut(table, denom);
+        const std::int32_t log_denom = log2_q11_lut(table, denom);
+        for (unsigned i = 0; i < n_limits; ++i) {
+            const double gl = (g < limits[i]) ? g : limits[i];
+            const std::int64_t numer = static_cast<std::int64_t>(gl * gl * sigma1_sq) + denom;
+            sums[i].num_log += log2_q11_lut(table, static_cast<std::uint64_t>(numer)) - log_denom;
+        }
     }
 }
 
@@ -173,8 +179,9 @@ void stat_vfilter(const T* const* ref_rows, const T* const* dis_rows, unsigned w
     }
 }
 
-void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, double enhn_gain_limit,
-                  const std::uint16_t* table, StatSums& sums) {
+void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, const double* limits,
+                  unsigned n_limits, const std::uint16_t* table, StatSums* sums) {
+    StatSums shared;
     // Output j covers stored entries [j, j + taps).
     for (unsigned j = 0; j < w; ++j) {
         std::uint32_t a_mu1 = 0, a_mu2 = 0;
@@ -190,7 +197,12 @@ void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
             a_yy += c * moment(in.yy_lo, in.yy_hi);
             a_xy += c * moment(in.xy_lo, in.xy_hi);
         }
-        accumulate_pixel(sums, a_mu1, a_mu2, a_xx, a_yy, a_xy, enhn_gain_limit, table);
+        accumulate_pixel(shared, a_mu1, a_mu2, a_xx, a_yy, a_xy, limits, n_limits, table, sums);
+    }
+    for (unsigned i = 0; i < n_limits; ++i) {
+        sums[i].den_log += shared.den_log;
+        sums[i].num_non_log += shared.num_non_log;
+        sums[i].den_non_log += shared.den_non_log;
     }
 }
 
@@ -244,8 +256,8 @@ ScaleStat finish_statistic(const StatSums& sums) {
 }
 
 template <typename T>
-StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
-                    double enhn_gain_limit, const VifKernels& kern) {
+void scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
+                std::span<const double> limits, std::span<StatSums> out, const VifKernels& kern) {
     const Kernel& filt = kKernels[scale];
     const unsigned half = filt.half();
     const unsigned taps = filt.taps;
@@ -265,7 +277,8 @@ StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned
 
     const T* ref_rows[17];
     const T* dis_rows[17];
-    StatSums sums;
+    std::fill(out.begin(), out.end(), StatSums{});
+    const auto n_limits = static_cast<unsigned>(std::min(limits.size(), out.size()));
 
     for (unsigned i = 0; i < h; ++i) {
         for (unsigned k = 0; k < taps; ++k) {
@@ -275,9 +288,8 @@ StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned
         }
         vfilter(ref_rows, dis_rows, w, filt.coeff.data(), taps, norm, inner);
         for (unsigned p = 0; p < StatRow::kPlanes; ++p) mirror_margins(rows.plane(p), w, static_cast<int>(half));
-        kern.stat_hfilter(rows, w, filt.coeff.data(), taps, enhn_gain_limit, table, sums);
+        kern.stat_hfilter(rows, w, filt.coeff.data(), taps, limits.data(), n_limits, table, out.data());
     }
-    return sums;
 }
 
 namespace {
@@ -327,10 +339,21 @@ ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc, con
 }
 
 template <typename T>
-std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc,
-                                           double enhn_gain_limit, bool skip_scale0, const VifKernels& k) {
-    std::array<ScaleStat, kScales> stats{};
-    if (!skip_scale0) stats[0] = scale_statistic(ref, dis, 0, bpc, enhn_gain_limit, k);
+void compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc, std::span<const double> limits,
+                 bool skip_scale0, std::span<FrameStats> out, const VifKernels& k) {
+    const std::size_t n = std::min(limits.size(), out.size());
+    // Per-limit sums of one scale; a group is small (VMAF + NEG: two), so
+    // only a larger one allocates.
+    constexpr std::size_t kInline = 8;
+    StatSums inline_sums[kInline];
+    std::vector<StatSums> heap_sums(n > kInline ? n : 0);
+    const std::span<StatSums> sums(n > kInline ? heap_sums.data() : inline_sums, n);
+    auto statistic = [&](const auto& r, const auto& d, unsigned scale) {
+        scale_sums(r, d, scale, bpc, limits.first(n), sums, k);
+        for (std::size_t i = 0; i < n; ++i) out[i][scale] = finish_statistic(sums[i]);
+    };
+    for (std::size_t i = 0; i < n; ++i) out[i] = FrameStats{};
+    if (!skip_scale0) statistic(ref, dis, 0);
 
     // Decimated planes live in per-thread scratch: no allocation per frame.
     ScratchScope scratch;
@@ -347,20 +370,19 @@ std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const Sampl
             subsample_to(packed_view(d, w, h), scale - 1, bpc, k, d2);
             r = r2, d = d2, w /= 2, h /= 2;
         }
-        stats[scale] = scale_statistic(packed_view(r, w, h), packed_view(d, w, h), scale, bpc, enhn_gain_limit, k);
+        statistic(packed_view(r, w, h), packed_view(d, w, h), scale);
     }
-    return stats;
 }
 
-template StatSums scale_sums(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned, unsigned,
-                             double, const VifKernels&);
-template StatSums scale_sums(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&, unsigned, unsigned,
-                             double, const VifKernels&);
+template void scale_sums(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned, unsigned,
+                         std::span<const double>, std::span<StatSums>, const VifKernels&);
+template void scale_sums(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&, unsigned, unsigned,
+                         std::span<const double>, std::span<StatSums>, const VifKernels&);
 template ScalePlane subsample(const SampleView<std::uint8_t>&, unsigned, unsigned, const VifKernels&);
 template ScalePlane subsample(const SampleView<std::uint16_t>&, unsigned, unsigned, const VifKernels&);
-template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&,
-                                                    unsigned, double, bool, const VifKernels&);
-template std::array<ScaleStat, kScales> compute_vif(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&,
-                                                    unsigned, double, bool, const VifKernels&);
+template void compute_vif(const SampleView<std::uint8_t>&, const SampleView<std::uint8_t>&, unsigned,
+                          std::span<const double>, bool, std::span<FrameStats>, const VifKernels&);
+template void compute_vif(const SampleView<std::uint16_t>&, const SampleView<std::uint16_t>&, unsigned,
+                          std::span<const double>, bool, std::span<FrameStats>, const VifKernels&);
 
 }  // namespace vmaf::vif

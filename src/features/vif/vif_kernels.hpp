@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -150,7 +151,11 @@ inline std::uint32_t unbias16(std::int16_t v) { return static_cast<std::uint16_t
 // stat_vfilter: for j in [0, w): taps-tap vertical filter of ref/dis rows
 //   ref_rows[k][j], dis_rows[k][j] (k < taps) into out.*[j] (biased planes).
 // stat_hfilter: for j in [0, w): taps-tap horizontal filter of in.*[j .. j+taps)
-//   and that pixel's contribution, added to `sums`. `table` is log2_table().
+//   and that pixel's contribution under each of the n_limits enhancement-gain
+//   limits limits[i] (n_limits >= 1, any count), added to sums[i]: sums[i]
+//   receives exactly what a pass with limits[i] alone adds. Only num_log
+//   depends on the limit, so one pass filters and classifies the pixels for
+//   every limit (VMAF and VMAF NEG share it). `table` is log2_table().
 //   May read (never use) kStatRowPad entries past in.*[w + taps - 2].
 // sub_vfilter: for j in [0, w): out[j] = (u16)((sum_k coeff[k] rows[k][j] + 2^(shift-1)) >> shift).
 // sub_hfilter: for j in [0, out_w): dst[j] = (u16)((sum_k coeff[k] in[2j + k] + 2^15) >> 16).
@@ -161,7 +166,8 @@ template <typename T>
 using StatVFilterFn = void (*)(const T* const* ref_rows, const T* const* dis_rows, unsigned w,
                                const std::uint16_t* coeff, unsigned taps, const VerticalNorm& norm, const StatRow& out);
 using StatHFilterFn = void (*)(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps,
-                               double enhn_gain_limit, const std::uint16_t* table, StatSums& sums);
+                               const double* limits, unsigned n_limits, const std::uint16_t* table,
+                               StatSums* sums);
 template <typename T>
 using SubVFilterFn = void (*)(const T* const* rows, unsigned w, const std::uint16_t* coeff, unsigned taps,
                               unsigned shift, std::uint32_t* out);
@@ -172,8 +178,8 @@ namespace ref {
 template <typename T>
 void stat_vfilter(const T* const* ref_rows, const T* const* dis_rows, unsigned w, const std::uint16_t* coeff,
                   unsigned taps, const VerticalNorm& norm, const StatRow& out);
-void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, double enhn_gain_limit,
-                  const std::uint16_t* table, StatSums& sums);
+void stat_hfilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, const double* limits,
+                  unsigned n_limits, const std::uint16_t* table, StatSums* sums);
 template <typename T>
 void sub_vfilter(const T* const* rows, unsigned w, const std::uint16_t* coeff, unsigned taps, unsigned shift,
                  std::uint32_t* out);
@@ -208,11 +214,20 @@ ScaleStat finish_statistic(const StatSums& sums);
 ///   scale: 0..3 (selects the filter and the fixed-point normalisation);
 ///   bpc:   bits per sample of the *input* (only used at scale 0; decimated
 ///          scales always hold 16-bit-range values);
-///   enhn_gain_limit: upper clamp of the gain g, in [1, 100].
+///   limits: enhancement-gain limits (upper clamps of the gain g, each in
+///          [1, 100]); out[i] receives the sums under limits[i]. The vertical
+///          pass runs once for all of them (see stat_hfilter).
 /// ref and dis must have the same size, each side > the filter half width.
 template <typename T>
+void scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
+                std::span<const double> limits, std::span<StatSums> out, const VifKernels& k = {});
+template <typename T>
 StatSums scale_sums(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
-                    double enhn_gain_limit, const VifKernels& k = {});
+                    double enhn_gain_limit, const VifKernels& k = {}) {
+    StatSums s;
+    scale_sums(ref, dis, scale, bpc, std::span<const double>(&enhn_gain_limit, 1), std::span<StatSums>(&s, 1), k);
+    return s;
+}
 template <typename T>
 ScaleStat scale_statistic(const SampleView<T>& ref, const SampleView<T>& dis, unsigned scale, unsigned bpc,
                           double enhn_gain_limit, const VifKernels& k = {}) {
@@ -226,10 +241,22 @@ template <typename T>
 ScalePlane subsample(const SampleView<T>& src, unsigned scale, unsigned bpc, const VifKernels& k = {});
 
 /// Whole-frame VIF: the four scales' statistics of luma planes of the same
-/// size (>= kMinDimension each side, checked by the caller).
+/// size (>= kMinDimension each side, checked by the caller), for each gain
+/// limit: out[i] is what compute_vif(..., limits[i], ...) returns. Shared
+/// between the limits: the decimation of every scale and each scale's
+/// vertical statistic pass, and the horizontal pass up to the gain clamp.
 /// With skip_scale0 the scale-0 statistic is not computed (left zero).
+using FrameStats = std::array<ScaleStat, kScales>;
 template <typename T>
-std::array<ScaleStat, kScales> compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc,
-                                           double enhn_gain_limit, bool skip_scale0, const VifKernels& k = {});
+void compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc, std::span<const double> limits,
+                 bool skip_scale0, std::span<FrameStats> out, const VifKernels& k = {});
+template <typename T>
+FrameStats compute_vif(const SampleView<T>& ref, const SampleView<T>& dis, unsigned bpc, double enhn_gain_limit,
+                       bool skip_scale0, const VifKernels& k = {}) {
+    FrameStats s;
+    compute_vif(ref, dis, bpc, std::span<const double>(&enhn_gain_limit, 1), skip_scale0,
+                std::span<FrameStats>(&s, 1), k);
+    return s;
+}
 
 }  // namespace vmaf::vif

@@ -26,6 +26,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -642,11 +643,19 @@ HWY_INLINE V CompressLanes(V v, M m) {
 /// video) are first packed densely (Compress) into small buffers, so the
 /// costly log and division work runs on full vectors of pixels that need it.
 /// Every sum is an integer sum, so the order of pixels does not matter.
+/// Up to kMaxLimits gain limits are served at once: only the numerator's
+/// clamped gain and its log differ between them (num_log per limit).
 class StatAccumulator {
     using VI32 = hn::Vec<DI32>;
 
 public:
-    StatAccumulator(double enhn_gain_limit, const std::uint16_t* table) : limit_(enhn_gain_limit), table_(table) {}
+    static constexpr unsigned kMaxLimits = 4;
+
+    /// limits: n_limits (1..kMaxLimits) enhancement-gain limits.
+    StatAccumulator(const double* limits, unsigned n_limits, const std::uint16_t* table)
+        : n_limits_(n_limits), table_(table) {
+        for (unsigned i = 0; i < n_limits; ++i) limits_[i] = limits[i];
+    }
 
     /// mu1, mu2: filtered means (Q16); xx, yy, xy: filtered second moments
     /// after their final >> 16. xy_fn() returns xy: it is only called when a
@@ -691,15 +700,21 @@ public:
         if (num_count_ >= kFlushAt) FlushNumBuffer(false);
     }
 
+    /// Adds limit i's sums to sums[i].
     template <class VU64>
-    void Finish(StatSums& sums, VU64 num_non_log) {
+    void Finish(StatSums* sums, VU64 num_non_log) {
         const hn::Repartition<std::uint64_t, DU32> du64;
         FlushDenBuffer(true);
         FlushNumBuffer(true);
-        sums.num_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, hn::Load(du64, num_log_))));
-        sums.den_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, hn::Load(du64, den_log_))));
-        sums.num_non_log += static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, num_non_log)));
-        sums.den_non_log += den_non_log_;
+        const auto den_log = static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, hn::Load(du64, den_log_))));
+        const auto non_log = static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, num_non_log)));
+        for (unsigned i = 0; i < n_limits_; ++i) {
+            sums[i].num_log +=
+                static_cast<std::int64_t>(hn::GetLane(hn::SumOfLanes(du64, hn::Load(du64, num_log_[i]))));
+            sums[i].den_log += den_log;
+            sums[i].num_non_log += non_log;
+            sums[i].den_non_log += den_non_log_;
+        }
     }
 
 private:
@@ -778,35 +793,46 @@ private:
         }
     }
 
+    /// Numerator terms of the pixels (sigma1, sigma2, sigma12) per limit. The
+    /// gain g, the residual sv (from the unclamped g) and log2(sv + sigma_nsq)
+    /// are the same for every limit; the clamp and log2(numer) are not.
     HWY_INLINE void NumTerms(VI32 s1, VI32 s2, VI32 s12) {
         const hn::Repartition<double, DU32> dd;
         const hn::Rebind<std::int32_t, decltype(dd)> dih;  // half of di
-        const auto eps = hn::Set(dd, 65536 * 1.0e-10);
-        const auto limit = hn::Set(dd, limit_);
-        const auto nsq_d = hn::Set(dd, static_cast<double>(kSigmaNsq));
-        auto num_half = [&](hn::Vec<decltype(dih)> h1, hn::Vec<decltype(dih)> h2, hn::Vec<decltype(dih)> h12) {
-            const auto f1 = hn::PromoteTo(dd, h1);
-            const auto f2 = hn::PromoteTo(dd, h2);
-            const auto f12 = hn::PromoteTo(dd, h12);
-            auto g = hn::Div(f12, hn::Add(f1, eps));
-            auto sv = hn::DemoteTo(dih, hn::Sub(f2, hn::Mul(g, f12)));
-            sv = hn::Max(sv, hn::Zero(dih));
-            g = hn::IfThenElse(hn::Lt(g, limit), g, limit);
-            const auto denom = hn::Add(hn::PromoteTo(dd, sv), nsq_d);
-            // g * g * sigma1 >= 0, so truncation is floor; the sum is exact (< 2^53).
-            const auto numer = hn::Add(hn::Floor(hn::Mul(hn::Mul(g, g), f1)), denom);
-            return hn::Sub(Log2Q11(dd, numer, table_), Log2Q11(dd, denom, table_));
-        };
-        const auto lo_term = num_half(hn::LowerHalf(dih, s1), hn::LowerHalf(dih, s2), hn::LowerHalf(dih, s12));
-        const auto hi_term = num_half(hn::UpperHalf(dih, s1), hn::UpperHalf(dih, s2), hn::UpperHalf(dih, s12));
         const DU64 du64;
-        hn::Store(hn::Add(hn::Load(du64, num_log_), hn::Add(lo_term, hi_term)), du64, num_log_);
+        const auto eps = hn::Set(dd, 65536 * 1.0e-10);
+        const auto nsq_d = hn::Set(dd, static_cast<double>(kSigmaNsq));
+        const auto f1_lo = hn::PromoteTo(dd, hn::LowerHalf(dih, s1));
+        const auto f1_hi = hn::PromoteTo(dd, hn::UpperHalf(dih, s1));
+        const auto f12_lo = hn::PromoteTo(dd, hn::LowerHalf(dih, s12));
+        const auto f12_hi = hn::PromoteTo(dd, hn::UpperHalf(dih, s12));
+        const auto g_lo = hn::Div(f12_lo, hn::Add(f1_lo, eps));
+        const auto g_hi = hn::Div(f12_hi, hn::Add(f1_hi, eps));
+        auto denom = [&](hn::Vec<decltype(dih)> h2, hn::Vec<decltype(dd)> g, hn::Vec<decltype(dd)> f12) {
+            const auto sv = hn::Max(hn::DemoteTo(dih, hn::Sub(hn::PromoteTo(dd, h2), hn::Mul(g, f12))), hn::Zero(dih));
+            return hn::Add(hn::PromoteTo(dd, sv), nsq_d);
+        };
+        const auto denom_lo = denom(hn::LowerHalf(dih, s2), g_lo, f12_lo);
+        const auto denom_hi = denom(hn::UpperHalf(dih, s2), g_hi, f12_hi);
+        const auto log_denom = hn::Add(Log2Q11(dd, denom_lo, table_), Log2Q11(dd, denom_hi, table_));
+        for (unsigned i = 0; i < n_limits_; ++i) {
+            const auto limit = hn::Set(dd, limits_[i]);
+            // g * g * sigma1 >= 0, so truncation is floor; the sum is exact (< 2^53).
+            auto log_numer = [&](hn::Vec<decltype(dd)> g, hn::Vec<decltype(dd)> f1, hn::Vec<decltype(dd)> den) {
+                const auto gl = hn::IfThenElse(hn::Lt(g, limit), g, limit);
+                return Log2Q11(dd, hn::Add(hn::Floor(hn::Mul(hn::Mul(gl, gl), f1)), den), table_);
+            };
+            const auto term = hn::Sub(hn::Add(log_numer(g_lo, f1_lo, denom_lo), log_numer(g_hi, f1_hi, denom_hi)),
+                                      log_denom);
+            hn::Store(hn::Add(hn::Load(du64, num_log_[i]), term), du64, num_log_[i]);
+        }
     }
 
     // Vector sums live in memory: SVE vectors cannot be class members.
-    double limit_;
+    double limits_[kMaxLimits] = {};
+    unsigned n_limits_;
     const std::uint16_t* table_;
-    HWY_ALIGN std::uint64_t num_log_[kMaxN64] = {};
+    HWY_ALIGN std::uint64_t num_log_[kMaxLimits][kMaxN64] = {};
     HWY_ALIGN std::uint64_t den_log_[kMaxN64] = {};
     std::int64_t den_non_log_ = 0;
     unsigned den_count_ = 0, num_count_ = 0;
@@ -866,9 +892,10 @@ HWY_INLINE VU32 FilterPlane(const std::int16_t* p, const CP* cp, unsigned pairs,
     return hn::Add(hn::BitCast(DU32(), acc), bias);
 }
 
+/// stat_hfilter for 1..StatAccumulator::kMaxLimits limits.
 template <unsigned kTaps>
-void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps_arg,
-                  double enhn_gain_limit, const std::uint16_t* table, StatSums& sums) {
+void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps_arg, const double* limits,
+                  unsigned n_limits, const std::uint16_t* table, StatSums* sums) {
     const unsigned taps = TapCount<kTaps>(taps_arg);
     constexpr unsigned kPairs = kTaps ? (kTaps + 1) / 2 : 0;
     const unsigned pairs = (taps + 1) / 2;
@@ -898,7 +925,7 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
     const VU32 bias = hn::Set(d, 32768u * csum);
     const VU32 round = hn::Set(d, 32768u);
 
-    StatAccumulator acc(enhn_gain_limit, table);
+    StatAccumulator acc(limits, n_limits, table);
     auto num_non_log = hn::Zero(hn::Repartition<std::uint64_t, DU32>());
     unsigned j = 0;
     // A block covers 2n pixels: lanes hold the even ones, then the odd ones.
@@ -918,20 +945,28 @@ void StatHFilterT(const StatRow& in, unsigned w, const std::uint16_t* coeff, uns
         }
     }
     acc.Finish(sums, num_non_log);
-    if (j < w) ref::stat_hfilter(in.offset(j), w - j, coeff, taps, enhn_gain_limit, table, sums);
+    if (j < w) ref::stat_hfilter(in.offset(j), w - j, coeff, taps, limits, n_limits, table, sums);
 }
 
-void StatHFilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, double enhn_gain_limit,
-                 const std::uint16_t* table, StatSums& sums) {
+void StatHFilterChunk(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, const double* limits,
+                      unsigned n_limits, const std::uint16_t* table, StatSums* sums) {
     switch (taps) {
-        case 17: return StatHFilterT<17>(in, w, coeff, taps, enhn_gain_limit, table, sums);
-        case 9: return StatHFilterT<9>(in, w, coeff, taps, enhn_gain_limit, table, sums);
-        case 5: return StatHFilterT<5>(in, w, coeff, taps, enhn_gain_limit, table, sums);
-        case 3: return StatHFilterT<3>(in, w, coeff, taps, enhn_gain_limit, table, sums);
+        case 17: return StatHFilterT<17>(in, w, coeff, taps, limits, n_limits, table, sums);
+        case 9: return StatHFilterT<9>(in, w, coeff, taps, limits, n_limits, table, sums);
+        case 5: return StatHFilterT<5>(in, w, coeff, taps, limits, n_limits, table, sums);
+        case 3: return StatHFilterT<3>(in, w, coeff, taps, limits, n_limits, table, sums);
         default:
-            if (taps > 17) return ref::stat_hfilter(in, w, coeff, taps, enhn_gain_limit, table, sums);
-            return StatHFilterT<0>(in, w, coeff, taps, enhn_gain_limit, table, sums);
+            if (taps > 17) return ref::stat_hfilter(in, w, coeff, taps, limits, n_limits, table, sums);
+            return StatHFilterT<0>(in, w, coeff, taps, limits, n_limits, table, sums);
     }
+}
+
+/// Any number of limits: one filtering pass per kMaxLimits of them.
+void StatHFilter(const StatRow& in, unsigned w, const std::uint16_t* coeff, unsigned taps, const double* limits,
+                 unsigned n_limits, const std::uint16_t* table, StatSums* sums) {
+    constexpr unsigned kChunk = StatAccumulator::kMaxLimits;
+    for (unsigned i = 0; i < n_limits; i += kChunk)
+        StatHFilterChunk(in, w, coeff, taps, limits + i, std::min(kChunk, n_limits - i), table, sums + i);
 }
 
 void FillVifKernels(VifKernels& t) {

@@ -15,6 +15,7 @@
 #include "core/feature_extractor.hpp"
 #include "core/options.hpp"
 #include "features/vif/vif_kernels.hpp"
+#include "support/extractor_run.hpp"
 #include "support/testdata.hpp"
 #include "vmaf/error.hpp"
 #include "vmaf/picture.hpp"
@@ -308,6 +309,81 @@ TEST(VifUnit, ConcurrentComputeMatchesSequential) {
     for (auto& t : pool) t.join();
     for (unsigned f = 0; f < frames; ++f) par.fex->finish(f, *states[f], par.out);
     EXPECT_EQ(par.out.scores, seq.out.scores);
+}
+
+// ---------------------------------------------------------------------------
+// A group (create_group: option sets differing only in vif_enhn_gain_limit,
+// as VMAF + VMAF NEG) writes exactly what separate instances write.
+
+/// A distorted picture with enhanced contrast (gain > 1 where the reference
+/// has texture) plus noise, so that the gain limit changes the scores.
+std::vector<std::uint32_t> enhanced(const std::vector<std::uint32_t>& ref, std::uint32_t max, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> dist(-3, 3);
+    std::vector<std::uint32_t> v(ref.size());
+    const int mid = static_cast<int>(max / 2);
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+        const int s = mid + (static_cast<int>(ref[i]) - mid) * 3 / 2 + dist(rng);
+        v[i] = static_cast<std::uint32_t>(std::clamp(s, 0, static_cast<int>(max)));
+    }
+    return v;
+}
+
+OptionDict vif_set(double egl, bool skip0 = false) {
+    return {{"debug", "true"}, {"vif_enhn_gain_limit", fmt17(egl)}, {"vif_skip_scale0", skip0 ? "true" : "false"}};
+}
+
+/// Whether any output of any frame differs between two runs.
+bool differ(const vmaf::test::ScoreLog& a, const vmaf::test::ScoreLog& b) {
+    return a.at != b.at;
+}
+
+TEST(VifGroup, EqualsSeparateInstancesOnSyntheticFrames) {
+    for (unsigned bpc : {8u, 10u}) {
+        const unsigned w = 67, h = 41, frames = 3;
+        const std::uint32_t max = (1u << bpc) - 1;
+        std::vector<Picture> refs, dists;
+        for (unsigned f = 0; f < frames; ++f) {
+            auto r = textured(w, h, 10 + f);
+            for (auto& x : r) x <<= bpc - 8;
+            refs.push_back(make_picture(bpc, w, h, r));
+            dists.push_back(make_picture(bpc, w, h, enhanced(r, max, 20 + f)));
+        }
+        const VideoGeometry geom{PixelFormat::Yuv400, bpc, w, h};
+        SCOPED_TRACE("bpc " + std::to_string(bpc));
+        // VMAF + NEG, then more limits than the SIMD kernels take in one chunk.
+        const auto two = vmaf::test::expect_group_matches_separate(kVifInfo, {vif_set(100.0), vif_set(1.0)}, geom,
+                                                                   refs, dists);
+        EXPECT_TRUE(differ(two[0], two[1])) << "the limits do not change the scores: the test proves nothing";
+        vmaf::test::expect_group_matches_separate(
+            kVifInfo, {vif_set(1.0), vif_set(1.2), vif_set(100.0), vif_set(2.5), vif_set(1.05), vif_set(7.0)}, geom,
+            refs, dists);
+        vmaf::test::expect_group_matches_separate(kVifInfo, {vif_set(100.0, true), vif_set(1.0, true)}, geom, refs,
+                                                  dists);
+    }
+}
+
+TEST(VifGroup, EqualsSeparateInstancesOnCorpusPairs) {
+    unsigned pairs = 0;
+    for (const char* ref_name : {"p01_576x324_yuv420p_ref.yuv", "p03_1280x720_yuv420p10le_ref.yuv"}) {
+        for (const auto& id : vmaf::test::stored_pair_ids()) {
+            if (vmaf::test::pair_info(id).ref != ref_name) continue;
+            SCOPED_TRACE(id);
+            const auto p = vmaf::test::load_pair(id, 2);
+            const auto logs = vmaf::test::expect_group_matches_separate(kVifInfo, {vif_set(100.0), vif_set(1.0)},
+                                                                        p.info.geom, p.refs, p.dists);
+            EXPECT_TRUE(differ(logs[0], logs[1]));
+            ++pairs;
+            break;
+        }
+    }
+    EXPECT_EQ(pairs, 2u) << "an 8-bit and a 10-bit corpus pair";
+}
+
+TEST(VifGroup, KindDeclaresTheGainLimitGroup) {
+    ASSERT_NE(kVifInfo.create_group, nullptr);
+    ASSERT_EQ(kVifInfo.group_options.size(), 1u);
+    EXPECT_EQ(kVifInfo.group_options[0], "vif_enhn_gain_limit");
 }
 
 TEST(VifUnit, Log2Table) {
