@@ -149,7 +149,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for what, needle in [("containers", "(mp4, mkv, webm, mov, ivf,"), ("--gpumask", "--gpumask MASK"),
                          ("yuv420p-style -p names", "yuv420p, yuv422p10le"),
                          ("no -o, no terminal: nothing printed", "a run without -o prints no scores (as\n"),
-                         ("-q silences notices", "no banner, progress, score or notice lines")]:
+                         ("-q silences all but errors", "nothing on stderr but errors")]:
         check(f"--help mentions {what}", needle in h, f"no {needle!r} in --help")
     feats = run(VMAF, ["--list-features"]).stdout
     check("--list-features explains (temporal)", "(temporal) after a name: a frame's score also uses neighbouring frames"

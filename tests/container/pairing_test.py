@@ -23,9 +23,10 @@ W, H, N = 576, 324, 12
 FRAME = W * H * 3 // 2
 
 
-def vmaf(args, out):
+def vmaf(args, out, quiet=True):
     p = subprocess.run([VMAF] + args + ["--json", "--precision", "max", "-o", out, "--backend", "cpu",
-                                        "--feature", "psnr", "-q"], capture_output=True, text=True, timeout=300)
+                                        "--feature", "psnr"] + (["-q"] if quiet else []),
+                       capture_output=True, text=True, timeout=300)
     return p, (json.load(open(out)) if p.returncode == 0 else None)
 
 
@@ -81,6 +82,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # Frame 5 dropped (its slot is empty): frame 4 is shown twice.
     dropped = mkv("dropped", d, vf="select='not(eq(n\\,5))'")
     p = expect("frame 5 dropped", ["-d", dropped], d[:5] + [d[4]] + d[6:], pairing=(1, 0))
+    check("frame 5 dropped, -q: nothing on stderr (the report counts it)", p.stderr == "", p.stderr)
+    p, _ = vmaf(["-r", ref_yuv] + raw + ["-d", dropped], t("loud.json"), quiet=False)
     lines = [l for l in p.stderr.splitlines() if l]
     check("frame 5 dropped: one stderr line counts it", len(lines) == 1 and "1 frame(s) missing" in lines[0], p.stderr)
 
