@@ -39,10 +39,6 @@ void Predictor::add(std::variant<Model, ModelCollection> m, Extractors& x) {
     models_.push_back(std::move(e));
 }
 
-void Predictor::restart() {
-    for (ModelEntry& e : models_) e.next_frame = 0;
-}
-
 void Predictor::predict_ready(unsigned upto, unsigned subsample, bool disabled) {
     if (disabled) return;
     std::vector<double> values;

@@ -29,8 +29,6 @@ public:
     /// feature no extractor provides.
     void add(std::variant<Model, ModelCollection> m, Extractors& x);
     const std::vector<ModelEntry>& models() const { return models_; }
-    /// Before a run: every model starts at frame 0.
-    void restart();
     /// Predicts every frame below `upto` whose features are complete (frames
     /// the subsample leaves out are skipped). No-op when `disabled`.
     void predict_ready(unsigned upto, unsigned subsample, bool disabled);
