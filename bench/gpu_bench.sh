@@ -69,16 +69,25 @@ for be in cpu cuda; do
   echo "$be: $(printf '%s\n' "${ws[@]}" | sort -n | sed -n 4p) s"
 done
 if command -v nvidia-smi >/dev/null; then
-  echo "== GPU memory, VMAF+NEG 10-bit 4K (nvidia-smi, peak used while running, minus idle)"
+  # peak_mib CMD...: the highest memory.used nvidia-smi shows while CMD runs (MiB)
+  peak_mib() {
+    "$@" > /dev/null 2>&1 & local pid=$! peak=0 u
+    while kill -0 $pid 2>/dev/null; do
+      u=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
+      [ "$u" -gt "$peak" ] && peak=$u
+      sleep 0.02
+    done
+    echo $peak
+  }
+  echo "== GPU memory (nvidia-smi peaks): VMAF+NEG 10-bit 4K, against the CUDA context alone"
   idle=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
+  # The context: one small frame through the same binary (its twins' memory is a few MiB).
   # shellcheck disable=SC2086
-  ( $V -r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10 --backend cuda --threads 8 $NEG \
-      --json -o "$tmp/mem.json" 2>/dev/null ) & pid=$!
-  peak=0
-  while kill -0 $pid 2>/dev/null; do
-    u=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
-    [ "$u" -gt "$peak" ] && peak=$u
-    sleep 0.02
+  ctx=$(peak_mib $V $S --backend cuda --json -o "$tmp/one.json")
+  for th in 8 16; do
+    # shellcheck disable=SC2086
+    p=$(peak_mib $V -r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10 --backend cuda \
+          --threads $th $NEG --json -o "$tmp/mem.json")
+    echo "threads $th: peak $((p - idle)) MiB above idle, $((p - ctx)) MiB above the context ($((ctx - idle)) MiB)"
   done
-  echo "peak $((peak - idle)) MiB above idle ($peak MiB used, $idle idle)"
 fi
