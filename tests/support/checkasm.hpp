@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "vmaf/picture.hpp"
+
 namespace vmaf::test {
 
 /// Seed of this test run: VMAF_CHECKASM_SEED if set, else from the clock.
@@ -58,6 +60,33 @@ private:
     static constexpr T kPattern = static_cast<T>(0x5a5a5a5a5a5a5a5aULL);
     unsigned width_, height_, stride_, guard_;
     std::vector<T> mem_;
+};
+
+/// The Plane view of a GuardedPlane, as the kernels take it.
+template <typename T>
+Plane as_plane(GuardedPlane<T>& g) {
+    return Plane{g.data(), g.stride_bytes(), g.width(), g.height()};
+}
+
+/// A flat buffer of n T with guard zones of a fixed pattern on both sides.
+/// The n elements hold the pattern too, or `init` when given. intact() checks the guards.
+template <typename T>
+struct GuardedBuf {
+    static constexpr std::size_t kGuard = 64;
+    static constexpr T kPattern = static_cast<T>(0xa5a5a5a5u);
+
+    explicit GuardedBuf(std::size_t n) : n(n), mem(n + 2 * kGuard, kPattern) {}
+    GuardedBuf(std::size_t n, T init) : GuardedBuf(n) {
+        for (std::size_t i = 0; i < n; ++i) data()[i] = init;
+    }
+    T* data() { return mem.data() + kGuard; }
+    bool intact() const {
+        for (std::size_t i = 0; i < kGuard; ++i)
+            if (mem[i] != kPattern || mem[kGuard + n + i] != kPattern) return false;
+        return true;
+    }
+    std::size_t n;
+    std::vector<T> mem;
 };
 
 }  // namespace vmaf::test

@@ -41,6 +41,12 @@ Picture synthetic_picture(unsigned bpc, std::uint64_t seed, Value value) {
     return p;
 }
 
+/// synthetic_picture of uniform noise over the whole `bpc`-bit range.
+inline Picture noise_picture(unsigned bpc, std::uint64_t seed) {
+    return synthetic_picture(
+        bpc, seed, [bpc](unsigned, unsigned, unsigned, std::mt19937_64& rng) { return rng() & ((1u << bpc) - 1u); });
+}
+
 /// ("scalar", scalar) followed by `variants` (a kernel registry's variants(),
 /// in its order): every kernel table a benchmark runs.
 template <typename Table>

@@ -21,34 +21,9 @@ extern const ExtractorInfo kMotionInfo;
 namespace {
 
 using namespace vmaf;
+using test::as_plane;
+using test::GuardedBuf;
 using test::GuardedPlane;
-
-constexpr std::uint32_t kPattern = 0xa5a5a5a5u;
-constexpr std::size_t kGuard = 64;
-
-/// A flat buffer of n T with guard zones of a fixed pattern on both sides.
-template <typename T>
-struct GuardedBuf {
-    explicit GuardedBuf(std::size_t n) : n(n), mem(n + 2 * kGuard, static_cast<T>(kPattern)) {}
-    T* data() { return mem.data() + kGuard; }
-    bool intact() const {
-        for (std::size_t i = 0; i < kGuard; ++i)
-            if (mem[i] != static_cast<T>(kPattern) || mem[kGuard + n + i] != static_cast<T>(kPattern)) return false;
-        return true;
-    }
-    std::size_t n;
-    std::vector<T> mem;
-};
-
-template <typename T>
-Plane as_plane(GuardedPlane<T>& g) {
-    Plane p;
-    p.data = g.data();
-    p.stride = g.stride_bytes();
-    p.width = g.width();
-    p.height = g.height();
-    return p;
-}
 
 // Mid: 2^(bpc-1), so that Mid against Zeros gives t = +-2^15 on flat areas, the
 // edge of the SIMD kernels' narrow (int32-only) horizontal path.

@@ -18,11 +18,7 @@ namespace {
 
 using namespace vmaf;
 using bench::kHeight, bench::kWidth;
-
-Picture noise(unsigned bpc, std::uint64_t seed) {
-    return bench::synthetic_picture(
-        bpc, seed, [bpc](unsigned, unsigned, unsigned, std::mt19937_64& rng) { return rng() & ((1u << bpc) - 1u); });
-}
+constexpr auto noise = bench::noise_picture;
 
 std::vector<bench::PicturePair> frames(unsigned bpc) {
     return {{noise(bpc, 1), noise(bpc, 2)}};

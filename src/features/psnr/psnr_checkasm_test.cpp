@@ -21,17 +21,8 @@ extern const ExtractorInfo kPsnrInfo;
 namespace {
 
 using namespace vmaf;
+using test::as_plane;
 using test::GuardedPlane;
-
-template <typename T>
-Plane as_plane(GuardedPlane<T>& g) {
-    Plane p;
-    p.data = g.data();
-    p.stride = g.stride_bytes();
-    p.width = g.width();
-    p.height = g.height();
-    return p;
-}
 
 enum class Fill { Random, Zeros, MaxVsZero, ZeroVsMax, Max };
 

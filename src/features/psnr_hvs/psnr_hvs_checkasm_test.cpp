@@ -14,12 +14,8 @@
 namespace {
 
 using namespace vmaf;
+using test::as_plane;
 using test::GuardedPlane;
-
-template <typename T>
-Plane as_plane(GuardedPlane<T>& g) {
-    return Plane{g.data(), g.stride_bytes(), g.width(), g.height()};
-}
 
 enum class Fill { Random, Flat, MaxVsZero, Noisy, Checker };
 

@@ -21,35 +21,9 @@ extern const ExtractorInfo kXpsnrInfo;
 namespace {
 
 using namespace vmaf;
+using test::as_plane;
+using test::GuardedBuf;
 using test::GuardedPlane;
-
-constexpr std::uint32_t kPattern = 0xa5a5a5a5u;
-constexpr std::size_t kGuard = 64;
-
-template <typename T>
-struct GuardedBuf {
-    explicit GuardedBuf(std::size_t n, T init = T{}) : n(n), mem(n + 2 * kGuard, static_cast<T>(kPattern)) {
-        for (std::size_t i = 0; i < n; ++i) data()[i] = init;
-    }
-    T* data() { return mem.data() + kGuard; }
-    bool intact() const {
-        for (std::size_t i = 0; i < kGuard; ++i)
-            if (mem[i] != static_cast<T>(kPattern) || mem[kGuard + n + i] != static_cast<T>(kPattern)) return false;
-        return true;
-    }
-    std::size_t n;
-    std::vector<T> mem;
-};
-
-template <typename T>
-Plane as_plane(GuardedPlane<T>& g) {
-    Plane p;
-    p.data = g.data();
-    p.stride = g.stride_bytes();
-    p.width = g.width();
-    p.height = g.height();
-    return p;
-}
 
 enum class Fill { Random, Zeros, Max, Mid };
 
@@ -79,7 +53,7 @@ void check_all(const xpsnr::XpsnrKernels& k, unsigned bpc, unsigned w, unsigned 
                              " extra " + std::to_string(extra);
     auto compare = [&](const char* name, auto&& run) {
         GuardedBuf<std::uint32_t> want(w, 7), got(w, 7);
-        GuardedBuf<std::int32_t> s1(xpsnr::spatial_scratch_size(w)), s2(xpsnr::spatial_scratch_size(w));
+        GuardedBuf<std::int32_t> s1(xpsnr::spatial_scratch_size(w), 0), s2(xpsnr::spatial_scratch_size(w), 0);
         run(ref, want.data(), s1.data());
         run(k, got.data(), s2.data());
         ASSERT_EQ(std::vector<std::uint32_t>(want.data(), want.data() + w),
