@@ -106,19 +106,8 @@ RunScope Engine::Impl::begin_run(const VideoGeometry& g, const ExtractorContext&
     return scope;
 }
 
-/// A GPU backend keeps the pairs in flight in page-locked memory, which is
-/// costly to allocate: 4 to 16 within a budget, enough for every worker to
-/// read a pair while others upload and wait for their kernels (a 4K 10-bit
-/// pair takes a worker milliseconds to read). The CPU: two per worker, plus one.
 unsigned Engine::Impl::in_flight(bool luma_only, bool gpu) const {
-    const unsigned cpu = cfg.threads * 2 + 1;
-    if (!gpu) return cpu;
-    const Picture probe(geom.format, geom.bpc, geom.width, 1);
-    const std::size_t row = static_cast<std::size_t>(probe.plane(0).stride);
-    const std::size_t pair = 2 * row * geom.height * (luma_only || geom.format == PixelFormat::Yuv400 ? 1 : 3);
-    constexpr std::size_t kBudget = std::size_t{512} << 20;
-    const std::size_t fit = std::clamp<std::size_t>(kBudget / pair, 4, 16);
-    return static_cast<unsigned>(std::min<std::size_t>(cpu, fit));
+    return pairs_in_flight(geom, luma_only, cfg.threads, gpu);
 }
 
 void Engine::add_model(const ModelRequest& req) {

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/extractors.hpp"
+#include "vmaf/picture.hpp"
 
 namespace vmaf::engine_detail {
 
@@ -19,5 +20,12 @@ struct Stages {
 /// thread; otherwise up to `in_flight` pairs are between read and collect at
 /// once, on `threads` workers.
 void run_stages(const Stages& s, unsigned threads, unsigned in_flight);
+
+/// Pairs in flight for frames of `g` read on `threads` workers. The CPU: two
+/// per worker, plus one. A GPU backend keeps them in page-locked memory,
+/// costly to allocate: 4 to 16 within a 512 MiB budget of the bytes a pair
+/// really holds (luma only, or every plane at the format's subsampling),
+/// enough for every worker to read a pair while others upload and wait.
+unsigned pairs_in_flight(const VideoGeometry& g, bool luma_only, unsigned threads, bool gpu);
 
 }  // namespace vmaf::engine_detail
