@@ -24,9 +24,10 @@ __global__ void vertical_sums(const unsigned char* luma, std::size_t pitch, unsi
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= w || y >= h) return;
     std::uint32_t acc = 0;
+    const bool inner = y >= 2 && y + 2 < h;  // no reflection needed
 #pragma unroll
     for (int k = 0; k < 5; ++k) {
-        const int r = reflect(static_cast<int>(y) - 2 + k, static_cast<int>(h));
+        const int r = inner ? static_cast<int>(y) - 2 + k : reflect(static_cast<int>(y) - 2 + k, static_cast<int>(h));
         acc += kF[k] * static_cast<std::uint32_t>(reinterpret_cast<const T*>(luma + r * pitch)[x]);
     }
     out[static_cast<std::size_t>(y) * w + x] = acc;
@@ -41,9 +42,11 @@ __global__ void sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigne
         unsigned acc = 0;
         for (unsigned x = threadIdx.x; x < w; x += kThreads) {
             long long a = 0;
+            const bool inner = x >= 2 && x + 2 < w;  // no reflection needed
 #pragma unroll
             for (int k = 0; k < 5; ++k) {
-                const unsigned c = static_cast<unsigned>(reflect(static_cast<int>(x) - 2 + k, static_cast<int>(w)));
+                const unsigned c = inner ? x - 2 + k
+                                         : static_cast<unsigned>(reflect(static_cast<int>(x) - 2 + k, static_cast<int>(w)));
                 const long long v = static_cast<long long>(prev[base + c]) - static_cast<long long>(cur[base + c]);
                 const int t = static_cast<int>((v + round_v) >> bpc);
                 a += static_cast<long long>(kF[k]) * t;
