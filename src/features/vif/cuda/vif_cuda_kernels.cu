@@ -8,7 +8,6 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr int kSigmaNsq = 65536 << 1;
 
-__constant__ unsigned kTaps[4] = {17, 9, 5, 3};
 __constant__ unsigned kCoeff[4][17] = {
     {489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489},
     {1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244},
@@ -92,7 +91,50 @@ constexpr unsigned kTaps0[4] = {17, 9, 5, 3};
 /// One scale's statistic, fused: a block loads a tile of both pictures (with
 /// the filter's halo, mirrored at the borders) into shared memory, filters it
 /// vertically there, then horizontally, and adds its pixels' integer sums to
-/// out[4]. Bit-exact with separate passes: the same integer filter sums.
+/// out[4]. Bit-exact with separate passes: the same integer filter sums. Each
+/// thread filters kBlock outputs that share their taps' samples (a column's
+/// consecutive rows, then a row's consecutive columns), so each sample is read
+/// from shared memory once per thread, not once per tap.
+constexpr int kBlock = 4;
+
+/// kBlock consecutive outputs of a kT-tap filter over a shared-memory row of
+/// 16-bit (32-bit) values starting at `row` (16-byte aligned), read as
+/// 4-sample vectors: kVec of them cover the kT + kBlock - 1 samples.
+template <int kT, int kVec>
+__device__ __forceinline__ void filter_row16(const std::uint16_t* row, const unsigned* coeff, unsigned out[kBlock]) {
+    unsigned v[4 * kVec];
+#pragma unroll
+    for (int q = 0; q < kVec; ++q) {
+        const uint2 a = reinterpret_cast<const uint2*>(row)[q];
+        v[4 * q] = a.x & 0xffffu, v[4 * q + 1] = a.x >> 16, v[4 * q + 2] = a.y & 0xffffu, v[4 * q + 3] = a.y >> 16;
+    }
+#pragma unroll
+    for (int j = 0; j < kBlock; ++j) {
+        unsigned s = 0;
+#pragma unroll
+        for (int k = 0; k < kT; ++k) s += coeff[k] * v[j + k];
+        out[j] = s;
+    }
+}
+
+template <int kT, int kVec>
+__device__ __forceinline__ void filter_row32(const std::uint32_t* row, const unsigned* coeff,
+                                             unsigned long long out[kBlock]) {
+    unsigned v[4 * kVec];
+#pragma unroll
+    for (int q = 0; q < kVec; ++q) {
+        const uint4 a = reinterpret_cast<const uint4*>(row)[q];
+        v[4 * q] = a.x, v[4 * q + 1] = a.y, v[4 * q + 2] = a.z, v[4 * q + 3] = a.w;
+    }
+#pragma unroll
+    for (int j = 0; j < kBlock; ++j) {
+        unsigned long long s = 0;
+#pragma unroll
+        for (int k = 0; k < kT; ++k) s += coeff[k] * static_cast<unsigned long long>(v[j + k]);
+        out[j] = s;
+    }
+}
+
 template <typename T, unsigned Scale>
 __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* ref, const unsigned char* dis,
                                                            std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
@@ -100,11 +142,16 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
                                                            unsigned long long round_sq, GainLimits egl,
                                                            const std::uint16_t* table, long long* out) {
     constexpr int kT = kTaps0[Scale], kHalf = kT / 2;
-    constexpr int kTx = 64, kTy = 16;
+    constexpr int kTx = 64, kTy = kThreads * kBlock / kTx;
     constexpr int kSw = kTx + 2 * kHalf, kSh = kTy + 2 * kHalf;
+    constexpr int kSwPad = (kSw + 3) & ~3;  // whole 4-sample vectors in the horizontal pass
+    constexpr int kSpan = kT + kBlock - 1;  // samples kBlock consecutive outputs read
+    constexpr int kVec = (kSpan + 3) / 4;
+    static_assert(kTx - kBlock + 4 * kVec <= kSwPad, "horizontal vectors stay in the row");
+    static_assert(kThreads == kTy * (kTx / kBlock), "one thread per kBlock outputs");
     __shared__ std::uint16_t s_ref[kSh][kSw], s_dis[kSh][kSw];
-    __shared__ std::uint16_t v_mu1[kTy][kSw], v_mu2[kTy][kSw];
-    __shared__ std::uint32_t v_xx[kTy][kSw], v_yy[kTy][kSw], v_xy[kTy][kSw];
+    __shared__ __align__(16) std::uint16_t v_mu1[kTy][kSwPad], v_mu2[kTy][kSwPad];
+    __shared__ __align__(16) std::uint32_t v_xx[kTy][kSwPad], v_yy[kTy][kSwPad], v_xy[kTy][kSwPad];
     const int x0 = static_cast<int>(blockIdx.x) * kTx, y0 = static_cast<int>(blockIdx.y) * kTy;
     const unsigned* coeff = kCoeff[Scale];
 
@@ -116,76 +163,91 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
         s_dis[r][c] = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < kTy * kSw; i += kThreads) {
-        const int r = i / kSw, c = i % kSw;
-        unsigned a_mu1 = 0, a_mu2 = 0;
-        unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
+    // Vertical: kBlock consecutive rows of one column per item.
+    for (int item = threadIdx.x; item < (kTy / kBlock) * kSw; item += kThreads) {
+        const int r0 = item / kSw * kBlock, c = item % kSw;
+        unsigned a_mu1[kBlock] = {}, a_mu2[kBlock] = {};
+        unsigned long long a_xx[kBlock] = {}, a_yy[kBlock] = {}, a_xy[kBlock] = {};
 #pragma unroll
-        for (int k = 0; k < kT; ++k) {
-            const unsigned rv = s_ref[r + k][c], dv = s_dis[r + k][c];
-            const unsigned cr = coeff[k] * rv, cd = coeff[k] * dv;
-            a_mu1 += cr;
-            a_mu2 += cd;
-            a_xx += static_cast<unsigned long long>(cr) * rv;
-            a_yy += static_cast<unsigned long long>(cd) * dv;
-            a_xy += static_cast<unsigned long long>(cr) * dv;
+        for (int k = 0; k < kSpan; ++k) {
+            const unsigned rv = s_ref[r0 + k][c], dv = s_dis[r0 + k][c];
+#pragma unroll
+            for (int j = 0; j < kBlock; ++j) {
+                const int tap = k - j;
+                if (tap < 0 || tap >= kT) continue;
+                const unsigned cr = coeff[tap] * rv, cd = coeff[tap] * dv;
+                a_mu1[j] += cr;
+                a_mu2[j] += cd;
+                a_xx[j] += static_cast<unsigned long long>(cr) * rv;
+                a_yy[j] += static_cast<unsigned long long>(cd) * dv;
+                a_xy[j] += static_cast<unsigned long long>(cr) * dv;
+            }
         }
-        v_mu1[r][c] = static_cast<std::uint16_t>((a_mu1 + round_mu) >> shift_mu);
-        v_mu2[r][c] = static_cast<std::uint16_t>((a_mu2 + round_mu) >> shift_mu);
-        v_xx[r][c] = static_cast<unsigned>((a_xx + round_sq) >> shift_sq);
-        v_yy[r][c] = static_cast<unsigned>((a_yy + round_sq) >> shift_sq);
-        v_xy[r][c] = static_cast<unsigned>((a_xy + round_sq) >> shift_sq);
+#pragma unroll
+        for (int j = 0; j < kBlock; ++j) {
+            v_mu1[r0 + j][c] = static_cast<std::uint16_t>((a_mu1[j] + round_mu) >> shift_mu);
+            v_mu2[r0 + j][c] = static_cast<std::uint16_t>((a_mu2[j] + round_mu) >> shift_mu);
+            v_xx[r0 + j][c] = static_cast<unsigned>((a_xx[j] + round_sq) >> shift_sq);
+            v_yy[r0 + j][c] = static_cast<unsigned>((a_yy[j] + round_sq) >> shift_sq);
+            v_xy[r0 + j][c] = static_cast<unsigned>((a_xy[j] + round_sq) >> shift_sq);
+        }
     }
     __syncthreads();
+    // Horizontal: kBlock consecutive columns of one row per thread, read as
+    // 4-sample vectors (columns past kSw are never a tap of an output here).
+    const int r = static_cast<int>(threadIdx.x) / (kTx / kBlock);
+    const int c0 = static_cast<int>(threadIdx.x) % (kTx / kBlock) * kBlock;
+    unsigned a_mu1[kBlock], a_mu2[kBlock];
+    unsigned long long a_xx[kBlock], a_yy[kBlock], a_xy[kBlock];
+    filter_row16<kT, kVec>(&v_mu1[r][c0], coeff, a_mu1);
+    filter_row16<kT, kVec>(&v_mu2[r][c0], coeff, a_mu2);
+    filter_row32<kT, kVec>(&v_xx[r][c0], coeff, a_xx);
+    filter_row32<kT, kVec>(&v_yy[r][c0], coeff, a_yy);
+    filter_row32<kT, kVec>(&v_xy[r][c0], coeff, a_xy);
     Sums acc;
-    for (int i = threadIdx.x; i < kTy * kTx; i += kThreads) {
-        const int r = i / kTx, c = i % kTx;
-        if (y0 + r >= static_cast<int>(h) || x0 + c >= static_cast<int>(w)) continue;
-        unsigned a_mu1 = 0, a_mu2 = 0;
-        unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
 #pragma unroll
-        for (int k = 0; k < kT; ++k) {
-            const unsigned cf = coeff[k];
-            a_mu1 += cf * v_mu1[r][c + k];
-            a_mu2 += cf * v_mu2[r][c + k];
-            a_xx += cf * static_cast<unsigned long long>(v_xx[r][c + k]);
-            a_yy += cf * static_cast<unsigned long long>(v_yy[r][c + k]);
-            a_xy += cf * static_cast<unsigned long long>(v_xy[r][c + k]);
-        }
-        accumulate(acc, a_mu1, a_mu2, a_xx, a_yy, a_xy, egl, table);
-    }
+    for (int j = 0; j < kBlock; ++j)
+        if (y0 + r < static_cast<int>(h) && x0 + c0 + j < static_cast<int>(w))
+            accumulate(acc, a_mu1[j], a_mu2[j], a_xx[j], a_yy[j], a_xy[j], egl, table);
     add_block_sums(acc, egl.n, out);
 }
 
-/// Decimation, vertical half: filter the even rows with the next scale's kernel.
-template <typename T>
-__global__ void decimate_v(const unsigned char* src, std::size_t pitch, unsigned w, unsigned h, unsigned next_scale,
-                           unsigned shift_v, unsigned round_v, std::uint32_t* tmp) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned oy = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || oy >= h / 2) return;
-    const unsigned taps = kTaps[next_scale];
-    const int half = static_cast<int>(taps / 2);
-    const int i = static_cast<int>(2 * oy);
-    unsigned acc = 0;
-    for (unsigned k = 0; k < taps; ++k)
-        acc += kCoeff[next_scale][k] *
-               static_cast<unsigned>(reinterpret_cast<const T*>(src + mirror(i - half + static_cast<int>(k), h) * pitch)[x]);
-    tmp[static_cast<std::size_t>(oy) * w + x] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
-}
+/// Decimation to the next scale in one pass, both pictures (blockIdx.z): the
+/// next scale's filter over the even rows into shared memory (rounded to 16
+/// bits as the CPU's rows), then over the even columns of those rows.
+constexpr int kDecX = 32, kDecY = 8;  // outputs per block, one per thread
 
-/// Decimation, horizontal half: even columns of the filtered rows.
-__global__ void decimate_h(const std::uint32_t* tmp, unsigned w, unsigned oh, unsigned next_scale, std::uint16_t* dst) {
-    const unsigned ox = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned oy = blockIdx.y * blockDim.y + threadIdx.y;
-    const unsigned ow = w / 2;
+template <typename T, unsigned Next>
+__global__ void __launch_bounds__(kDecX * kDecY) decimate(const unsigned char* ref, const unsigned char* dis,
+                                                          std::size_t pitch, unsigned w, unsigned h, unsigned shift_v,
+                                                          unsigned round_v, std::uint16_t* out_ref,
+                                                          std::uint16_t* out_dis) {
+    constexpr int kT = kTaps0[Next], kHalf = kT / 2;
+    constexpr int kCols = 2 * kDecX - 1 + 2 * kHalf;  // input columns the block's outputs read
+    __shared__ std::uint16_t rows[kDecY][kCols];
+    const unsigned char* src = blockIdx.z ? dis : ref;
+    std::uint16_t* dst = blockIdx.z ? out_dis : out_ref;
+    const int ox0 = static_cast<int>(blockIdx.x) * kDecX, oy0 = static_cast<int>(blockIdx.y) * kDecY;
+    const unsigned ow = w / 2, oh = h / 2;
+    const unsigned* coeff = kCoeff[Next];
+    for (int q = threadIdx.x; q < kDecY * kCols; q += kDecX * kDecY) {
+        const int r = q / kCols, c = q % kCols;
+        const int oy = oy0 + r;
+        if (oy >= static_cast<int>(oh)) continue;  // no output of the block reads this row
+        const unsigned x = min(mirror(2 * ox0 - kHalf + c, w), w - 1);
+        unsigned acc = 0;
+#pragma unroll
+        for (int k = 0; k < kT; ++k)
+            acc += coeff[k] * static_cast<unsigned>(reinterpret_cast<const T*>(src + mirror(2 * oy - kHalf + k, h) * pitch)[x]);
+        rows[r][c] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
+    }
+    __syncthreads();
+    const int ty = static_cast<int>(threadIdx.x) / kDecX, tx = static_cast<int>(threadIdx.x) % kDecX;
+    const unsigned ox = static_cast<unsigned>(ox0 + tx), oy = static_cast<unsigned>(oy0 + ty);
     if (ox >= ow || oy >= oh) return;
-    const unsigned taps = kTaps[next_scale];
-    const int half = static_cast<int>(taps / 2);
-    const std::uint32_t* row = tmp + static_cast<std::size_t>(oy) * w;
     unsigned acc = 0;
-    for (unsigned k = 0; k < taps; ++k)
-        acc += kCoeff[next_scale][k] * row[mirror(static_cast<int>(2 * ox) - half + static_cast<int>(k), w)];
+#pragma unroll
+    for (int k = 0; k < kT; ++k) acc += coeff[k] * rows[ty][2 * tx + k];
     dst[static_cast<std::size_t>(oy) * ow + ox] = static_cast<std::uint16_t>((acc + 32768) >> 16);
 }
 
@@ -202,7 +264,7 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
         shift_sq = 2 * (bpc - 8);
         round_sq = shift_sq == 0 ? 0 : 1ull << (shift_sq - 1);
     }
-    const dim3 grid((w + 63) / 64, (h + 15) / 16);
+    const dim3 grid((w + 63) / 64, (h + kThreads * kBlock / 64 - 1) / (kThreads * kBlock / 64));
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
     long long* out = sums + sums_per_scale(egl.n) * scale;
@@ -217,22 +279,31 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
 #undef VMAF_VIF_TILE
 }
 
+/// Both pictures of one scale to the next (scale + 1), at w x h in.
 template <typename T>
-void decimate(const void* src, std::size_t pitch, unsigned w, unsigned h, unsigned scale, unsigned bpc,
-              const Scratch& s, std::uint16_t* dst, cudaStream_t st) {
+void decimate_pair(const void* ref, const void* dis, std::size_t pitch, unsigned w, unsigned h, unsigned scale,
+                   unsigned bpc, std::uint16_t* out_ref, std::uint16_t* out_dis, cudaStream_t st) {
     const unsigned shift_v = scale == 0 ? bpc : 16;
     const unsigned round_v = 1u << (shift_v - 1);
-    const dim3 block(32, 8);
-    decimate_v<T><<<dim3((w + 31) / 32, (h / 2 + 7) / 8), block, 0, st>>>(static_cast<const unsigned char*>(src), pitch,
-                                                                           w, h, scale + 1, shift_v, round_v, s.tmp);
-    decimate_h<<<dim3((w / 2 + 31) / 32, (h / 2 + 7) / 8), block, 0, st>>>(s.tmp, w, h / 2, scale + 1, dst);
+    const dim3 grid((w / 2 + kDecX - 1) / kDecX, (h / 2 + kDecY - 1) / kDecY, 2);
+    if (grid.x == 0 || grid.y == 0) return;
+    const auto* r = static_cast<const unsigned char*>(ref);
+    const auto* d = static_cast<const unsigned char*>(dis);
+#define VMAF_VIF_DECIMATE(N) \
+    decimate<T, N><<<grid, kDecX * kDecY, 0, st>>>(r, d, pitch, w, h, shift_v, round_v, out_ref, out_dis)
+    switch (scale) {
+        case 0: VMAF_VIF_DECIMATE(1); break;
+        case 1: VMAF_VIF_DECIMATE(2); break;
+        default: VMAF_VIF_DECIMATE(3);
+    }
+#undef VMAF_VIF_DECIMATE
 }
 
 }  // namespace
 
 std::size_t scratch_bytes(unsigned w, unsigned h) {
     const std::size_t q = static_cast<std::size_t>(w / 2) * (h / 2);
-    return align(static_cast<std::size_t>(w) * (h / 2) * 4) + 4 * align(q * 2);
+    return 4 * align(q * 2);
 }
 
 Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* table) {
@@ -244,7 +315,6 @@ Scratch scratch_layout(void* base, unsigned w, unsigned h, const std::uint16_t* 
         return r;
     };
     Scratch s{};
-    s.tmp = static_cast<std::uint32_t*>(take(static_cast<std::size_t>(w) * (h / 2) * 4));
     for (auto& pp : s.scale)
         for (auto& side : pp) side = static_cast<std::uint16_t*>(take(q * 2));
     s.log2_table = table;
@@ -255,20 +325,18 @@ void launch_vif(const void* ref, const void* dis, std::size_t pitch, unsigned w,
                 const GainLimits& egl, bool skip_scale0, const Scratch& s, long long* sums, cudaStream_t st) {
     if (bpc == 8) {
         if (!skip_scale0) statistic<unsigned char>(ref, dis, pitch, w, h, 0, bpc, egl, s, sums, st);
-        decimate<unsigned char>(ref, pitch, w, h, 0, bpc, s, s.scale[0][0], st);
-        decimate<unsigned char>(dis, pitch, w, h, 0, bpc, s, s.scale[0][1], st);
+        decimate_pair<unsigned char>(ref, dis, pitch, w, h, 0, bpc, s.scale[0][0], s.scale[0][1], st);
     } else {
         if (!skip_scale0) statistic<unsigned short>(ref, dis, pitch, w, h, 0, bpc, egl, s, sums, st);
-        decimate<unsigned short>(ref, pitch, w, h, 0, bpc, s, s.scale[0][0], st);
-        decimate<unsigned short>(dis, pitch, w, h, 0, bpc, s, s.scale[0][1], st);
+        decimate_pair<unsigned short>(ref, dis, pitch, w, h, 0, bpc, s.scale[0][0], s.scale[0][1], st);
     }
     unsigned cw = w / 2, ch = h / 2;
     int cur = 0;
     for (unsigned scale = 1; scale < 4; ++scale) {
         if (scale > 1) {
             const std::size_t p = static_cast<std::size_t>(cw) * 2;
-            decimate<unsigned short>(s.scale[cur][0], p, cw, ch, scale - 1, bpc, s, s.scale[cur ^ 1][0], st);
-            decimate<unsigned short>(s.scale[cur][1], p, cw, ch, scale - 1, bpc, s, s.scale[cur ^ 1][1], st);
+            decimate_pair<unsigned short>(s.scale[cur][0], s.scale[cur][1], p, cw, ch, scale - 1, bpc,
+                                          s.scale[cur ^ 1][0], s.scale[cur ^ 1][1], st);
             cur ^= 1;
             cw /= 2;
             ch /= 2;

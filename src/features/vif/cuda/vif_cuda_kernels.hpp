@@ -11,7 +11,6 @@ namespace vmaf::vif::cuda {
 
 /// Device scratch of one frame's VIF at w x h (scale 0 size).
 struct Scratch {
-    std::uint32_t* tmp;          ///< w * (h / 2): decimation rows
     std::uint16_t* scale[2][2];  ///< [ping/pong][ref/dis], each (w/2) * (h/2)
     const std::uint16_t* log2_table;  ///< 65536 entries
 };
