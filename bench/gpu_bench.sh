@@ -91,3 +91,31 @@ if command -v nvidia-smi >/dev/null; then
     echo "threads $th: peak $((p - idle)) MiB above idle, $((p - ctx)) MiB above the context ($((ctx - idle)) MiB)"
   done
 fi
+# Every other twin at 4K 10-bit (the issues' rows): engine fps from page cache (best of 2), GPU side
+# alone, and the CPU path at all host cores for the GPU/CPU ratio. FEATURES=... overrides the list.
+echo "== twins, 4K 10-bit x$N4: engine fps (--threads 8) / GPU side / CPU (--threads $(nproc)) / GPU:CPU"
+A4="-r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10"
+for f in ${FEATURES:-psnr float_ssim float_ms_ssim psnr_hvs ciede ssimulacra2 cambi xpsnr speed_chroma model:vmaf_v1.0.16_3d0h}; do
+  if [ "${f#model:}" != "$f" ]; then sel="-m version=${f#model:}" dsel="-m ${f#model:}"; else sel="--no_prediction --feature $f" dsel=$f; fi
+  best=0
+  for r in 1 2; do
+    # shellcheck disable=SC2086
+    $V $A4 --backend cuda --threads 8 $sel --json -o "$tmp/tw.json" 2>"$tmp/err.txt" || { echo "$f: $(tail -1 "$tmp/err.txt")"; continue 2; }
+    best=$(python3 -c "print(max($best, $(fps "$tmp/tw.json")))")
+  done
+  where=$(python3 -c "import json; d=json.load(open('$tmp/tw.json')); print(','.join(sorted(set(d.get('feature_backends', {}).values()))))")
+  # shellcheck disable=SC2086
+  dev=$($DF 3840 2160 $((N4 / 2)) 8 -b 10 $dsel 2>&1 | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')
+  # shellcheck disable=SC2086
+  $V $A4 --backend cpu --threads "$(nproc)" --frame_cnt 24 $sel --json -o "$tmp/cpu.json" 2>/dev/null
+  cpu=$(fps "$tmp/cpu.json")
+  printf '%-26s %8.0f %8s %8.1f %7s  (ran on: %s)\n' "$f" "$best" "${dev:-?}" "$cpu" \
+    "$(python3 -c "print(f'{$best / $cpu:.1f}x')")" "$where"
+done
+echo "== VMAF v1.0.16_3d0h 10-bit 1080p x$N1: engine fps (--threads 8) / GPU side"
+best=0
+for r in 1 2; do
+  $V -r "$tmp/ref-1080-10.yuv" -d "$tmp/crf35-1080-10.yuv" -w 1920 -h 1080 -p 420 -b 10 --backend cuda --threads 8 \
+    -m version=vmaf_v1.0.16_3d0h --json -o "$tmp/v1.json" 2>/dev/null && best=$(python3 -c "print(max($best, $(fps "$tmp/v1.json")))")
+done
+echo "vmaf_v1.0.16_3d0h 1080p: engine $best, GPU side $($DF 1920 1080 $N1 8 -b 10 -m vmaf_v1.0.16_3d0h 2>&1 | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')"
