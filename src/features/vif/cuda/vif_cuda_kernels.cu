@@ -214,41 +214,53 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
 
 /// Decimation to the next scale in one pass, both pictures (blockIdx.z): the
 /// next scale's filter over the even rows into shared memory (rounded to 16
-/// bits as the CPU's rows), then over the even columns of those rows.
-constexpr int kDecX = 32, kDecY = 8;  // outputs per block, one per thread
+/// bits as the CPU's rows), then over the even columns of those rows. A thread
+/// filters one input column for all kDecY output rows from one run of loaded
+/// samples; then four outputs of one row.
+constexpr int kDecX = 128, kDecY = 8, kDecThreads = 256;  // outputs per block
 
 template <typename T, unsigned Next>
-__global__ void __launch_bounds__(kDecX * kDecY) decimate(const unsigned char* ref, const unsigned char* dis,
-                                                          std::size_t pitch, unsigned w, unsigned h, unsigned shift_v,
-                                                          unsigned round_v, std::uint16_t* out_ref,
-                                                          std::uint16_t* out_dis) {
+__global__ void __launch_bounds__(kDecThreads) decimate(const unsigned char* ref, const unsigned char* dis,
+                                                        std::size_t pitch, unsigned w, unsigned h, unsigned shift_v,
+                                                        unsigned round_v, std::uint16_t* out_ref,
+                                                        std::uint16_t* out_dis) {
     constexpr int kT = kTaps0[Next], kHalf = kT / 2;
     constexpr int kCols = 2 * kDecX - 1 + 2 * kHalf;  // input columns the block's outputs read
+    constexpr int kRun = 2 * (kDecY - 1) + kT;         // input rows the block's outputs read
     __shared__ std::uint16_t rows[kDecY][kCols];
     const unsigned char* src = blockIdx.z ? dis : ref;
     std::uint16_t* dst = blockIdx.z ? out_dis : out_ref;
     const int ox0 = static_cast<int>(blockIdx.x) * kDecX, oy0 = static_cast<int>(blockIdx.y) * kDecY;
     const unsigned ow = w / 2, oh = h / 2;
     const unsigned* coeff = kCoeff[Next];
-    for (int q = threadIdx.x; q < kDecY * kCols; q += kDecX * kDecY) {
-        const int r = q / kCols, c = q % kCols;
-        const int oy = oy0 + r;
-        if (oy >= static_cast<int>(oh)) continue;  // no output of the block reads this row
+    for (int c = threadIdx.x; c < kCols; c += kDecThreads) {
         const unsigned x = min(mirror(2 * ox0 - kHalf + c, w), w - 1);
-        unsigned acc = 0;
+        unsigned v[kRun];
 #pragma unroll
-        for (int k = 0; k < kT; ++k)
-            acc += coeff[k] * static_cast<unsigned>(reinterpret_cast<const T*>(src + mirror(2 * oy - kHalf + k, h) * pitch)[x]);
-        rows[r][c] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
+        for (int m = 0; m < kRun; ++m)  // rows past the picture's are clamped: no output reads them
+            v[m] = reinterpret_cast<const T*>(src + min(mirror(2 * oy0 - kHalf + m, h), h - 1) * pitch)[x];
+#pragma unroll
+        for (int r = 0; r < kDecY; ++r) {
+            unsigned acc = 0;
+#pragma unroll
+            for (int k = 0; k < kT; ++k) acc += coeff[k] * v[2 * r + k];
+            rows[r][c] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
+        }
     }
     __syncthreads();
-    const int ty = static_cast<int>(threadIdx.x) / kDecX, tx = static_cast<int>(threadIdx.x) % kDecX;
-    const unsigned ox = static_cast<unsigned>(ox0 + tx), oy = static_cast<unsigned>(oy0 + ty);
-    if (ox >= ow || oy >= oh) return;
-    unsigned acc = 0;
+    const int ty = static_cast<int>(threadIdx.x) / 32;
+    const unsigned oy = static_cast<unsigned>(oy0 + ty);
+    if (oy >= oh) return;
 #pragma unroll
-    for (int k = 0; k < kT; ++k) acc += coeff[k] * rows[ty][2 * tx + k];
-    dst[static_cast<std::size_t>(oy) * ow + ox] = static_cast<std::uint16_t>((acc + 32768) >> 16);
+    for (int q = 0; q < kDecX / 32; ++q) {
+        const int tx = static_cast<int>(threadIdx.x) % 32 + 32 * q;
+        const unsigned ox = static_cast<unsigned>(ox0 + tx);
+        if (ox >= ow) break;
+        unsigned acc = 0;
+#pragma unroll
+        for (int k = 0; k < kT; ++k) acc += coeff[k] * rows[ty][2 * tx + k];
+        dst[static_cast<std::size_t>(oy) * ow + ox] = static_cast<std::uint16_t>((acc + 32768) >> 16);
+    }
 }
 
 std::size_t align(std::size_t v) { return (v + 255) & ~std::size_t{255}; }
@@ -290,7 +302,7 @@ void decimate_pair(const void* ref, const void* dis, std::size_t pitch, unsigned
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
 #define VMAF_VIF_DECIMATE(N) \
-    decimate<T, N><<<grid, kDecX * kDecY, 0, st>>>(r, d, pitch, w, h, shift_v, round_v, out_ref, out_dis)
+    decimate<T, N><<<grid, kDecThreads, 0, st>>>(r, d, pitch, w, h, shift_v, round_v, out_ref, out_dis)
     switch (scale) {
         case 0: VMAF_VIF_DECIMATE(1); break;
         case 1: VMAF_VIF_DECIMATE(2); break;
