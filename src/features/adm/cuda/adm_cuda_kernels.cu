@@ -74,43 +74,67 @@ struct DwtOut {
     void* det[3];  ///< H, V, D
 };
 
-template <typename Sample>
-__global__ void dwt0(const unsigned char* ref, const unsigned char* dis, std::size_t pitch, int w, int h, int ow,
-                     int oh, unsigned bpc, DwtOut o_ref, DwtOut o_dis) {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    const int i = blockIdx.y * blockDim.y + threadIdx.y;
-    if (j >= ow || i >= oh) return;
+/// Scale 0's DWT of both pictures (blockIdx.z), tiled: a thread filters one
+/// input column vertically for all kDwtRows output rows of the tile from one
+/// run of loaded samples (lo and hi into shared memory), then four outputs of
+/// a row horizontally. `Acc` holds the vertical sums: int is exact up to 15
+/// bits a sample (|sum| < 50582 * 2^15 < 2^31), long long beyond; the
+/// horizontal sums of 16-bit lo/hi always fit an int (54822 * 2^15 < 2^31).
+constexpr int kDwtRows = 8, kDwtCols = 128, kDwtThreads = 256;
+
+template <typename Sample, typename Acc>
+__global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, const unsigned char* dis,
+                                                    std::size_t pitch, int w, int h, int ow, int oh, unsigned bpc,
+                                                    DwtOut o_ref, DwtOut o_dis) {
+    constexpr int kCols = 2 * kDwtCols + 2, kRun = 2 * (kDwtRows - 1) + 4;
+    __shared__ i16 s_lo[kDwtRows][kCols], s_hi[kDwtRows][kCols];
     const unsigned char* src = blockIdx.z ? dis : ref;
     const DwtOut& o = blockIdx.z ? o_dis : o_ref;
+    const int i0 = static_cast<int>(blockIdx.y) * kDwtRows, j0 = static_cast<int>(blockIdx.x) * kDwtCols;
     const int shift_v = static_cast<int>(bpc);
-    const i64 add_v = i64{1} << (bpc - 1);
-    const Sample* rows[4];
-    for (int k = 0; k < 4; ++k) rows[k] = reinterpret_cast<const Sample*>(src + mirror(2 * i - 1 + k, h) * pitch);
-    i16 lo[4], hi[4];
-    for (int c = 0; c < 4; ++c) {
-        const int col = mirror(2 * j - 1 + c, w);
-        i64 acc_lo = 0, acc_hi = 0;
-        for (int k = 0; k < 4; ++k) {
-            const i64 s = rows[k][col];
-            acc_lo += kLo[k] * s;
-            acc_hi += kHi[k] * s;
+    const Acc add_v = Acc{1} << (bpc - 1);
+    for (int c = threadIdx.x; c < kCols; c += kDwtThreads) {
+        // Columns and rows no output reads may mirror out of range: clamped.
+        const int col = min(max(mirror(2 * j0 - 1 + c, w), 0), w - 1);
+        Acc v[kRun];
+#pragma unroll
+        for (int m = 0; m < kRun; ++m)
+            v[m] = reinterpret_cast<const Sample*>(src + min(max(mirror(2 * i0 - 1 + m, h), 0), h - 1) * pitch)[col];
+#pragma unroll
+        for (int r = 0; r < kDwtRows; ++r) {
+            Acc acc_lo = 0, acc_hi = 0;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                acc_lo += kLo[k] * v[2 * r + k];
+                acc_hi += kHi[k] * v[2 * r + k];
+            }
+            acc_lo -= static_cast<Acc>(kLoSum) * add_v;
+            s_lo[r][c] = static_cast<i16>((acc_lo + add_v) >> shift_v);
+            s_hi[r][c] = static_cast<i16>((acc_hi + add_v) >> shift_v);
         }
-        acc_lo -= kLoSum * add_v;
-        lo[c] = static_cast<i16>((acc_lo + add_v) >> shift_v);
-        hi[c] = static_cast<i16>((acc_hi + add_v) >> shift_v);
     }
-    i64 sa = 0, sv = 0, sh = 0, sd = 0;
-    for (int k = 0; k < 4; ++k) {
-        sa += kLo[k] * i64{lo[k]};
-        sv += kHi[k] * i64{lo[k]};
-        sh += kLo[k] * i64{hi[k]};
-        sd += kHi[k] * i64{hi[k]};
+    __syncthreads();
+    const int r = static_cast<int>(threadIdx.x) / 32, i = i0 + r;
+    if (i >= oh) return;
+#pragma unroll
+    for (int q = 0; q < kDwtCols / 32; ++q) {
+        const int jj = static_cast<int>(threadIdx.x) % 32 + 32 * q, j = j0 + jj;
+        if (j >= ow) break;
+        i32 sa = 0, sv = 0, sh = 0, sd = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const i32 lo = s_lo[r][2 * jj + k], hi = s_hi[r][2 * jj + k];
+            sa += kLo[k] * lo;
+            sv += kHi[k] * lo;
+            sh += kLo[k] * hi;
+            sd += kHi[k] * hi;
+        }
+        const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
+        o.A[idx] = static_cast<i16>((sa + 32768) >> 16);
+        static_cast<i16*>(o.det[1])[idx] = static_cast<i16>((sv + 32768) >> 16);
+        static_cast<i16*>(o.det[0])[idx] = static_cast<i16>((sh + 32768) >> 16);
+        static_cast<i16*>(o.det[2])[idx] = static_cast<i16>((sd + 32768) >> 16);
     }
-    const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
-    o.A[idx] = static_cast<i16>((sa + 32768) >> 16);
-    static_cast<i16*>(o.det[1])[idx] = static_cast<i16>((sv + 32768) >> 16);
-    static_cast<i16*>(o.det[0])[idx] = static_cast<i16>((sh + 32768) >> 16);
-    static_cast<i16*>(o.det[2])[idx] = static_cast<i16>((sd + 32768) >> 16);
 }
 
 __global__ void dwt123(const i32* in_ref, const i32* in_dis, int w, int h, int ow, int oh, i64 add_v, int shift_v,
@@ -452,14 +476,18 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
             for (int t = 0; t < 3; ++t) o[side].det[t] = b[s].det[side][t];
         }
         if (s == 0) {
+            const dim3 tiles((sp.w + kDwtCols - 1) / kDwtCols, (sp.h + kDwtRows - 1) / kDwtRows, 2);
+            const auto* r8 = static_cast<const unsigned char*>(ref);
+            const auto* d8 = static_cast<const unsigned char*>(dis);
             if (p.bpc == 8)
-                dwt0<unsigned char><<<grid2, block, 0, st>>>(static_cast<const unsigned char*>(ref),
-                                                            static_cast<const unsigned char*>(dis), pitch, sp.in_w,
-                                                            sp.in_h, sp.w, sp.h, p.bpc, o[0], o[1]);
+                dwt0<unsigned char, i32><<<tiles, kDwtThreads, 0, st>>>(r8, d8, pitch, sp.in_w, sp.in_h, sp.w, sp.h,
+                                                                        p.bpc, o[0], o[1]);
+            else if (p.bpc <= 15)
+                dwt0<unsigned short, i32><<<tiles, kDwtThreads, 0, st>>>(r8, d8, pitch, sp.in_w, sp.in_h, sp.w, sp.h,
+                                                                         p.bpc, o[0], o[1]);
             else
-                dwt0<unsigned short><<<grid2, block, 0, st>>>(static_cast<const unsigned char*>(ref),
-                                                             static_cast<const unsigned char*>(dis), pitch, sp.in_w,
-                                                             sp.in_h, sp.w, sp.h, p.bpc, o[0], o[1]);
+                dwt0<unsigned short, i64><<<tiles, kDwtThreads, 0, st>>>(r8, d8, pitch, sp.in_w, sp.in_h, sp.w, sp.h,
+                                                                         p.bpc, o[0], o[1]);
         } else {
             dwt123<<<grid2, block, 0, st>>>(b[s - 1].A[0], b[s - 1].A[1], sp.in_w, sp.in_h, sp.w, sp.h, sp.add_v,
                                             sp.shift_v, sp.add_h, sp.shift_h, o[0], o[1]);
