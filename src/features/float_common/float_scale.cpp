@@ -99,6 +99,30 @@ BilinearAxis bilinear_axis(unsigned src_n, unsigned dst_n) {
     return a;
 }
 
+ScaleAxis scale_axis(ScaleMethod m, unsigned src_n, unsigned dst_n) {
+    ScaleAxis a;
+    const float ratio = static_cast<float>(src_n) / static_cast<float>(dst_n);
+    const int n = static_cast<int>(dst_n);
+    if (m == ScaleMethod::Nearest) {
+        a.taps = 1;
+        for (int i = 0; i < n; ++i) a.idx.push_back(static_cast<int>(i * ratio));
+        return a;
+    }
+    const int r = m == ScaleMethod::Lanczos4 ? 4 : 1, hi = m == ScaleMethod::Lanczos4 ? 4 : 2;
+    a.taps = r + hi + 1;
+    for (int i = 0; i < n; ++i) {
+        // bicubic_at / lanczos4_at's per-axis part.
+        const float c = centre(i, ratio);
+        const int c0 = static_cast<int>(std::floor(c));
+        const float dc = c - c0;
+        for (int t = -r; t <= hi; ++t) {
+            a.w.push_back(m == ScaleMethod::Lanczos4 ? lanczos4_kernel(t - dc, 4.0f) : bicubic_kernel(t - dc));
+            a.idx.push_back(static_cast<int>(mirror_f(c0 + t, 0, src_n - 1.0f)));
+        }
+    }
+    return a;
+}
+
 FloatImage scale_frame(ScaleMethod m, const FloatImage& src, unsigned dst_w, unsigned dst_h) {
     if (src.w == dst_w && src.h == dst_h) return src;
     FloatImage dst(dst_w, dst_h);

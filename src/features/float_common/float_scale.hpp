@@ -27,6 +27,17 @@ struct BilinearAxis {
 };
 BilinearAxis bilinear_axis(unsigned src_n, unsigned dst_n);
 
+/// The taps of bicubic (4), lanczos4 (9) or nearest (1) scaling along one
+/// axis of src_n -> dst_n samples, as scale_frame evaluates them: output i
+/// reads source indices idx[i * taps + t] (mirrored) with weights
+/// w[i * taps + t] (empty for nearest), t in scale_frame's order. (Bilinear: bilinear_axis.)
+struct ScaleAxis {
+    int taps = 0;
+    std::vector<int> idx;
+    std::vector<float> w;
+};
+ScaleAxis scale_axis(ScaleMethod m, unsigned src_n, unsigned dst_n);
+
 /// `src` resampled to dst_w x dst_h (a copy when the size is unchanged).
 FloatImage scale_frame(ScaleMethod m, const FloatImage& src, unsigned dst_w, unsigned dst_h);
 

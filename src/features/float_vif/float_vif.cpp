@@ -9,6 +9,7 @@
 #include "core/feature_extractor.hpp"
 #include "features/float_common/float_image.hpp"
 #include "features/float_common/float_scale.hpp"
+#include "features/float_vif/float_vif.hpp"
 #include "features/float_vif/float_vif_math.hpp"
 #include "vmaf/error.hpp"
 
@@ -68,70 +69,22 @@ constexpr std::string_view kOutputs[] = {
 class FloatVif final : public FeatureExtractor {
 public:
     FloatVif(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
-        : kernels_(floatfeat::float_registry().select(cpumask)),
-          bpc_(g.bpc),
-          debug_(o.b(kDebug)),
-          gain_limit_(o.d(kGainLimit)),
-          kernelscale_(static_cast<float>(o.d(kKernelscale))),
-          min_val_{0.0, o.d(kS1Min), o.d(kS2Min), o.d(kS3Min)},
-          sigma_nsq_(o.d(kSigmaNsq)),
-          skip0_(o.b(kSkipScale0)) {
-        const auto m = floatfeat::parse_scale_method(o.s(kPrescaleMethod));
-        if (!m)
-            throw Error(ErrorKind::Usage,
-                        "float_vif: vif_prescale_method must be nearest, bilinear, bicubic or lanczos4");
-        method_ = *m;
-        const double ps = o.d(kPrescale);
-        sw_ = static_cast<unsigned>(static_cast<int>(g.width * ps + 0.5));
-        sh_ = static_cast<unsigned>(static_cast<int>(g.height * ps + 0.5));
-        if (method_ == floatfeat::ScaleMethod::Bilinear && sw_ > floatfeat::kBilinearMaxWidth)
-            throw Error(ErrorKind::Usage, "float_vif: bilinear prescale supports output widths up to 7680");
-        if (!floatfeat::vif_kernelscale_valid(kernelscale_))
-            throw Error(ErrorKind::Usage, "float_vif: invalid vif_kernelscale");
-        // Scale s filters floor(size / 2^s) samples (and, before decimating,
-        // twice that): its mirrored filter needs radius + 1 <= size / 2^s.
-        unsigned need = 1;
-        for (int sc = skip0_ ? 1 : 0; sc < 4; ++sc) {
-            const auto r = static_cast<unsigned>(floatfeat::vif_filter(sc, kernelscale_).size() / 2);
-            need = std::max(need, (r + 1) << sc);
-        }
-        floatfeat::require_size("float_vif", sw_, sh_, need, need);
-    }
+        : kernels_(floatfeat::float_registry().select(cpumask)), bpc_(g.bpc), p_(floatfeat::float_vif_params(o, g)) {}
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
-        const auto r = floatfeat::scale_frame(method_, floatfeat::to_float(ref.plane(0), bpc_, -128), sw_, sh_);
-        const auto d = floatfeat::scale_frame(method_, floatfeat::to_float(dist.plane(0), bpc_, -128), sw_, sh_);
-        const auto s = floatfeat::vif_scores(kernels_, r, d, gain_limit_, kernelscale_, skip0_ ? 1 : 0, sigma_nsq_);
-        auto& out = st->scores;
-        out.emplace_back(0, skip0_ ? 0.0 : s[0] / s[1]);
-        for (unsigned k = 1; k < 4; ++k) out.emplace_back(k, std::max(s[2 * k] / s[2 * k + 1], min_val_[k]));
-        if (!debug_) return st;
-        double num = 0, den = 0;
-        for (unsigned k = skip0_ ? 1 : 0; k < 4; ++k) {
-            num += s[2 * k];
-            den += s[2 * k + 1];
-        }
-        out.emplace_back(4, den == 0.0 ? 1.0 : num / den);
-        out.emplace_back(5, num);
-        out.emplace_back(6, den);
-        out.emplace_back(7, skip0_ ? 0.0 : s[0]);
-        out.emplace_back(8, skip0_ ? -1.0 : s[1]);
-        for (unsigned k = 2; k < 8; ++k) out.emplace_back(7 + k, s[k]);
+        const auto r = floatfeat::scale_frame(p_.method, floatfeat::to_float(ref.plane(0), bpc_, -128), p_.sw, p_.sh);
+        const auto d = floatfeat::scale_frame(p_.method, floatfeat::to_float(dist.plane(0), bpc_, -128), p_.sw, p_.sh);
+        const auto s = floatfeat::vif_scores(kernels_, r, d, p_.gain_limit, p_.kernelscale, p_.skip0 ? 1 : 0,
+                                             p_.sigma_nsq);
+        floatfeat::float_vif_scores(s, p_, st->scores);
         return st;
     }
 
 private:
     const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
-    const bool debug_;
-    const double gain_limit_;
-    const float kernelscale_;
-    const double min_val_[4];
-    const double sigma_nsq_;
-    const bool skip0_;
-    floatfeat::ScaleMethod method_{};
-    unsigned sw_ = 0, sh_ = 0;
+    const floatfeat::FloatVifParams p_;
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
@@ -140,6 +93,58 @@ std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGe
 }
 
 }  // namespace
+
+namespace floatfeat {
+
+FloatVifParams float_vif_params(const OptionValues& o, const VideoGeometry& g) {
+    FloatVifParams p;
+    p.debug = o.b(kDebug);
+    p.gain_limit = o.d(kGainLimit);
+    p.kernelscale = static_cast<float>(o.d(kKernelscale));
+    p.min_val[1] = o.d(kS1Min);
+    p.min_val[2] = o.d(kS2Min);
+    p.min_val[3] = o.d(kS3Min);
+    p.sigma_nsq = o.d(kSigmaNsq);
+    p.skip0 = o.b(kSkipScale0);
+    const auto m = parse_scale_method(o.s(kPrescaleMethod));
+    if (!m)
+        throw Error(ErrorKind::Usage, "float_vif: vif_prescale_method must be nearest, bilinear, bicubic or lanczos4");
+    p.method = *m;
+    const double ps = o.d(kPrescale);
+    p.sw = static_cast<unsigned>(static_cast<int>(g.width * ps + 0.5));
+    p.sh = static_cast<unsigned>(static_cast<int>(g.height * ps + 0.5));
+    if (p.method == ScaleMethod::Bilinear && p.sw > kBilinearMaxWidth)
+        throw Error(ErrorKind::Usage, "float_vif: bilinear prescale supports output widths up to 7680");
+    if (!vif_kernelscale_valid(p.kernelscale)) throw Error(ErrorKind::Usage, "float_vif: invalid vif_kernelscale");
+    // Scale s filters floor(size / 2^s) samples (and, before decimating,
+    // twice that): its mirrored filter needs radius + 1 <= size / 2^s.
+    unsigned need = 1;
+    for (int sc = p.skip0 ? 1 : 0; sc < 4; ++sc) {
+        const auto r = static_cast<unsigned>(vif_filter(sc, p.kernelscale).size() / 2);
+        need = std::max(need, (r + 1) << sc);
+    }
+    require_size("float_vif", p.sw, p.sh, need, need);
+    return p;
+}
+
+void float_vif_scores(const std::array<double, 8>& s, const FloatVifParams& p, ScoreList& out) {
+    out.emplace_back(0, p.skip0 ? 0.0 : s[0] / s[1]);
+    for (unsigned k = 1; k < 4; ++k) out.emplace_back(k, std::max(s[2 * k] / s[2 * k + 1], p.min_val[k]));
+    if (!p.debug) return;
+    double num = 0, den = 0;
+    for (unsigned k = p.skip0 ? 1 : 0; k < 4; ++k) {
+        num += s[2 * k];
+        den += s[2 * k + 1];
+    }
+    out.emplace_back(4, den == 0.0 ? 1.0 : num / den);
+    out.emplace_back(5, num);
+    out.emplace_back(6, den);
+    out.emplace_back(7, p.skip0 ? 0.0 : s[0]);
+    out.emplace_back(8, p.skip0 ? -1.0 : s[1]);
+    for (unsigned k = 2; k < 8; ++k) out.emplace_back(7 + k, s[k]);
+}
+
+}  // namespace floatfeat
 
 const ExtractorInfo kFloatVifInfo{
     .name = "float_vif",
