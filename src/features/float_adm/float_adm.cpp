@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/feature_extractor.hpp"
+#include "features/float_adm/float_adm.hpp"
 #include "features/float_adm/float_adm_math.hpp"
 #include "features/float_common/float_image.hpp"
 
@@ -94,56 +95,20 @@ static_assert(kOutputs[7] == "adm");
 class FloatAdm final : public FeatureExtractor {
 public:
     FloatAdm(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
-        : kernels_(floatfeat::float_registry().select(cpumask)),
-          bpc_(g.bpc),
-          debug_(o.b(kDebug)),
-          apply_hm_(o.b(kApplyHm)),
-          dlm_weight_(o.d(kDlmWeight)),
-          min_val_(o.d(kMinVal)) {
-        p_.enhn_gain_limit = o.d(kGainLimit);
-        p_.norm_view_dist = o.d(kNormViewDist);
-        p_.noise_weight = o.d(kNoiseWeight);
-        p_.csf_scale = o.d(kCsfScale);
-        p_.csf_diag_scale = o.d(kCsfDiagScale);
-        p_.ref_display_height = o.i(kRefDisplayHeight);
-        p_.csf_mode = o.i(kCsfMode);
-        p_.bypass_cm = o.i(kBypassCm) != 0;
-        p_.p_norm = o.d(kPNorm);
-        for (int s = 0; s < 4; ++s) {
-            p_.f1[s] = o.d(kF1s0 + s);
-            p_.f2[s] = o.d(kF2s0 + s);
-        }
-        p_.skip_aim_scale = o.i(kSkipAimScale);
-        p_.skip_scale0 = o.b(kSkipScale0);
-        // The 4-tap DWT and the 3x3 masking need bands of >= 2 samples at scale 3.
-        floatfeat::require_size("float_adm", g.width, g.height, 17, 17);
-    }
+        : kernels_(floatfeat::float_registry().select(cpumask)), bpc_(g.bpc), o_(floatfeat::float_adm_options(o, g)) {}
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
         const auto r = floatfeat::float_adm(kernels_, floatfeat::to_float(ref.plane(0), bpc_, -128),
-                                            floatfeat::to_float(dist.plane(0), bpc_, -128), p_);
-        auto& out = st->scores;
-        out.emplace_back(0, r.score);
-        out.emplace_back(1, r.aim);
-        const double adm3 = apply_hm_ ? 2 * r.score * r.aim / (r.score + r.aim)
-                                      : r.score * dlm_weight_ + (1 - r.aim) * (1 - dlm_weight_);
-        out.emplace_back(2, std::max(adm3, min_val_));
-        for (unsigned k = 0; k < 4; ++k) out.emplace_back(3 + k, r.scales[2 * k] / r.scales[2 * k + 1]);
-        if (!debug_) return st;
-        out.emplace_back(7, r.score);
-        out.emplace_back(8, r.num);
-        out.emplace_back(9, r.den);
-        for (unsigned k = 0; k < 8; ++k) out.emplace_back(10 + k, r.scales[k]);
+                                            floatfeat::to_float(dist.plane(0), bpc_, -128), o_.p);
+        floatfeat::float_adm_scores(r, o_, st->scores);
         return st;
     }
 
 private:
     const floatfeat::FloatKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
-    const bool debug_, apply_hm_;
-    const double dlm_weight_, min_val_;
-    floatfeat::FloatAdmParams p_;
+    const floatfeat::FloatAdmOptions o_;
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
@@ -152,6 +117,51 @@ std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGe
 }
 
 }  // namespace
+
+namespace floatfeat {
+
+FloatAdmOptions float_adm_options(const OptionValues& o, const VideoGeometry& g) {
+    FloatAdmOptions r;
+    r.debug = o.b(kDebug);
+    r.apply_hm = o.b(kApplyHm);
+    r.dlm_weight = o.d(kDlmWeight);
+    r.min_val = o.d(kMinVal);
+    FloatAdmParams& p = r.p;
+    p.enhn_gain_limit = o.d(kGainLimit);
+    p.norm_view_dist = o.d(kNormViewDist);
+    p.noise_weight = o.d(kNoiseWeight);
+    p.csf_scale = o.d(kCsfScale);
+    p.csf_diag_scale = o.d(kCsfDiagScale);
+    p.ref_display_height = o.i(kRefDisplayHeight);
+    p.csf_mode = o.i(kCsfMode);
+    p.bypass_cm = o.i(kBypassCm) != 0;
+    p.p_norm = o.d(kPNorm);
+    for (int s = 0; s < 4; ++s) {
+        p.f1[s] = o.d(kF1s0 + s);
+        p.f2[s] = o.d(kF2s0 + s);
+    }
+    p.skip_aim_scale = o.i(kSkipAimScale);
+    p.skip_scale0 = o.b(kSkipScale0);
+    // The 4-tap DWT and the 3x3 masking need bands of >= 2 samples at scale 3.
+    require_size("float_adm", g.width, g.height, 17, 17);
+    return r;
+}
+
+void float_adm_scores(const FloatAdmResult& r, const FloatAdmOptions& o, ScoreList& out) {
+    out.emplace_back(0, r.score);
+    out.emplace_back(1, r.aim);
+    const double adm3 = o.apply_hm ? 2 * r.score * r.aim / (r.score + r.aim)
+                                   : r.score * o.dlm_weight + (1 - r.aim) * (1 - o.dlm_weight);
+    out.emplace_back(2, std::max(adm3, o.min_val));
+    for (unsigned k = 0; k < 4; ++k) out.emplace_back(3 + k, r.scales[2 * k] / r.scales[2 * k + 1]);
+    if (!o.debug) return;
+    out.emplace_back(7, r.score);
+    out.emplace_back(8, r.num);
+    out.emplace_back(9, r.den);
+    for (unsigned k = 0; k < 8; ++k) out.emplace_back(10 + k, r.scales[k]);
+}
+
+}  // namespace floatfeat
 
 const ExtractorInfo kFloatAdmInfo{
     .name = "float_adm",

@@ -87,22 +87,9 @@ Bands dwt2(const FloatKernels& k, const FloatImage& src, bool lo_only) {
     return out;
 }
 
-/// Region [left, right) x [top, bottom) of a band, as upstream derives it
-/// from the 10% border; `extended` widens it by the 3x3 masking support.
-struct Region {
-    int left, top, right, bottom;
-};
+using Region = AdmRegion;
 
-Region region(int w, int h, bool extended) {
-    const double bf = 0.1;
-    if (!extended) {
-        const int left = static_cast<int>(w * bf - 0.5), top = static_cast<int>(h * bf - 0.5);
-        return {left, top, w - left, h - top};
-    }
-    int left = static_cast<int>(w * bf - 0.5 - 1), top = static_cast<int>(h * bf - 0.5 - 1);
-    int right = w - left + 2, bottom = h - top + 2;
-    return {std::max(left, 0), std::max(top, 0), std::min(right, w), std::min(bottom, h)};
-}
+Region region(int w, int h, bool extended) { return float_adm_region(w, h, extended); }
 
 /// Splits the distorted bands into restored (r) and additive (a) parts.
 void decouple(const Bands& ref, const Bands& dis, double gain_limit, Bands& r, Bands& a) {
@@ -154,11 +141,9 @@ struct Factors {
 };
 
 Factors factors(const FloatAdmParams& p, int scale) {
-    float cf[2];
-    float_adm_csf_factors(p, scale, cf);
-    if (p.f1[scale] >= 0) cf[0] = static_cast<float>(p.f1[scale]);
-    if (p.f2[scale] >= 0) cf[1] = static_cast<float>(p.f2[scale]);
-    return {{cf[0], cf[0], cf[1]}};
+    Factors f;
+    float_adm_factors(p, scale, f.f);
+    return f;
 }
 
 /// CSF-weighted bands (csf) and their masking contributions |csf| / 30 (flt),
@@ -175,10 +160,7 @@ void csf(const Bands& src, const Factors& fc, Bands& out, Bands& flt) {
             }
 }
 
-inline float pow_p(float x, double p) {
-    if (p == 3.0) return x * x * x;
-    return ::powf(x, static_cast<float>(p));
-}
+inline float pow_p(float x, double p) { return float_adm_pow(x, p); }
 
 float noise_constant(int w, int h, double weight, double p) {
     return ::powf(static_cast<float>(w * h * weight), static_cast<float>(1.0f / p));
@@ -195,10 +177,7 @@ float den_scale(const Bands& ref, const Factors& fc, const FloatAdmParams& p) {
             for (int t = 0; t < 3; ++t) in[t] += pow_p(std::fabs(fc.f[t] * ref.band(t).row(i)[j]), p.p_norm);
         for (int t = 0; t < 3; ++t) acc[t] += in[t];
     }
-    const float nc = noise_constant(g.right - g.left, g.bottom - g.top, p.noise_weight, p.p_norm);
-    float s[3];
-    for (int t = 0; t < 3; ++t) s[t] = ::powf(acc[t], static_cast<float>(1.0f / p.p_norm)) + nc;
-    return s[0] + s[1] + s[2];
+    return float_adm_pool(acc, g.right - g.left, g.bottom - g.top, p.noise_weight, p.p_norm);
 }
 
 /// Contrast masking: p-norm of the CSF-weighted `src` bands after
@@ -283,13 +262,59 @@ float cm(const FloatKernels& k, const Bands& src, const Bands& mask, const Bands
         }
         for (int t = 0; t < 3; ++t) acc[t] += in[t];
     }
-    const float nc = noise_constant(g.right - g.left, g.bottom - g.top, noise_weight, p.p_norm);
-    float s[3];
-    for (int t = 0; t < 3; ++t) s[t] = ::powf(acc[t], static_cast<float>(1.0f / p.p_norm)) + nc;
-    return s[0] + s[1] + s[2];
+    return float_adm_pool(acc, g.right - g.left, g.bottom - g.top, noise_weight, p.p_norm);
 }
 
 }  // namespace
+
+void float_adm_factors(const FloatAdmParams& p, int scale, float out[3]) {
+    float cf[2];
+    float_adm_csf_factors(p, scale, cf);
+    if (p.f1[scale] >= 0) cf[0] = static_cast<float>(p.f1[scale]);
+    if (p.f2[scale] >= 0) cf[1] = static_cast<float>(p.f2[scale]);
+    out[0] = cf[0];
+    out[1] = cf[0];
+    out[2] = cf[1];
+}
+
+AdmRegion float_adm_region(int w, int h, bool extended) {
+    const double bf = 0.1;
+    if (!extended) {
+        const int left = static_cast<int>(w * bf - 0.5), top = static_cast<int>(h * bf - 0.5);
+        return {left, top, w - left, h - top};
+    }
+    int left = static_cast<int>(w * bf - 0.5 - 1), top = static_cast<int>(h * bf - 0.5 - 1);
+    int right = w - left + 2, bottom = h - top + 2;
+    return {std::max(left, 0), std::max(top, 0), std::min(right, w), std::min(bottom, h)};
+}
+
+float float_adm_pow(float x, double p) {
+    if (p == 3.0) return x * x * x;
+    return ::powf(x, static_cast<float>(p));
+}
+
+float float_adm_pool(const float acc[3], int rw, int rh, double noise_weight, double p_norm) {
+    const float nc = noise_constant(rw, rh, noise_weight, p_norm);
+    float s[3];
+    for (int t = 0; t < 3; ++t) s[t] = ::powf(acc[t], static_cast<float>(1.0f / p_norm)) + nc;
+    return s[0] + s[1] + s[2];
+}
+
+bool float_adm_rcp_division() {
+#ifdef VMAF_FLOAT_ADM_RCP
+    return true;
+#else
+    return false;
+#endif
+}
+
+float float_adm_rcp_estimate(float d) {
+#ifdef VMAF_FLOAT_ADM_RCP
+    return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+#else
+    return 1.0f / d;
+#endif
+}
 
 void float_adm_csf_factors(const FloatAdmParams& p, int scale, float out[2]) {
     if (p.csf_mode == static_cast<int>(FloatAdmCsf::AdmNative)) {
@@ -310,41 +335,20 @@ void float_adm_csf_factors(const FloatAdmParams& p, int scale, float out[2]) {
     adm::csf_factors(ap, scale, out);
 }
 
-FloatAdmResult float_adm(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, const FloatAdmParams& p) {
+FloatAdmResult float_adm_combine(const float num_s[4], const float den_s[4], const float aim_s[4], unsigned w,
+                                 unsigned h, const FloatAdmParams& p) {
     FloatAdmResult res;
-    const double numden_limit = 1e-10 * (static_cast<int>(ref.w) * static_cast<int>(ref.h)) / (1920.0 * 1080.0);
+    const double numden_limit = 1e-10 * (static_cast<int>(w) * static_cast<int>(h)) / (1920.0 * 1080.0);
     double num = 0, den = 0, aim_num = 0, aim_den = 0;
-    FloatImage cur_ref = ref, cur_dis = dis;
     for (int scale = 0; scale < 4; ++scale) {
-        float num_scale = 0.0f, den_s = 0.0f, aim_num_scale = 0.0f;
-        Bands rb, db;
-        if (scale == 0 && p.skip_scale0) {
-            rb = dwt2(k, cur_ref, true);
-            db = dwt2(k, cur_dis, true);
-            den_s = 1e-10f;
-        } else {
-            rb = dwt2(k, cur_ref, false);
-            db = dwt2(k, cur_dis, false);
-            const unsigned bw = rb.h.w, bh = rb.h.h;
-            Bands r(bw, bh), a(bw, bh), csf_1(bw, bh), flt_1(bw, bh);
-            decouple(rb, db, p.enhn_gain_limit, r, a);
-            const Factors fc = factors(p, scale);
-            den_s = den_scale(rb, fc, p);
-            csf(a, fc, csf_1, flt_1);
-            num_scale = cm(k, r, csf_1, flt_1, fc, p.noise_weight, p);
-            csf(r, fc, csf_1, flt_1);
-            aim_num_scale = cm(k, a, csf_1, flt_1, fc, 0.0, p);
-        }
-        num += num_scale;
-        den += den_s;
+        num += num_s[scale];
+        den += den_s[scale];
         if (p.skip_aim_scale != scale) {
-            aim_den += den_s;
-            aim_num += aim_num_scale;
+            aim_den += den_s[scale];
+            aim_num += aim_s[scale];
         }
-        cur_ref = std::move(rb.a);
-        cur_dis = std::move(db.a);
-        res.scales[2 * scale] = num_scale;
-        res.scales[2 * scale + 1] = den_s;
+        res.scales[2 * scale] = num_s[scale];
+        res.scales[2 * scale + 1] = den_s[scale];
     }
     num = num < numden_limit ? 0 : num;
     den = den < numden_limit ? 0 : den;
@@ -359,6 +363,38 @@ FloatAdmResult float_adm(const FloatKernels& k, const FloatImage& ref, const Flo
     res.num = num;
     res.den = den;
     return res;
+}
+
+FloatAdmResult float_adm(const FloatKernels& k, const FloatImage& ref, const FloatImage& dis, const FloatAdmParams& p) {
+    float num_s[4], den_s[4], aim_s[4];
+    FloatImage cur_ref = ref, cur_dis = dis;
+    for (int scale = 0; scale < 4; ++scale) {
+        float num_scale = 0.0f, den_scale_v = 0.0f, aim_num_scale = 0.0f;
+        Bands rb, db;
+        if (scale == 0 && p.skip_scale0) {
+            rb = dwt2(k, cur_ref, true);
+            db = dwt2(k, cur_dis, true);
+            den_scale_v = 1e-10f;
+        } else {
+            rb = dwt2(k, cur_ref, false);
+            db = dwt2(k, cur_dis, false);
+            const unsigned bw = rb.h.w, bh = rb.h.h;
+            Bands r(bw, bh), a(bw, bh), csf_1(bw, bh), flt_1(bw, bh);
+            decouple(rb, db, p.enhn_gain_limit, r, a);
+            const Factors fc = factors(p, scale);
+            den_scale_v = den_scale(rb, fc, p);
+            csf(a, fc, csf_1, flt_1);
+            num_scale = cm(k, r, csf_1, flt_1, fc, p.noise_weight, p);
+            csf(r, fc, csf_1, flt_1);
+            aim_num_scale = cm(k, a, csf_1, flt_1, fc, 0.0, p);
+        }
+        num_s[scale] = num_scale;
+        den_s[scale] = den_scale_v;
+        aim_s[scale] = aim_num_scale;
+        cur_ref = std::move(rb.a);
+        cur_dis = std::move(db.a);
+    }
+    return float_adm_combine(num_s, den_s, aim_s, ref.w, ref.h, p);
 }
 
 }  // namespace vmaf::floatfeat
