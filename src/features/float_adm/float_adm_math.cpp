@@ -19,7 +19,7 @@ namespace {
 constexpr const float* kLo = kAdmDb2Lo;
 constexpr const float* kHi = kAdmDb2Hi;
 // Upstream's 1/30 and 1/15, written as double literals (products are taken in double).
-constexpr double kOneBy30 = 0.0333333351;
+constexpr double kOneBy30 = kFloatAdmOneBy30;
 constexpr double kOneBy15 = kAdmOneBy15;
 
 /// n / d as upstream divides on x86: n times a Newton-refined hardware

@@ -35,6 +35,9 @@ struct FloatAdmResult {
 /// CSF factors [H/V, diagonal] of `scale` (before the f1/f2 overrides).
 void float_adm_csf_factors(const FloatAdmParams& p, int scale, float out[2]);
 
+/// Upstream's 1/30 as a double literal (the masking contributions are taken in double).
+inline constexpr double kFloatAdmOneBy30 = 0.0333333351;
+
 /// The per-band CSF factors [h, v, d] of `scale`, f1/f2 overrides applied.
 void float_adm_factors(const FloatAdmParams& p, int scale, float out[3]);
 
