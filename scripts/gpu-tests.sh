@@ -6,7 +6,7 @@
 #      (tests/cuda/cuda_test.py parity); xpsnr_cuda against FFmpeg's filter
 #      (src/features/xpsnr/xpsnr_ffmpeg_test.py on testdata/xpsnr)
 #   3. compute-sanitizer memcheck (leak check) of CUDA runs per dispatch mode (integer twins with
-#      VMAF + VMAF NEG groups, xpsnr, float twins), racecheck of VMAF + NEG (8-bit odd size, 10-bit)
+#      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm), racecheck of VMAF + NEG (8-bit odd size, 10-bit)
 #      and of the float twins' reductions, if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
@@ -60,8 +60,11 @@ if command -v compute-sanitizer >/dev/null; then
     fi
   }
   # The float twins with every device path (half-size copies, chroma, the l/c/s sums).
+  # float_vif/float_adm: default, prescaled with skip_scale0, and the host-pooled p_norm path.
   float_twins=(--no_prediction --feature float_psnr --feature float_moment --feature float_ansnr
-               --feature float_motion=motion_add_scale1=true:motion_add_uv=true --feature float_ssim=enable_lcs=true)
+               --feature float_motion=motion_add_scale1=true:motion_add_uv=true --feature float_ssim=enable_lcs=true
+               --feature float_vif --feature float_vif=vif_prescale=0.75:vif_prescale_method=lanczos4:vif_skip_scale0=true
+               --feature float_adm --feature float_adm=adm_p_norm=2.5:adm_skip_scale0=true)
   for dispatch in serial batched; do
     [ -n "$ref" ] && [ -n "$dis" ] || break
     sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true --feature xpsnr \

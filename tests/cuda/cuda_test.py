@@ -22,7 +22,8 @@ results = []
 # Kinds with a CUDA twin (src/features/<kind>/cuda/): under --backend cuda these
 # report "cuda" in feature_backends, every other kind "cpu" with one stderr
 # notice. Add a kind here when its twin lands.
-TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim"}
+TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
+         "float_vif", "float_adm"}
 
 
 def check(name, cond, detail=""):
@@ -187,6 +188,32 @@ FEATURE_SETS = [
                 no_prediction=True),
     feature_set("float_ssim_scale1", "float_ssim=scale=1:enable_lcs=true", deep=True, no_prediction=True),
     feature_set("float_ssim_scale3", "float_ssim=scale=3:enable_db=true", deep=True, no_prediction=True),
+    # float_vif_cuda: every option (gain limit, kernel scales incl. the largest filter, sigma_nsq,
+    # skip_scale0, the scale floors, debug) and every prescale method, down and up.
+    feature_set("float_vif_opts", "float_vif=debug=true",
+                "float_vif=vif_enhn_gain_limit=1.0:vif_kernelscale=0.5:vif_sigma_nsq=1.5:vif_skip_scale0=true:debug=true",
+                "float_vif=vif_kernelscale=3.7113402:vif_scale1_min_val=0.9:vif_scale2_min_val=0.95:"
+                "vif_scale3_min_val=0.99", "float_vif=vif_kernelscale=1.5:vif_enhn_gain_limit=1.2",
+                deep=True, no_prediction=True),
+    feature_set("float_vif_prescale", "float_vif=vif_prescale=0.5:vif_prescale_method=bilinear",
+                "float_vif=vif_prescale=1.25:vif_prescale_method=bicubic",
+                "float_vif=vif_prescale=0.75:vif_prescale_method=lanczos4", "float_vif=vif_prescale=1.5",
+                "float_vif=vif_prescale=0.8:vif_prescale_method=nearest", deep=True, no_prediction=True),
+    # float_adm_cuda: every option; p_norm other than 3 takes the host-pooled path. One debug instance
+    # per set (its "adm" key has no option suffix).
+    feature_set("float_adm_opts", "float_adm=debug=true",
+                "float_adm=adm_enhn_gain_limit=1.0:adm_norm_view_dist=5:adm_ref_display_height=2160:adm_csf_mode=1",
+                "float_adm=adm_csf_mode=2:adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_noise_weight=0.05:"
+                "adm_skip_scale0=true:adm_skip_aim_scale=2",
+                "float_adm=adm_bypass_cm=1:adm_adm3_apply_hm=true:adm_dlm_weight=0.3:adm_min_val=0.2",
+                deep=True, no_prediction=True),
+    feature_set("float_adm_pnorm", "float_adm=adm_p_norm=2.5:adm_f1s0=0.5:adm_f1s1=0.6:adm_f1s2=0.7:adm_f1s3=0.8:"
+                "adm_f2s0=0.4:adm_f2s1=0.3:adm_f2s2=0.2:adm_f2s3=0.1:debug=true",
+                "float_adm=adm_p_norm=1:adm_enhn_gain_limit=1.5", deep=True, no_prediction=True),
+    # The float models: every feature they use runs on the device (checked through feature_backends).
+    {"name": "float_models", "deep": True,
+     "args": ["--model", "version=vmaf_float_v0.6.1", "--model", "version=vmaf_float_v0.6.1neg:name=neg",
+              "--model", "version=vmaf_float_b_v0.6.3:name=b", "--model", "version=vmaf_float_4k_v0.6.1:name=k4"]},
     # groups: option sets that differ only in the enhancement-gain limit share one pass (up to 4 limits),
     # an instance with another option stays apart, and 5 limits fall back to separate twins.
     feature_set("groups", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_enhn_gain_limit=1.5:debug=true",
