@@ -210,6 +210,16 @@ FEATURE_SETS = [
     feature_set("float_adm_pnorm", "float_adm=adm_p_norm=2.5:adm_f1s0=0.5:adm_f1s1=0.6:adm_f1s2=0.7:adm_f1s3=0.8:"
                 "adm_f2s0=0.4:adm_f2s1=0.3:adm_f2s2=0.2:adm_f2s3=0.1:debug=true",
                 "float_adm=adm_p_norm=1:adm_enhn_gain_limit=1.5", deep=True, no_prediction=True),
+    # float groups: sets differing only in the gain limit share one pass (up to 4), another option
+    # stays apart, 5 limits fall back to separate twins.
+    feature_set("float_groups", "float_vif=vif_enhn_gain_limit=1.0:debug=true", "float_vif=debug=true",
+                "float_vif=vif_enhn_gain_limit=1.5", "float_vif=vif_enhn_gain_limit=1.2:vif_skip_scale0=true",
+                "float_adm=adm_enhn_gain_limit=1.0", "float_adm=debug=true", "float_adm=adm_enhn_gain_limit=1.2",
+                "float_adm=adm_enhn_gain_limit=3:adm_p_norm=2", "float_adm=adm_enhn_gain_limit=1.5:adm_p_norm=2",
+                no_prediction=True),
+    feature_set("float_groups5", *[f"float_vif=vif_enhn_gain_limit={e}" for e in ("1.0", "1.1", "1.2", "1.3", "2.5")],
+                *[f"float_adm=adm_enhn_gain_limit={e}" for e in ("1.0", "1.1", "1.2", "1.3", "2.5")],
+                no_prediction=True),
     # The float models: every feature they use runs on the device (checked through feature_backends).
     {"name": "float_models", "deep": True,
      "args": ["--model", "version=vmaf_float_v0.6.1", "--model", "version=vmaf_float_v0.6.1neg:name=neg",

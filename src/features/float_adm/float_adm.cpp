@@ -163,12 +163,18 @@ void float_adm_scores(const FloatAdmResult& r, const FloatAdmOptions& o, ScoreLi
 
 }  // namespace floatfeat
 
+/// The float VMAF and VMAF NEG models differ only in this limit: backends
+/// with a group twin (CUDA) compute both in one pass; the CPU kind has no
+/// groups (each set its own extractor).
+constexpr std::string_view kGroupOptions[] = {"adm_enhn_gain_limit"};
+
 const ExtractorInfo kFloatAdmInfo{
     .name = "float_adm",
     .options = kOptions,
     .outputs = kOutputs,
     .verbatim_outputs = kVerbatim,
     .create = &create,
+    .group_options = kGroupOptions,
 };
 
 }  // namespace vmaf

@@ -146,11 +146,17 @@ void float_vif_scores(const std::array<double, 8>& s, const FloatVifParams& p, S
 
 }  // namespace floatfeat
 
+/// The float VMAF and VMAF NEG models differ only in this limit: backends
+/// with a group twin (CUDA) compute both in one pass; the CPU kind has no
+/// groups (each set its own extractor).
+constexpr std::string_view kGroupOptions[] = {"vif_enhn_gain_limit"};
+
 const ExtractorInfo kFloatVifInfo{
     .name = "float_vif",
     .options = kOptions,
     .outputs = kOutputs,
     .create = &create,
+    .group_options = kGroupOptions,
 };
 
 }  // namespace vmaf

@@ -15,7 +15,9 @@
 // for any other p the device returns the per-sample arguments and the host
 // raises them with the CPU's powf and sums them in the CPU's order. The host
 // finishes with the CPU's float_adm_pool, float_adm_combine and
-// float_adm_scores.
+// float_adm_scores. Option sets that differ only in adm_enhn_gain_limit
+// (VMAF float + NEG) share one pass: the DWT and den once, decoupling and
+// masking once per limit.
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -23,6 +25,7 @@
 #include <memory>
 #include <numbers>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "backends/cuda/sums_twin.hpp"
@@ -93,8 +96,9 @@ std::vector<float> rcp_table() {
 
 class FloatAdmCuda final : public SumsTwin<AdmScratchMem> {
 public:
-    FloatAdmCuda(Session& s, const floatfeat::FloatAdmOptions& o, const VideoGeometry& g, const fc::AdmGeometry& ag,
-                 std::size_t out_floats)
+    /// `o`: each option set's options (equal but in enhn_gain_limit).
+    FloatAdmCuda(Session& s, const ExtractorInfo& kind, std::vector<floatfeat::FloatAdmOptions> o,
+                 const VideoGeometry& g, const fc::AdmGeometry& ag, std::size_t out_floats)
         : SumsTwin(s, "float_adm", g, out_floats * sizeof(float),
                    [this] {
                        AdmScratchMem m;
@@ -102,19 +106,24 @@ public:
                        m.layout = fc::adm_scratch_layout(m.memory.get(), geom_);
                        return m;
                    }),
-          o_(o),
-          geom_(ag) {
+          o_(std::move(o)),
+          geom_(ag),
+          outputs_(static_cast<unsigned>(kind.outputs.size())) {
+        if (o_.empty() || o_.size() > static_cast<std::size_t>(fc::kAdmMaxLimits))
+            throw Error(ErrorKind::Internal, "float_adm cuda: 1 to 4 option sets in a group");
+        const floatfeat::FloatAdmParams& p = o_[0].p;
         for (int t = 0; t < 4; ++t) {
             k_.lo[t] = floatfeat::kAdmDb2Lo[t];
             k_.hi[t] = floatfeat::kAdmDb2Hi[t];
         }
         k_.one_by_30 = floatfeat::kFloatAdmOneBy30;
         k_.one_by_15 = floatfeat::kAdmOneBy15;
-        for (int sc = 0; sc < 4; ++sc) floatfeat::float_adm_factors(o.p, sc, k_.fac[sc]);
-        k_.gain_limit = o.p.enhn_gain_limit;
+        for (int sc = 0; sc < 4; ++sc) floatfeat::float_adm_factors(p, sc, k_.fac[sc]);
+        k_.limits = static_cast<int>(o_.size());
+        for (std::size_t j = 0; j < o_.size(); ++j) k_.gain_limit[j] = o_[j].p.enhn_gain_limit;
         k_.cos_1deg_sq =
             static_cast<float>(std::cos(1.0 * std::numbers::pi / 180.0) * std::cos(1.0 * std::numbers::pi / 180.0));
-        k_.bypass_cm = o.p.bypass_cm;
+        k_.bypass_cm = p.bypass_cm;
         k_.rcp = nullptr;
         if (floatfeat::float_adm_rcp_division()) {
             const std::vector<float> tab = rcp_table();
@@ -132,53 +141,72 @@ private:
                              static_cast<float*>(sums), s);
     }
 
-    void score(const void* sums, FrameState& st) const override {
-        const auto* out = static_cast<const float*>(sums);
-        const floatfeat::FloatAdmParams& p = o_.p;
-        float num[4] = {0, 0, 0, 0}, den[4] = {0, 0, 0, 0}, aim[4] = {0, 0, 0, 0};
-        for (int sc = 0; sc < 4; ++sc) {
-            if (sc == 0 && geom_.skip0) {
-                den[0] = 1e-10f;
+    /// A block's float sum over the region: its rows in order, each row's
+    /// per-sample p-th powers in column order (p = 3: the device's row sums).
+    float block_sum(const float* v, int rw, int rh, double p_norm) const {
+        float acc = 0.0f;
+        for (int y = 0; y < rh; ++y) {
+            if (geom_.cube) {
+                acc += v[y];
                 continue;
             }
-            const int rw = geom_.right[sc] - geom_.left[sc], rh = geom_.bottom[sc] - geom_.top[sc];
-            const std::size_t block = geom_.cube ? static_cast<std::size_t>(rh) : std::size_t(rw) * rh;
-            float acc[9] = {};
-            for (int b = 0; b < 9; ++b) {
-                const float* v = out + geom_.out_off[sc] + b * block;
-                for (int y = 0; y < rh; ++y) {
-                    if (geom_.cube) {
-                        acc[b] += v[y];
-                        continue;
-                    }
-                    float in = 0.0f;
-                    for (int x = 0; x < rw; ++x) in += floatfeat::float_adm_pow(v[std::size_t(y) * rw + x], p.p_norm);
-                    acc[b] += in;
-                }
-            }
-            den[sc] = floatfeat::float_adm_pool(acc, rw, rh, p.noise_weight, p.p_norm);
-            num[sc] = floatfeat::float_adm_pool(acc + 3, rw, rh, p.noise_weight, p.p_norm);
-            aim[sc] = floatfeat::float_adm_pool(acc + 6, rw, rh, 0.0, p.p_norm);
+            float in = 0.0f;
+            for (int x = 0; x < rw; ++x) in += floatfeat::float_adm_pow(v[std::size_t(y) * rw + x], p_norm);
+            acc += in;
         }
-        floatfeat::float_adm_scores(floatfeat::float_adm_combine(num, den, aim, geom_.w, geom_.h, p), o_, st.scores);
+        return acc;
     }
 
-    const floatfeat::FloatAdmOptions o_;
+    /// Per option set j (its outputs after set j-1's): the CPU's pooling,
+    /// combination and scores.
+    void score(const void* sums, FrameState& st) const override {
+        const auto* out = static_cast<const float*>(sums);
+        const floatfeat::FloatAdmParams& p = o_[0].p;
+        ScoreList one;
+        for (std::size_t j = 0; j < o_.size(); ++j) {
+            float num[4] = {0, 0, 0, 0}, den[4] = {0, 0, 0, 0}, aim[4] = {0, 0, 0, 0};
+            for (int sc = 0; sc < 4; ++sc) {
+                if (sc == 0 && geom_.skip0) {
+                    den[0] = 1e-10f;
+                    continue;
+                }
+                const int rw = geom_.right[sc] - geom_.left[sc], rh = geom_.bottom[sc] - geom_.top[sc];
+                const std::size_t block = geom_.cube ? static_cast<std::size_t>(rh) : std::size_t(rw) * rh;
+                const float* base = out + geom_.out_off[sc];
+                float acc[9];
+                for (int b = 0; b < 3; ++b) acc[b] = block_sum(base + b * block, rw, rh, p.p_norm);
+                for (int b = 0; b < 6; ++b) acc[3 + b] = block_sum(base + (3 + 6 * j + b) * block, rw, rh, p.p_norm);
+                den[sc] = floatfeat::float_adm_pool(acc, rw, rh, p.noise_weight, p.p_norm);
+                num[sc] = floatfeat::float_adm_pool(acc + 3, rw, rh, p.noise_weight, p.p_norm);
+                aim[sc] = floatfeat::float_adm_pool(acc + 6, rw, rh, 0.0, p.p_norm);
+            }
+            one.clear();
+            floatfeat::float_adm_scores(floatfeat::float_adm_combine(num, den, aim, geom_.w, geom_.h, o_[j].p), o_[j],
+                                        one);
+            for (auto [o, value] : one) st.scores.emplace_back(o + static_cast<unsigned>(j) * outputs_, value);
+        }
+    }
+
+    const std::vector<floatfeat::FloatAdmOptions> o_;
     const fc::AdmGeometry geom_;
+    const unsigned outputs_;
     fc::AdmConstants k_{};
     DeviceBuffer rcp_;
 };
 
-std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
-                                         const VideoGeometry& g, const ExtractorContext& ctx) {
-    (void)kind.create(o, g, ctx);  // the CPU kind's checks of the geometry and options
-    const floatfeat::FloatAdmOptions opts = floatfeat::float_adm_options(o, g);
+std::unique_ptr<FeatureExtractor> make(Session& s, const ExtractorInfo& kind, std::span<const OptionValues* const> sets,
+                                       const VideoGeometry& g, const ExtractorContext& ctx) {
+    std::vector<floatfeat::FloatAdmOptions> opts;
+    for (const OptionValues* o : sets) {
+        (void)kind.create(*o, g, ctx);  // the CPU kind's checks of the geometry and options
+        opts.push_back(floatfeat::float_adm_options(*o, g));
+    }
     fc::AdmGeometry ag{};
     ag.w = g.width;
     ag.h = g.height;
     ag.bpc = g.bpc;
-    ag.cube = opts.p.p_norm == 3.0;
-    ag.skip0 = opts.p.skip_scale0;
+    ag.cube = opts[0].p.p_norm == 3.0;
+    ag.skip0 = opts[0].p.skip_scale0;
     std::size_t off = 0;
     unsigned cw = g.width, ch = g.height;
     for (int sc = 0; sc < 4; ++sc) {
@@ -194,16 +222,30 @@ std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, 
         ag.bottom[sc] = r.bottom;
         ag.out_off[sc] = off;
         const std::size_t rw = static_cast<std::size_t>(r.right - r.left), rh = static_cast<std::size_t>(r.bottom - r.top);
-        off += 9 * (ag.cube ? rh : rw * rh);
+        off += (3 + 6 * opts.size()) * (ag.cube ? rh : rw * rh);
         cw = ag.bw[sc];
         ch = ag.bh[sc];
     }
-    return std::make_unique<FloatAdmCuda>(s, opts, g, ag, off);
+    return std::make_unique<FloatAdmCuda>(s, kind, std::move(opts), g, ag, off);
+}
+
+std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
+                                         const VideoGeometry& g, const ExtractorContext& ctx) {
+    const OptionValues* sets[] = {&o};
+    return make(s, kind, sets, g, ctx);
+}
+
+/// Option sets equal but in adm_enhn_gain_limit (float_adm's group_options).
+std::unique_ptr<FeatureExtractor> create_group(Session& s, const ExtractorInfo& kind,
+                                               std::span<const OptionValues* const> sets, const VideoGeometry& g,
+                                               const ExtractorContext& ctx) {
+    if (sets.size() > static_cast<std::size_t>(fc::kAdmMaxLimits)) return nullptr;
+    return make(s, kind, sets, g, ctx);
 }
 
 }  // namespace
 
 extern const TwinDescriptor kFloatAdmCudaTwin;
-const TwinDescriptor kFloatAdmCudaTwin{.kind = "float_adm", .create = &create};
+const TwinDescriptor kFloatAdmCudaTwin{.kind = "float_adm", .create = &create, .create_group = &create_group};
 
 }  // namespace vmaf::cuda

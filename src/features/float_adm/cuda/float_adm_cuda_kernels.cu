@@ -112,7 +112,8 @@ __device__ __forceinline__ float limit(float rst, float t, double gain_limit) {
 }
 
 /// decouple, then csf's masking contributions of both parts, every band sample.
-__global__ void decouple(unsigned w, unsigned h, AdmConstants k, int scale, AdmScratch sc, int set) {
+__global__ void decouple(unsigned w, unsigned h, AdmConstants k, int scale, double gain_limit, AdmScratch sc,
+                         int set) {
     const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned i = blockIdx.y * blockDim.y + threadIdx.y;
     if (j >= w || i >= h) return;
@@ -131,9 +132,9 @@ __global__ void decouple(unsigned w, unsigned h, AdmConstants k, int scale, AdmS
     const float t_mag_sq = th * th + tv * tv;
     const bool angle_flag = (ot_dp >= 0.0f) && (ot_dp * ot_dp >= k.cos_1deg_sq * o_mag_sq * t_mag_sq);
     if (angle_flag) {
-        rh = limit(rh, th, k.gain_limit);
-        rv = limit(rv, tv, k.gain_limit);
-        rd = limit(rd, td, k.gain_limit);
+        rh = limit(rh, th, gain_limit);
+        rv = limit(rv, tv, gain_limit);
+        rd = limit(rd, td, gain_limit);
     }
     const float r[3] = {rh, rv, rd}, a[3] = {th - rh, tv - rv, td - rd};
 #pragma unroll
@@ -268,9 +269,9 @@ void launch_float_adm(const void* ref, const void* dist, std::size_t pitch, cons
         cur_ref = sc.band[set][0];
         cur_dis = sc.band[set][4];
         if (scale == 0 && g.skip0) continue;
-        decouple<<<grid_of(bw, bh), block, 0, s>>>(bw, bh, k, scale, sc, set);
         const unsigned rw = static_cast<unsigned>(g.right[scale] - g.left[scale]);
         const unsigned rh = static_cast<unsigned>(g.bottom[scale] - g.top[scale]);
+        if (rw == 0 || rh == 0) continue;
         const std::size_t block_floats = g.cube ? rh : std::size_t{rw} * rh;
         float* o = out + g.out_off[scale];
         DenTerm den{{sc.band[set][1], sc.band[set][2], sc.band[set][3]},
@@ -279,6 +280,7 @@ void launch_float_adm(const void* ref, const void* dist, std::size_t pitch, cons
                     g.left[scale],
                     g.top[scale],
                     g.cube};
+        pool(den, rw, rh, g.cube, o, s);
         CmTerm num{{sc.dec[0], sc.dec[1], sc.dec[2]},
                    {sc.dec[3], sc.dec[4], sc.dec[5]},
                    {sc.dec[6], sc.dec[7], sc.dec[8]},
@@ -296,10 +298,12 @@ void launch_float_adm(const void* ref, const void* dist, std::size_t pitch, cons
             aim.mask[t] = sc.dec[t];
             aim.flt[t] = sc.dec[9 + t];
         }
-        if (rw == 0 || rh == 0) continue;
-        pool(den, rw, rh, g.cube, o, s);
-        pool(num, rw, rh, g.cube, o + 3 * block_floats, s);
-        pool(aim, rw, rh, g.cube, o + 6 * block_floats, s);
+        // One limit at a time through the same decoupled bands (stream order).
+        for (int j = 0; j < k.limits; ++j) {
+            decouple<<<grid_of(bw, bh), block, 0, s>>>(bw, bh, k, scale, k.gain_limit[j], sc, set);
+            pool(num, rw, rh, g.cube, o + (3 + 6 * j) * block_floats, s);
+            pool(aim, rw, rh, g.cube, o + (6 + 6 * j) * block_floats, s);
+        }
     }
 }
 

@@ -152,12 +152,15 @@ __device__ float vif_log2(float x) {
     return base + v;
 }
 
-/// floatfeat::vif_stat_row's per-pixel num and den.
+/// floatfeat::vif_stat_row's per-pixel num and den for each of N gain limits
+/// (the limit enters only after the local statistics).
+template <int N>
 struct StatTerm {
     VifScratch sc;
     unsigned w;
     double nsq;
-    float gain_limit, sigma_max_inv;
+    float sigma_max_inv;
+    float gain_limit[kVifMaxLimits];
     __device__ void operator()(unsigned x, unsigned y, float* t) const {
         const std::size_t j = static_cast<std::size_t>(y) * w + x;
         const float eps = 1.0e-10f;
@@ -167,34 +170,42 @@ struct StatTerm {
         const float s12 = sc.out[4][j] - m1 * m2;
         s1 = s1 > 0.0f ? s1 : 0.0f;
         s2 = s2 > 0.0f ? s2 : 0.0f;
-        float g = __fdiv_rn(s12, s1 + eps);
-        float sv = s2 - g * s12;
+        float g0 = __fdiv_rn(s12, s1 + eps);
+        float sv = s2 - g0 * s12;
         if (s1 < eps) {
-            g = 0.0f;
+            g0 = 0.0f;
             sv = s2;
             s1 = 0.0f;
         }
         if (s2 < eps) {
-            g = 0.0f;
+            g0 = 0.0f;
             sv = 0.0f;
         }
-        if (g < 0.0f) {
+        if (g0 < 0.0f) {
             sv = s2;
-            g = 0.0f;
+            g0 = 0.0f;
         }
         sv = sv > eps ? sv : eps;
-        g = g < gain_limit ? g : gain_limit;
-        float num = vif_log2(static_cast<float>(1.0f + __ddiv_rn(static_cast<double>(g * g * s1), sv + nsq)));
         float den = vif_log2(static_cast<float>(1.0f + __ddiv_rn(static_cast<double>(s1), nsq)));
-        if (s12 < 0.0f) num = 0.0f;
-        if (s1 < nsq) {
-            num = 1.0f - s2 * sigma_max_inv;
-            den = 1.0f;
+        if (s1 < nsq) den = 1.0f;
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            const float g = g0 < gain_limit[k] ? g0 : gain_limit[k];
+            float num = vif_log2(static_cast<float>(1.0f + __ddiv_rn(static_cast<double>(g * g * s1), sv + nsq)));
+            if (s12 < 0.0f) num = 0.0f;
+            if (s1 < nsq) num = 1.0f - s2 * sigma_max_inv;
+            t[2 * k] = num;
+            t[2 * k + 1] = den;
         }
-        t[0] = num;
-        t[1] = den;
     }
 };
+
+template <int N>
+void stat_rows(const VifScratch& c, unsigned w, unsigned h, const VifConstants& k, float* out, cudaStream_t s) {
+    StatTerm<N> term{c, w, k.sigma_nsq, k.sigma_max_inv, {}};
+    for (int i = 0; i < kVifMaxLimits; ++i) term.gain_limit[i] = k.gain_limit[i];
+    row_sums<2 * N><<<(h + kRowSumRows - 1) / kRowSumRows, dim3(32, 8), 0, s>>>(term, w, h, out);
+}
 
 dim3 grid_of(unsigned w, unsigned h) { return dim3((w + 31) / 32, (h + 7) / 8); }
 
@@ -252,8 +263,13 @@ void launch_float_vif(const void* ref, const void* dist, std::size_t pitch, cons
         }
         vertical5<<<grid_of(w, h), block, 0, s>>>(c.cur[0], c.cur[1], w, h, k, scale, c);
         horizontal5<<<grid_of(w, h), block, 0, s>>>(w, h, k, scale, c);
-        row_sums<2><<<(h + kRowSumRows - 1) / kRowSumRows, dim3(32, 8), 0, s>>>(
-            StatTerm{c, w, k.sigma_nsq, k.gain_limit, k.sigma_max_inv}, w, h, rows + g.row_off[scale]);
+        float* out = rows + g.row_off[scale];
+        switch (k.limits) {
+            case 1: stat_rows<1>(c, w, h, k, out, s); break;
+            case 2: stat_rows<2>(c, w, h, k, out, s); break;
+            case 3: stat_rows<3>(c, w, h, k, out, s); break;
+            default: stat_rows<4>(c, w, h, k, out, s); break;
+        }
     }
 }
 

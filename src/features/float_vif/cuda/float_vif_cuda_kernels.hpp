@@ -7,6 +7,9 @@
 
 namespace vmaf::floatfeat::cuda {
 
+/// Most vif_enhn_gain_limit values one pass scores (a group).
+constexpr int kVifMaxLimits = 4;
+
 /// Longest VIF filter: scale 0 at the largest accepted kernelscale (360/97).
 constexpr int kVifMaxTaps = 65;
 
@@ -22,7 +25,7 @@ struct VifPrescale {
 struct VifGeometry {
     unsigned w, h, bpc;       ///< the luma
     unsigned ws[4], hs[4];    ///< image size of each scale (ws[0] x hs[0]: prescaled)
-    unsigned row_off[4];      ///< floats into the row sums where scale s's num rows begin (den follow)
+    unsigned row_off[4];      ///< floats into the row sums where scale s's 2 * limits blocks of hs[s] rows begin
     int first_scale;          ///< 1 with vif_skip_scale0
 };
 
@@ -31,7 +34,9 @@ struct VifConstants {
     int taps[4];
     float f[4][kVifMaxTaps];
     double sigma_nsq;
-    float gain_limit, sigma_max_inv;
+    float sigma_max_inv;
+    int limits;                       ///< gain limits scored (1 to kVifMaxLimits)
+    float gain_limit[kVifMaxLimits];  ///< as the CPU's VifStatParams holds them
 };
 
 /// Device scratch of one frame.
@@ -45,8 +50,9 @@ struct VifScratch {
 std::size_t vif_scratch_bytes(const VifGeometry& g, bool prescale);
 VifScratch vif_scratch_layout(void* base, const VifGeometry& g, bool prescale);
 
-/// One frame: for each scale from first_scale, the float row sums of the
-/// VIF statistic's num (rows[row_off[s] + y]) and den (rows[row_off[s] + hs[s] + y]).
+/// One frame: for each scale from first_scale and each gain limit j, the
+/// float row sums of the VIF statistic's num (rows[row_off[s] + 2j * hs[s] + y])
+/// and den (rows[row_off[s] + (2j + 1) * hs[s] + y]).
 void launch_float_vif(const void* ref, const void* dist, std::size_t pitch, const VifGeometry& g,
                       const VifConstants& k, const VifPrescale& ps, const VifScratch& sc, float* rows, cudaStream_t s);
 
