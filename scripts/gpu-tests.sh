@@ -70,9 +70,13 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true --feature xpsnr \
       -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=neg
     sanitize "float twins" memcheck $dispatch 4 10 "${float_twins[@]}"
+    sanitize "float VMAF + NEG groups" memcheck $dispatch 4 10 -m version=vmaf_float_v0.6.1 \
+      -m version=vmaf_float_v0.6.1neg:name=neg
   done
   # Shared-memory hazards of the float twins' ordered reductions (row sums, sequential sums).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float twins" racecheck serial 0 3 "${float_twins[@]}"
+  [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float VMAF + NEG groups" racecheck serial 0 2 \
+    -m version=vmaf_float_v0.6.1 -m version=vmaf_float_v0.6.1neg:name=neg
   # racecheck (shared memory) over every kernel the models use, 8- and 10-bit, odd size, groups
   for pair in p05_641x363_yuv420p:8:641:363 p03_1280x720_yuv420p10le:10:1280:720; do
     IFS=: read -r stem b w h <<< "$pair"
