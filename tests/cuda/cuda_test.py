@@ -193,22 +193,20 @@ FEATURE_SETS = [
     feature_set("float_vif_opts", "float_vif=debug=true",
                 "float_vif=vif_enhn_gain_limit=1.0:vif_kernelscale=0.5:vif_sigma_nsq=1.5:vif_skip_scale0=true:debug=true",
                 "float_vif=vif_kernelscale=3.7113402:vif_scale1_min_val=0.9:vif_scale2_min_val=0.95:"
-                "vif_scale3_min_val=0.99", "float_vif=vif_kernelscale=1.5:vif_enhn_gain_limit=1.2",
-                deep=True, no_prediction=True),
-    feature_set("float_vif_prescale", "float_vif=vif_prescale=0.5:vif_prescale_method=bilinear",
+                "vif_scale3_min_val=0.99", "float_vif=vif_kernelscale=1.5:vif_sigma_nsq=0.5",
+                "float_vif=vif_prescale=0.5:vif_prescale_method=bilinear",
                 "float_vif=vif_prescale=1.25:vif_prescale_method=bicubic",
                 "float_vif=vif_prescale=0.75:vif_prescale_method=lanczos4", "float_vif=vif_prescale=1.5",
                 "float_vif=vif_prescale=0.8:vif_prescale_method=nearest", deep=True, no_prediction=True),
-    # float_adm_cuda: every option; p_norm other than 3 takes the host-pooled path. One debug instance
-    # per set (its "adm" key has no option suffix).
+    # float_adm_cuda: every option; a p_norm other than 3 takes the host-pooled path. One debug
+    # instance (its "adm" key has no option suffix).
     feature_set("float_adm_opts", "float_adm=debug=true",
                 "float_adm=adm_enhn_gain_limit=1.0:adm_norm_view_dist=5:adm_ref_display_height=2160:adm_csf_mode=1",
                 "float_adm=adm_csf_mode=2:adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_noise_weight=0.05:"
                 "adm_skip_scale0=true:adm_skip_aim_scale=2",
                 "float_adm=adm_bypass_cm=1:adm_adm3_apply_hm=true:adm_dlm_weight=0.3:adm_min_val=0.2",
-                deep=True, no_prediction=True),
-    feature_set("float_adm_pnorm", "float_adm=adm_p_norm=2.5:adm_f1s0=0.5:adm_f1s1=0.6:adm_f1s2=0.7:adm_f1s3=0.8:"
-                "adm_f2s0=0.4:adm_f2s1=0.3:adm_f2s2=0.2:adm_f2s3=0.1:debug=true",
+                "float_adm=adm_p_norm=2.5:adm_f1s0=0.5:adm_f1s1=0.6:adm_f1s2=0.7:adm_f1s3=0.8:"
+                "adm_f2s0=0.4:adm_f2s1=0.3:adm_f2s2=0.2:adm_f2s3=0.1",
                 "float_adm=adm_p_norm=1:adm_enhn_gain_limit=1.5", deep=True, no_prediction=True),
     # float groups: sets differing only in the gain limit share one pass (up to 4), another option
     # stays apart, 5 limits fall back to separate twins.
