@@ -71,7 +71,7 @@ float emulated_rcp(float d, const std::vector<float>& tab) {
 /// rcpss of every mantissa (1.m), checked: the device rule must reproduce
 /// the host's rcpss for every exponent (both signs, zeros, subnormals,
 /// infinities, and a sample of mantissas per exponent).
-std::vector<float> rcp_table() {
+std::vector<float> make_rcp_table() {
     std::vector<float> tab(std::size_t{1} << 23);
     for (std::uint32_t m = 0; m < (1u << 23); ++m) tab[m] = floatfeat::float_adm_rcp_estimate(from_bits(0x3F800000u | m));
     std::mt19937 rng(12345);
@@ -91,6 +91,12 @@ std::vector<float> rcp_table() {
         if (bits(emulated_rcp(inf, tab)) != bits(floatfeat::float_adm_rcp_estimate(inf)))
             throw Error(ErrorKind::Internal, "float_adm cuda: rcpss of infinity differs from the device rule");
     }
+    return tab;
+}
+
+/// The checked table, made once per process (32 MiB).
+const std::vector<float>& rcp_table() {
+    static const std::vector<float> tab = make_rcp_table();
     return tab;
 }
 
@@ -126,7 +132,7 @@ public:
         k_.bypass_cm = p.bypass_cm;
         k_.rcp = nullptr;
         if (floatfeat::float_adm_rcp_division()) {
-            const std::vector<float> tab = rcp_table();
+            const std::vector<float>& tab = rcp_table();
             rcp_ = DeviceBuffer(tab.size() * sizeof(float));
             check(cudaMemcpy(rcp_.get(), tab.data(), tab.size() * sizeof(float), cudaMemcpyHostToDevice),
                   "float_adm rcp table upload");
