@@ -50,3 +50,13 @@ TEST(FloatAdm, OptionsSuffixesAndEdges) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(FloatAdm, GainLimitIsTheGroupOption) {
+    ASSERT_EQ(vmaf::kFloatAdmInfo.group_options.size(), 1u);
+    EXPECT_EQ(vmaf::kFloatAdmInfo.group_options[0], "adm_enhn_gain_limit");
+    EXPECT_EQ(vmaf::kFloatAdmInfo.create_group, nullptr);  // the CPU kind: one extractor per set
+}
+
+}  // namespace

@@ -53,3 +53,56 @@ TEST(FloatVif, KeySuffixesAndDebugOutputs) {
 }
 
 }  // namespace
+
+#include <cstring>
+#include <random>
+
+#include "features/float_common/float_scale.hpp"
+
+namespace {
+
+using vmaf::floatfeat::FloatImage;
+using vmaf::floatfeat::ScaleMethod;
+
+// The CUDA twin resamples from scale_axis's per-axis taps (taps j outer, i
+// inner, weight wx * wy; lanczos4 divided by the weights' sum): that must be
+// scale_frame bit for bit, for every method, down and up, odd sizes.
+TEST(FloatVif, ScaleAxisTapsReproduceScaleFrame) {
+    FloatImage src(37, 23);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-128.0f, 127.0f);
+    for (unsigned y = 0; y < src.h; ++y)
+        for (unsigned x = 0; x < src.w; ++x) src.row(y)[x] = u(rng);
+    for (ScaleMethod m : {ScaleMethod::Nearest, ScaleMethod::Bicubic, ScaleMethod::Lanczos4})
+        for (auto [dw, dh] : {std::pair{28u, 17u}, std::pair{46u, 29u}, std::pair{19u, 31u}}) {
+            const FloatImage ref = vmaf::floatfeat::scale_frame(m, src, dw, dh);
+            const auto ax = vmaf::floatfeat::scale_axis(m, src.w, dw), ay = vmaf::floatfeat::scale_axis(m, src.h, dh);
+            ASSERT_EQ(ax.idx.size(), std::size_t{dw} * ax.taps);
+            for (unsigned y = 0; y < dh; ++y)
+                for (unsigned x = 0; x < dw; ++x) {
+                    float v = 0.0f, wsum = 0.0f;
+                    if (m == ScaleMethod::Nearest) {
+                        v = src.row(ay.idx[y])[ax.idx[x]];
+                    } else {
+                        const int t = ax.taps;
+                        for (int j = 0; j < t; ++j)
+                            for (int i = 0; i < t; ++i) {
+                                const float wgt = ax.w[x * t + i] * ay.w[y * t + j];
+                                wsum += wgt;
+                                v += src.row(ay.idx[y * t + j])[ax.idx[x * t + i]] * wgt;
+                            }
+                        if (m == ScaleMethod::Lanczos4) v = v / wsum;
+                    }
+                    ASSERT_EQ(std::memcmp(&v, &ref.row(y)[x], sizeof v), 0)
+                        << "method " << static_cast<int>(m) << " " << dw << "x" << dh << " at " << x << "," << y;
+                }
+        }
+}
+
+TEST(FloatVif, GainLimitIsTheGroupOption) {
+    ASSERT_EQ(vmaf::kFloatVifInfo.group_options.size(), 1u);
+    EXPECT_EQ(vmaf::kFloatVifInfo.group_options[0], "vif_enhn_gain_limit");
+    EXPECT_EQ(vmaf::kFloatVifInfo.create_group, nullptr);  // the CPU kind: one extractor per set
+}
+
+}  // namespace
