@@ -73,7 +73,8 @@ float emulated_rcp(float d, const std::vector<float>& tab) {
 /// infinities, and a sample of mantissas per exponent).
 std::vector<float> make_rcp_table() {
     std::vector<float> tab(std::size_t{1} << 23);
-    for (std::uint32_t m = 0; m < (1u << 23); ++m) tab[m] = floatfeat::float_adm_rcp_estimate(from_bits(0x3F800000u | m));
+    for (std::uint32_t m = 0; m < (1u << 23); ++m)
+        tab[m] = floatfeat::float_adm_rcp_estimate(from_bits(0x3F800000u | m));
     std::mt19937 rng(12345);
     std::vector<std::uint32_t> mant = {0, 1, 0x7FFFFFu, 0x400000u, 0x3FFFFFu};
     for (int i = 0; i < 64; ++i) mant.push_back(rng() & 0x7FFFFFu);
@@ -227,7 +228,8 @@ std::unique_ptr<FeatureExtractor> make(Session& s, const ExtractorInfo& kind, st
         ag.right[sc] = r.right;
         ag.bottom[sc] = r.bottom;
         ag.out_off[sc] = off;
-        const std::size_t rw = static_cast<std::size_t>(r.right - r.left), rh = static_cast<std::size_t>(r.bottom - r.top);
+        const std::size_t rw = static_cast<std::size_t>(r.right - r.left),
+                          rh = static_cast<std::size_t>(r.bottom - r.top);
         off += (3 + 6 * opts.size()) * (ag.cube ? rh : rw * rh);
         cw = ag.bw[sc];
         ch = ag.bh[sc];

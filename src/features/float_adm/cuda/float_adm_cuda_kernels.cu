@@ -35,7 +35,8 @@ __global__ void dwt_vertical(const float* a, const float* b, unsigned w, unsigne
     if (x >= w || i >= oh) return;
     std::size_t rows[4];
 #pragma unroll
-    for (int t = 0; t < 4; ++t) rows[t] = static_cast<std::size_t>(dwt_index(static_cast<int>(i), t, static_cast<int>(h))) * w + x;
+    for (int t = 0; t < 4; ++t)
+        rows[t] = static_cast<std::size_t>(dwt_index(static_cast<int>(i), t, static_cast<int>(h))) * w + x;
     const std::size_t o = static_cast<std::size_t>(i) * w + x;
     for (int n = 0; n < 2; ++n) {
         const float* s = n ? b : a;

@@ -41,8 +41,8 @@ struct VifScratchMem {
 class FloatVifCuda final : public SumsTwin<VifScratchMem> {
 public:
     /// `p`: each option set's parameters (equal but in gain_limit).
-    FloatVifCuda(Session& s, const ExtractorInfo& kind, std::vector<floatfeat::FloatVifParams> p, const VideoGeometry& g,
-                 const fc::VifGeometry& vg)
+    FloatVifCuda(Session& s, const ExtractorInfo& kind, std::vector<floatfeat::FloatVifParams> p,
+                 const VideoGeometry& g, const fc::VifGeometry& vg)
         : SumsTwin(s, "float_vif", g, (vg.row_off[3] + 2 * p.size() * vg.hs[3]) * sizeof(float),
                    [this] {
                        VifScratchMem m;
@@ -109,10 +109,18 @@ private:
               "float_vif tables upload");
         const int* t = tables_.get<int>();
         switch (p0.method) {
-            case floatfeat::ScaleMethod::Nearest: prescale_.method = 1; break;
-            case floatfeat::ScaleMethod::Bilinear: prescale_.method = 2; break;
-            case floatfeat::ScaleMethod::Bicubic: prescale_.method = 3; break;
-            case floatfeat::ScaleMethod::Lanczos4: prescale_.method = 4; break;
+            case floatfeat::ScaleMethod::Nearest:
+                prescale_.method = 1;
+                break;
+            case floatfeat::ScaleMethod::Bilinear:
+                prescale_.method = 2;
+                break;
+            case floatfeat::ScaleMethod::Bicubic:
+                prescale_.method = 3;
+                break;
+            case floatfeat::ScaleMethod::Lanczos4:
+                prescale_.method = 4;
+                break;
         }
         prescale_.taps = taps;
         prescale_.x_idx = t + at[0];

@@ -16,17 +16,17 @@ constexpr int kVifMaxTaps = 65;
 /// Resampling of the converted luma (vif_prescale), tables made by the host
 /// (floatfeat::scale_axis / bilinear_axis), device pointers.
 struct VifPrescale {
-    int method = 0;  ///< 0: none, 1 nearest, 2 bilinear, 3 bicubic, 4 lanczos4
-    int taps = 0;    ///< per output along an axis (nearest 1, bicubic 4, lanczos4 9)
+    int method = 0;                                ///< 0: none, 1 nearest, 2 bilinear, 3 bicubic, 4 lanczos4
+    int taps = 0;                                  ///< per output along an axis (nearest 1, bicubic 4, lanczos4 9)
     const int *x_idx = nullptr, *y_idx = nullptr;  ///< [n * taps]; bilinear: lo then hi ([2n])
     const float *x_w = nullptr, *y_w = nullptr;    ///< [n * taps]; bilinear: d ([n])
 };
 
 struct VifGeometry {
-    unsigned w, h, bpc;       ///< the luma
-    unsigned ws[4], hs[4];    ///< image size of each scale (ws[0] x hs[0]: prescaled)
-    unsigned row_off[4];      ///< floats into the row sums where scale s's 2 * limits blocks of hs[s] rows begin
-    int first_scale;          ///< 1 with vif_skip_scale0
+    unsigned w, h, bpc;     ///< the luma
+    unsigned ws[4], hs[4];  ///< image size of each scale (ws[0] x hs[0]: prescaled)
+    unsigned row_off[4];    ///< floats into the row sums where scale s's 2 * limits blocks of hs[s] rows begin
+    int first_scale;        ///< 1 with vif_skip_scale0
 };
 
 /// The host's filters and statistic constants, bit for bit.
@@ -53,7 +53,7 @@ VifScratch vif_scratch_layout(void* base, const VifGeometry& g, bool prescale);
 /// One frame: for each scale from first_scale and each gain limit j, the
 /// float row sums of the VIF statistic's num (rows[row_off[s] + 2j * hs[s] + y])
 /// and den (rows[row_off[s] + (2j + 1) * hs[s] + y]).
-void launch_float_vif(const void* ref, const void* dist, std::size_t pitch, const VifGeometry& g,
-                      const VifConstants& k, const VifPrescale& ps, const VifScratch& sc, float* rows, cudaStream_t s);
+void launch_float_vif(const void* ref, const void* dist, std::size_t pitch, const VifGeometry& g, const VifConstants& k,
+                      const VifPrescale& ps, const VifScratch& sc, float* rows, cudaStream_t s);
 
 }  // namespace vmaf::floatfeat::cuda
