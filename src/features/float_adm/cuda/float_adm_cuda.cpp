@@ -9,8 +9,9 @@
 // masking threshold (the CPU's 3x3 sum in its order, the centre term in
 // double) are the CPU's operations, compiled without contraction and with
 // IEEE division (the device decouples whole bands, the CPU only the region
-// its masking reads; the samples outside it are never read). The CPU pools each band by adding, per region row in float
-// from 0 in column order, the per-sample p-th powers, then the row sums in
+// its masking reads; the samples outside it are never read). The CPU pools
+// each band by adding, per region row in float from 0 in column order, the
+// per-sample p-th powers, then the row sums in
 // float in row order: for p = 3 one device thread forms each row's sum of
 // cubes (x * x * x, as the CPU) and the host adds the read-back rows in order;
 // for any other p the device returns the per-sample arguments and the host
