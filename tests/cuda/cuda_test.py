@@ -151,11 +151,12 @@ def strip(report):
     return report
 
 
-def feature_set(name, *features, deep=False, no_prediction=False):
+def feature_set(name, *features, deep=False, no_prediction=False, pairs=""):
     """A parity case: --feature arguments, run on every corpus pair (and, with
-    deep, on the 12- and 16-bit pairs deep_pairs() makes)."""
+    deep, on the 12- and 16-bit pairs deep_pairs() makes), or only on the
+    pairs whose name matches the regular expression `pairs`."""
     args = (["--no_prediction"] if no_prediction else []) + [a for f in features for a in ("--feature", f)]
-    return {"name": name, "args": args, "deep": deep}
+    return {"name": name, "args": args, "deep": deep, "pairs": pairs}
 
 
 FEATURE_SETS = [
@@ -214,10 +215,10 @@ FEATURE_SETS = [
                 "float_vif=vif_enhn_gain_limit=1.5", "float_vif=vif_enhn_gain_limit=1.2:vif_skip_scale0=true",
                 "float_adm=adm_enhn_gain_limit=1.0", "float_adm=debug=true", "float_adm=adm_enhn_gain_limit=1.2",
                 "float_adm=adm_enhn_gain_limit=3:adm_p_norm=2", "float_adm=adm_enhn_gain_limit=1.5:adm_p_norm=2",
-                no_prediction=True),
+                no_prediction=True, pairs=r"^p0[345]|^p1"),
     feature_set("float_groups5", *[f"float_vif=vif_enhn_gain_limit={e}" for e in ("1.0", "1.1", "1.2", "1.3", "2.5")],
                 *[f"float_adm=adm_enhn_gain_limit={e}" for e in ("1.0", "1.1", "1.2", "1.3", "2.5")],
-                no_prediction=True),
+                no_prediction=True, pairs=r"^p05_.*noise|^p03"),
     # The float models: every feature they use runs on the device (checked through feature_backends).
     {"name": "float_models", "deep": True,
      "args": ["--model", "version=vmaf_float_v0.6.1", "--model", "version=vmaf_float_v0.6.1neg:name=neg",
@@ -309,7 +310,7 @@ def parity(vmaf, clipdir, tmp, extra):
     pair_rx = os.environ.get("VMAF_PARITY_PAIRS", "")
     for fs in sets:
         for name, ref, dist, geom in (ps_deep if fs["deep"] else ps):
-            if not re.search(pair_rx, name):
+            if not re.search(pair_rx, name) or not re.search(fs.get("pairs", ""), name):
                 continue
             label = f"{name} {fs['name']}"
             base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + fs["args"] + extra
