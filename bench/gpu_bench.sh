@@ -95,7 +95,7 @@ fi
 # alone, and the CPU path at all host cores for the GPU/CPU ratio. FEATURES=... overrides the list.
 echo "== twins, 4K 10-bit x$N4: engine fps (--threads 8) / GPU side / CPU (--threads $(nproc)) / GPU:CPU"
 A4="-r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10"
-for f in ${FEATURES:-psnr float_ssim float_ms_ssim psnr_hvs ciede ssimulacra2 cambi xpsnr speed_chroma model:vmaf_v1.0.16_3d0h}; do
+for f in ${FEATURES:-psnr float_ssim float_ms_ssim psnr_hvs ciede ssimulacra2 cambi xpsnr speed_chroma model:vmaf_v1.0.16_3d0h model:vmaf_float_v0.6.1}; do
   if [ "${f#model:}" != "$f" ]; then sel="-m version=${f#model:}" dsel="-m ${f#model:}"; else sel="--no_prediction --feature $f" dsel=$f; fi
   best=0
   for r in 1 2; do
