@@ -67,7 +67,10 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true --feature xpsnr \
       -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=neg
     sanitize "float twins" memcheck $dispatch 4 10 "${float_twins[@]}"
+    sanitize "ssimulacra2" memcheck $dispatch 4 3 --no_prediction --feature ssimulacra2=yuv_matrix=2
   done
+  # The ssimulacra2 map sums' staged double buffer (shared memory).
+  [ -n "$ref" ] && [ -n "$dis" ] && sanitize "ssimulacra2" racecheck serial 0 2 --no_prediction --feature ssimulacra2
   # Shared-memory hazards of the float twins' ordered reductions (row sums, sequential sums).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float twins" racecheck serial 0 3 "${float_twins[@]}"
   # racecheck (shared memory) over every kernel the models use, 8- and 10-bit, odd size, groups

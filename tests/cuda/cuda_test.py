@@ -22,7 +22,8 @@ results = []
 # Kinds with a CUDA twin (src/features/<kind>/cuda/): under --backend cuda these
 # report "cuda" in feature_backends, every other kind "cpu" with one stderr
 # notice. Add a kind here when its twin lands.
-TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim"}
+TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
+         "ssimulacra2"}
 
 
 def check(name, cond, detail=""):
@@ -187,6 +188,9 @@ FEATURE_SETS = [
                 no_prediction=True),
     feature_set("float_ssim_scale1", "float_ssim=scale=1:enable_lcs=true", deep=True, no_prediction=True),
     feature_set("float_ssim_scale3", "float_ssim=scale=3:enable_db=true", deep=True, no_prediction=True),
+    # ssimulacra2_cuda: each yuv_matrix (no key suffix: one instance per set); the default also on 12/16 bits.
+    feature_set("ssimulacra2", "ssimulacra2", deep=True, no_prediction=True),
+    *[feature_set(f"ssimulacra2_m{m}", f"ssimulacra2=yuv_matrix={m}", no_prediction=True) for m in (1, 2, 3)],
     # groups: option sets that differ only in the enhancement-gain limit share one pass (up to 4 limits),
     # an instance with another option stays apart, and 5 limits fall back to separate twins.
     feature_set("groups", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_enhn_gain_limit=1.5:debug=true",
