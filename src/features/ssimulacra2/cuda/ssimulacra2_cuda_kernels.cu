@@ -39,36 +39,49 @@ __global__ void k_blur_v(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
     if (x < w) blur_v_col(jobs.a[blockIdx.y] + x, jobs.out[blockIdx.y] + x, w, static_cast<int>(h), k);
 }
 
-constexpr unsigned kChunk = 256;
+/// Producer warps of map_sums; each of their threads computes one pixel's terms per chunk.
+constexpr unsigned kProducerWarps = 8;
+constexpr unsigned kChunk = 32 * kProducerWarps;
+/// Stage rows padded by one double, so the six adding lanes (one row each)
+/// read different banks.
+constexpr unsigned kStageRow = kChunk + 1;
 
 /// MapSums of channel blockIdx.x over n pixels: sum k = the double sum from
 /// 0 of term k of pixel 0, 1, ..., n - 1 (raster order: the CPU's add_row
 /// chains, continued from row to row), lane k of warp 0 adding chain k.
-/// Warp 1 stages chunk t of the terms while warp 0 adds chunk t - 1 (two
-/// buffers, one barrier per step). Launch: 3 blocks of 64 threads.
+/// Warps 1..kProducerWarps stage chunk t of the terms while warp 0 adds chunk
+/// t - 1 (two buffers, one barrier per step). Launch: 3 blocks of
+/// 32 * (1 + kProducerWarps) threads.
 __global__ void k_map_sums(MapJobs jobs, unsigned long long n, float c2, double* out) {
-    __shared__ double stage[2][6][kChunk];
+    __shared__ double stage[2][6][kStageRow];
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const MapInputs m = jobs.c[blockIdx.x];
     const unsigned long long chunks = (n + kChunk - 1) / kChunk;
     double acc = 0.0;
     for (unsigned long long t = 0; t <= chunks; ++t) {
-        if (warp == 1 && t < chunks) {
-            for (unsigned j = lane; j < kChunk; j += 32) {
-                const unsigned long long i = t * kChunk + j;
-                if (i < n) {
-                    double v[6];
-                    map_terms(m, i, c2, v);
+        if (warp >= 1 && t < chunks) {
+            const unsigned j = threadIdx.x - 32;
+            const unsigned long long i = t * kChunk + j;
+            if (i < n) {
+                double v[6];
+                map_terms(m, i, c2, v);
 #pragma unroll
-                    for (int q = 0; q < 6; ++q) stage[t & 1][q][j] = v[q];
-                }
+                for (int q = 0; q < 6; ++q) stage[t & 1][q][j] = v[q];
             }
         }
         if (warp == 0 && lane < 6 && t > 0) {
             const unsigned long long base = (t - 1) * kChunk;
             const unsigned cnt = n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk;
             const double* s = stage[(t - 1) & 1][lane];
-            for (unsigned j = 0; j < cnt; ++j) acc = __dadd_rn(acc, s[j]);
+            unsigned j = 0;
+            for (; j + 8 <= cnt; j += 8) {  // eight loads in flight, then the eight additions in order
+                double v[8];
+#pragma unroll
+                for (int q = 0; q < 8; ++q) v[q] = s[j + q];
+#pragma unroll
+                for (int q = 0; q < 8; ++q) acc = __dadd_rn(acc, v[q]);
+            }
+            for (; j < cnt; ++j) acc = __dadd_rn(acc, s[j]);
         }
         __syncthreads();
     }
@@ -98,7 +111,7 @@ struct DeviceExec {
         k_blur_v<<<dim3((w + 63) / 64, 5), 64, 0, s>>>(j, w, h, k);
     }
     void map_sums(const MapJobs& j, std::size_t n, double* out) {
-        k_map_sums<<<3, 64, 0, s>>>(j, static_cast<unsigned long long>(n), k.c2, out);
+        k_map_sums<<<3, 32 * (1 + kProducerWarps), 0, s>>>(j, static_cast<unsigned long long>(n), k.c2, out);
     }
 };
 
