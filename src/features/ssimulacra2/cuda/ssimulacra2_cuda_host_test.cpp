@@ -26,7 +26,7 @@ using namespace vmaf::ssimulacra2::cuda;
 struct HostExec {
     const S2Geometry& g;
     const S2Constants& k;
-    void to_linear(const Planes3& in, const S2Scratch& sc) {
+    void to_linear(const Planes3& in, const S2Scale& sc) {
         for (unsigned side = 0; side < 2; ++side)
             for (unsigned y = 0; y < g.h; ++y)
                 for (unsigned x = 0; x < g.w; ++x) to_linear_px(in, g, k, sc, x, y, side);
@@ -36,9 +36,9 @@ struct HostExec {
             for (unsigned y = 0; y < (ih + 1) / 2; ++y)
                 for (unsigned x = 0; x < (iw + 1) / 2; ++x) downsample_px(d.in[z], d.out[z], iw, ih, x, y);
     }
-    void xyb(const S2Scratch& sc, std::size_t n) {
+    void xyb(const S2Scale& sc, std::size_t n) {
         for (int side = 0; side < 2; ++side)
-            for (std::size_t i = 0; i < n; ++i) xyb_px(sc.cur[side], i, k);
+            for (std::size_t i = 0; i < n; ++i) xyb_px(sc.img[side], i, k);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
         for (int q = 0; q < 5; ++q)
@@ -51,16 +51,17 @@ struct HostExec {
         for (int q = 0; q < 5; ++q)
             for (unsigned x = 0; x < w; ++x) blur_v_col(j.a[q] + x, j.out[q] + x, w, static_cast<int>(h), k);
     }
-    void map_sums(const MapJobs& j, std::size_t n, double* out) {
-        for (int c = 0; c < 3; ++c) {
-            double acc[6] = {};
-            for (std::size_t i = 0; i < n; ++i) {
-                double t[6];
-                map_terms(j.c[c], i, k.c2, t);
-                for (int q = 0; q < 6; ++q) acc[q] += t[q];
+    void map_sums(const MapJobs& j, double* sums) {
+        for (int s = 0; s < j.scales; ++s)
+            for (int c = 0; c < 3; ++c) {
+                double acc[6] = {};
+                for (std::size_t i = 0; i < j.n[s]; ++i) {
+                    double t[6];
+                    map_terms(j.c[s][c], i, k.c2, t);
+                    for (int q = 0; q < 6; ++q) acc[q] += t[q];
+                }
+                for (int q = 0; q < 6; ++q) sums[(s * 3 + c) * 6 + q] = acc[q];
             }
-            for (int q = 0; q < 6; ++q) out[c * 6 + q] = acc[q];
-        }
     }
 };
 

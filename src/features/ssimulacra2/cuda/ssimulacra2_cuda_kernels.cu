@@ -9,7 +9,7 @@ namespace vmaf::ssimulacra2::cuda {
 
 namespace {
 
-__global__ void k_to_linear(Planes3 in, S2Geometry g, S2Constants k, S2Scratch sc) {
+__global__ void k_to_linear(Planes3 in, S2Geometry g, S2Constants k, S2Scale sc) {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x < g.w && y < g.h) to_linear_px(in, g, k, sc, x, y, blockIdx.z);
@@ -21,9 +21,9 @@ __global__ void k_downsample(Downsample d, unsigned iw, unsigned ih) {
     if (x < (iw + 1) / 2 && y < (ih + 1) / 2) downsample_px(d.in[blockIdx.z], d.out[blockIdx.z], iw, ih, x, y);
 }
 
-__global__ void k_to_xyb(S2Scratch sc, unsigned n, S2Constants k) {
+__global__ void k_to_xyb(S2Scale sc, unsigned n, S2Constants k) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) xyb_px(sc.cur[blockIdx.y], i, k);
+    if (i < n) xyb_px(sc.img[blockIdx.y], i, k);
 }
 
 __global__ void k_blur_h(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
@@ -46,16 +46,18 @@ constexpr unsigned kChunk = 32 * kProducerWarps;
 /// read different banks.
 constexpr unsigned kStageRow = kChunk + 1;
 
-/// MapSums of channel blockIdx.x over n pixels: sum k = the double sum from
+/// MapSums of channel blockIdx.x of scale blockIdx.y over its n pixels: sum k = the double sum from
 /// 0 of term k of pixel 0, 1, ..., n - 1 (raster order: the CPU's add_row
 /// chains, continued from row to row), lane k of warp 0 adding chain k.
 /// Warps 1..kProducerWarps stage chunk t of the terms while warp 0 adds chunk
-/// t - 1 (two buffers, one barrier per step). Launch: 3 blocks of
+/// t - 1 (two buffers, one barrier per step). Launch: 3 x scales blocks of
 /// 32 * (1 + kProducerWarps) threads.
-__global__ void k_map_sums(MapJobs jobs, unsigned long long n, float c2, double* out) {
+__global__ void k_map_sums(MapJobs jobs, float c2, double* sums) {
     __shared__ double stage[2][6][kStageRow];
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const MapInputs m = jobs.c[blockIdx.x];
+    const MapInputs m = jobs.c[blockIdx.y][blockIdx.x];
+    const unsigned long long n = jobs.n[blockIdx.y];
+    double* out = sums + (blockIdx.y * 3 + blockIdx.x) * 6;
     const unsigned long long chunks = (n + kChunk - 1) / kChunk;
     double acc = 0.0;
     for (unsigned long long t = 0; t <= chunks; ++t) {
@@ -85,7 +87,7 @@ __global__ void k_map_sums(MapJobs jobs, unsigned long long n, float c2, double*
         }
         __syncthreads();
     }
-    if (warp == 0 && lane < 6) out[blockIdx.x * 6 + lane] = acc;
+    if (warp == 0 && lane < 6) out[lane] = acc;
 }
 
 /// run_pipeline's steps as kernel launches on one stream.
@@ -94,14 +96,14 @@ struct DeviceExec {
     const S2Constants& k;
     cudaStream_t s;
 
-    void to_linear(const Planes3& in, const S2Scratch& sc) {
+    void to_linear(const Planes3& in, const S2Scale& sc) {
         k_to_linear<<<dim3((g.w + 31) / 32, (g.h + 7) / 8, 2), dim3(32, 8), 0, s>>>(in, g, k, sc);
     }
     void downsample(const Downsample& d, unsigned iw, unsigned ih) {
         const unsigned ow = (iw + 1) / 2, oh = (ih + 1) / 2;
         k_downsample<<<dim3((ow + 31) / 32, (oh + 7) / 8, 6), dim3(32, 8), 0, s>>>(d, iw, ih);
     }
-    void xyb(const S2Scratch& sc, std::size_t n) {
+    void xyb(const S2Scale& sc, std::size_t n) {
         k_to_xyb<<<dim3(static_cast<unsigned>((n + 255) / 256), 2), 256, 0, s>>>(sc, static_cast<unsigned>(n), k);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
@@ -110,8 +112,8 @@ struct DeviceExec {
     void blur_v(const BlurJobs& j, unsigned w, unsigned h) {
         k_blur_v<<<dim3((w + 63) / 64, 5), 64, 0, s>>>(j, w, h, k);
     }
-    void map_sums(const MapJobs& j, std::size_t n, double* out) {
-        k_map_sums<<<3, 32 * (1 + kProducerWarps), 0, s>>>(j, static_cast<unsigned long long>(n), k.c2, out);
+    void map_sums(const MapJobs& j, double* sums) {
+        k_map_sums<<<dim3(3, static_cast<unsigned>(j.scales)), 32 * (1 + kProducerWarps), 0, s>>>(j, k.c2, sums);
     }
 };
 

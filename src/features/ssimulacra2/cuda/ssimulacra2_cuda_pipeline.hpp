@@ -42,12 +42,18 @@ struct S2Constants {
     float c2;  ///< SSIM stabiliser
 };
 
-/// Planes of one frame's pipeline (all packed: row stride = the scale's width).
+/// Planes of one scale (packed: row stride = its width w).
+struct S2Scale {
+    float* img[2][3];      ///< ref (0) and dist (1): linear RGB, then XYB in place
+    float* blurred[3][5];  ///< per channel: s11, s22, s12, mu1, mu2
+    unsigned w, h;
+};
+
+/// Planes of one frame's pipeline: every measured scale's own, so that the
+/// map sums of all scales run in one launch at the end.
 struct S2Scratch {
-    float* cur[2][3];      ///< w * h each: the current scale of ref (0) and dist (1), RGB then XYB
-    float* next[2][3];     ///< ceil(w/2) * ceil(h/2) each: the next scale's linear RGB
-    float* tmp[5];         ///< w * h each: horizontal blur passes
-    float* blurred[3][5];  ///< w * h each, per channel: s11, s22, s12, mu1, mu2
+    S2Scale scale[6];
+    float* tmp[5];  ///< full size: horizontal blur passes
 };
 
 /// The input samples: plane p of ref (side 0) and dist (side 1), rows `pitch[p]` bytes apart.
@@ -74,8 +80,12 @@ struct BlurJobs {
 struct MapInputs {
     const float *img1, *mu1, *img2, *mu2, *s11, *s22, *s12;
 };
+/// The map sums of every measured scale and channel: c[scale][channel] over
+/// n[scale] pixels.
 struct MapJobs {
-    MapInputs c[3];
+    MapInputs c[6][3];
+    unsigned long long n[6];
+    int scales;
 };
 
 /// Doubles one frame produces: per scale (6), channel (3) the six MapSums sums,
@@ -87,10 +97,12 @@ inline std::size_t s2_plane_bytes(std::size_t w, std::size_t h) {
     return (w * h * sizeof(float) + 255) & ~std::size_t{255};
 }
 inline std::size_t s2_scratch_bytes(const S2Geometry& g) {
-    return (6 + 5 + 15) * s2_plane_bytes(g.w, g.h) + 6 * s2_plane_bytes((g.w + 1) / 2, (g.h + 1) / 2);
+    std::size_t bytes = 5 * s2_plane_bytes(g.w, g.h);
+    for (unsigned s = 0, w = g.w, h = g.h; s < static_cast<unsigned>(g.scales); ++s, w = (w + 1) / 2, h = (h + 1) / 2)
+        bytes += (6 + 15) * s2_plane_bytes(w, h);
+    return bytes;
 }
 inline S2Scratch s2_scratch_layout(void* base, const S2Geometry& g) {
-    const std::size_t full = s2_plane_bytes(g.w, g.h), half = s2_plane_bytes((g.w + 1) / 2, (g.h + 1) / 2);
     auto* p = static_cast<unsigned char*>(base);
     auto take = [&p](std::size_t bytes) {
         auto* f = reinterpret_cast<float*>(p);
@@ -98,13 +110,16 @@ inline S2Scratch s2_scratch_layout(void* base, const S2Geometry& g) {
         return f;
     };
     S2Scratch s{};
-    for (auto& side : s.cur)
-        for (auto& pl : side) pl = take(full);
-    for (auto& pl : s.tmp) pl = take(full);
-    for (auto& ch : s.blurred)
-        for (auto& pl : ch) pl = take(full);
-    for (auto& side : s.next)
-        for (auto& pl : side) pl = take(half);
+    for (auto& pl : s.tmp) pl = take(s2_plane_bytes(g.w, g.h));
+    for (unsigned i = 0, w = g.w, h = g.h; i < static_cast<unsigned>(g.scales); ++i, w = (w + 1) / 2, h = (h + 1) / 2) {
+        S2Scale& sc = s.scale[i];
+        sc.w = w;
+        sc.h = h;
+        for (auto& side : sc.img)
+            for (auto& pl : side) pl = take(s2_plane_bytes(w, h));
+        for (auto& ch : sc.blurred)
+            for (auto& pl : ch) pl = take(s2_plane_bytes(w, h));
+    }
     return s;
 }
 
@@ -210,8 +225,8 @@ S2_HD float srgb_to_linear(const S2Constants& k, float v) {
 S2_HD float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
 /// to_linear + yuv_to_linear_row of pixel (x, y) of one side, chroma sampled
-/// at (x >> cx, y >> cy), into cur[side].
-S2_HD void to_linear_px(const Planes3& in, const S2Geometry& g, const S2Constants& k, const S2Scratch& sc, unsigned x,
+/// at (x >> cx, y >> cy), into img[side] of scale 0.
+S2_HD void to_linear_px(const Planes3& in, const S2Geometry& g, const S2Constants& k, const S2Scale& sc, unsigned x,
                         unsigned y, unsigned side) {
     const float ys = sample_at(in.p[side][0], in.pitch[0], x, y, g.bpc);
     float us = k.c_offset, vs = k.c_offset;
@@ -223,9 +238,9 @@ S2_HD void to_linear_px(const Planes3& in, const S2Geometry& g, const S2Constant
     const float u = f_mul(f_sub(us, k.c_offset), k.c_scale);
     const float v = f_mul(f_sub(vs, k.c_offset), k.c_scale);
     const std::size_t o = static_cast<std::size_t>(y) * g.w + x;
-    sc.cur[side][0][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cr_r, v))));
-    sc.cur[side][1][o] = srgb_to_linear(k, clamp01(f_add(f_add(yv, f_mul(k.cb_g, u)), f_mul(k.cr_g, v))));
-    sc.cur[side][2][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cb_b, u))));
+    sc.img[side][0][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cr_r, v))));
+    sc.img[side][1][o] = srgb_to_linear(k, clamp01(f_add(f_add(yv, f_mul(k.cb_g, u)), f_mul(k.cr_g, v))));
+    sc.img[side][2][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cb_b, u))));
 }
 
 /// downsample_row at output (x, y): (((a[x0] + a[x1]) + b[x0]) + b[x1]) * 0.25f, edges clamped.
@@ -348,42 +363,36 @@ S2_HD void map_terms(const MapInputs& m, std::size_t i, float c2, double* t) {
     t[5] = d_mul(l2, l2);
 }
 
-/// The CPU's sequence of steps (Scorer::norms): linear RGB of both sides;
-/// per scale, the next scale downsampled before this one turns into XYB in
-/// place, then per channel the five blurs (s11, s22, s12, mu1, mu2) and the
-/// map sums into sums + scale * 18. `e` runs each step (kernel launches on the
-/// device, loops on the host): to_linear(in), downsample(d, iw, ih),
-/// xyb(sc, n), blur_h(jobs, w, h), blur_v(jobs, w, h), map_sums(jobs, n, out).
+/// The CPU's sequence of steps (Scorer::norms), each scale in its own planes:
+/// linear RGB of both sides; per scale, the next scale downsampled before
+/// this one turns into XYB in place, then per channel the five blurs (s11,
+/// s22, s12, mu1, mu2); finally the map sums of every scale and channel into
+/// sums (kS2Sums layout). The values are the CPU's whatever the planes.
+/// `e` runs each step (kernel launches on the device, loops on the host):
+/// to_linear(in, scale 0), downsample(d, iw, ih), xyb(scale, n),
+/// blur_h(jobs, w, h), blur_v(jobs, w, h), map_sums(jobs, sums).
 template <typename Exec>
-void run_pipeline(Exec& e, const Planes3& in, const S2Geometry& g, S2Scratch sc, double* sums) {
-    e.to_linear(in, sc);
-    unsigned sw = g.w, sh = g.h;
+void run_pipeline(Exec& e, const Planes3& in, const S2Geometry& g, const S2Scratch& sc, double* sums) {
+    e.to_linear(in, sc.scale[0]);
+    MapJobs maps{};
+    maps.scales = g.scales;
     for (int scale = 0; scale < g.scales; ++scale) {
-        if (scale > 0) {
-            for (int i = 0; i < 2; ++i)
-                for (int c = 0; c < 3; ++c) {
-                    float* t = sc.cur[i][c];
-                    sc.cur[i][c] = sc.next[i][c];
-                    sc.next[i][c] = t;
-                }
-            sw = (sw + 1) / 2;
-            sh = (sh + 1) / 2;
-        }
+        const S2Scale& cur = sc.scale[scale];
+        const unsigned sw = cur.w, sh = cur.h;
         if (scale + 1 < g.scales) {
             Downsample d{};
             for (int i = 0; i < 2; ++i)
                 for (int c = 0; c < 3; ++c) {
-                    d.in[i * 3 + c] = sc.cur[i][c];
-                    d.out[i * 3 + c] = sc.next[i][c];
+                    d.in[i * 3 + c] = cur.img[i][c];
+                    d.out[i * 3 + c] = sc.scale[scale + 1].img[i][c];
                 }
             e.downsample(d, sw, sh);
         }
-        e.xyb(sc, std::size_t{sw} * sh);
-        MapJobs maps{};
+        e.xyb(cur, std::size_t{sw} * sh);
         for (int c = 0; c < 3; ++c) {
-            const float* a = sc.cur[0][c];
-            const float* b = sc.cur[1][c];
-            float* const* out = sc.blurred[c];
+            const float* a = cur.img[0][c];
+            const float* b = cur.img[1][c];
+            float* const* out = cur.blurred[c];
             const BlurJobs h{{a, b, a, a, b}, {a, b, b, nullptr, nullptr},
                              {sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]}};
             const BlurJobs v{{sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]},
@@ -391,10 +400,11 @@ void run_pipeline(Exec& e, const Planes3& in, const S2Geometry& g, S2Scratch sc,
                              {out[0], out[1], out[2], out[3], out[4]}};
             e.blur_h(h, sw, sh);
             e.blur_v(v, sw, sh);
-            maps.c[c] = MapInputs{a, out[3], b, out[4], out[0], out[1], out[2]};
+            maps.c[scale][c] = MapInputs{a, out[3], b, out[4], out[0], out[1], out[2]};
         }
-        e.map_sums(maps, std::size_t{sw} * sh, sums + scale * 18);
+        maps.n[scale] = static_cast<unsigned long long>(sw) * sh;
     }
+    e.map_sums(maps, sums);
 }
 
 }  // namespace vmaf::ssimulacra2::cuda
