@@ -45,7 +45,8 @@ public:
 private:
     void launch(const DeviceFrame& f, S2ScratchMem& scratch, void* sums, cudaStream_t s,
                 FrameState& /*st*/) const override {
-        if (geom_.chroma && f.planes < 3) throw Error(ErrorKind::Internal, "ssimulacra2_cuda: chroma planes not staged");
+        if (geom_.chroma && f.planes < 3)
+            throw Error(ErrorKind::Internal, "ssimulacra2_cuda: chroma planes not staged");
         s2::cuda::Planes3 in{};
         for (unsigned p = 0; p < (geom_.chroma ? 3u : 1u); ++p) {
             in.p[0][p] = static_cast<const unsigned char*>(f.ref[p].data);

@@ -80,7 +80,7 @@ void fill(Picture& ref, Picture& dist, std::uint32_t seed) {
             for (unsigned x = 0; x < r.width; ++x) {
                 const unsigned base = ((x * 7 + y * 13 + p * 50) % 200 + next(seed) % 40) * maxv / 255;
                 int dv = static_cast<int>(base) + static_cast<int>(next(seed) % 21) - 10;
-                if (x > r.width / 2 && y < r.height / 3) dv = static_cast<int>(maxv / 2);  // flattened
+                if (x > r.width / 2 && y < r.height / 3) dv = static_cast<int>(maxv / 2);   // flattened
                 if (y > r.height / 2 && x < r.width / 3) dv += static_cast<int>(maxv / 8);  // brighter
                 const unsigned dvc = dv < 0 ? 0u : (dv > static_cast<int>(maxv) ? maxv : static_cast<unsigned>(dv));
                 const unsigned rv = base > maxv ? maxv : base;
@@ -96,8 +96,8 @@ void fill(Picture& ref, Picture& dist, std::uint32_t seed) {
 }
 
 void expect_same(PixelFormat fmt, unsigned bpc, unsigned w, unsigned h, YuvMatrix m) {
-    SCOPED_TRACE(std::string(pixel_format_name(fmt)) + " " + std::to_string(bpc) + "-bit " + std::to_string(w) +
-                 "x" + std::to_string(h) + " matrix " + std::to_string(static_cast<int>(m)));
+    SCOPED_TRACE(std::string(pixel_format_name(fmt)) + " " + std::to_string(bpc) + "-bit " + std::to_string(w) + "x" +
+                 std::to_string(h) + " matrix " + std::to_string(static_cast<int>(m)));
     const VideoGeometry vg{fmt, bpc, w, h};
     Picture ref(fmt, bpc, w, h), dist(fmt, bpc, w, h);
     fill(ref, dist, w * 31 + h * 17 + bpc);
@@ -122,10 +122,12 @@ void expect_same(PixelFormat fmt, unsigned bpc, unsigned w, unsigned h, YuvMatri
 
     ASSERT_EQ(twin.size(), cpu.size());
     for (std::size_t s = 0; s < cpu.size(); ++s) {
-        for (int i = 0; i < 6; ++i) EXPECT_EQ(std::memcmp(&twin[s].ssim[i], &cpu[s].ssim[i], 8), 0)
-            << "scale " << s << " ssim " << i << ": " << twin[s].ssim[i] << " vs " << cpu[s].ssim[i];
-        for (int i = 0; i < 12; ++i) EXPECT_EQ(std::memcmp(&twin[s].edgediff[i], &cpu[s].edgediff[i], 8), 0)
-            << "scale " << s << " edgediff " << i << ": " << twin[s].edgediff[i] << " vs " << cpu[s].edgediff[i];
+        for (int i = 0; i < 6; ++i)
+            EXPECT_EQ(std::memcmp(&twin[s].ssim[i], &cpu[s].ssim[i], 8), 0)
+                << "scale " << s << " ssim " << i << ": " << twin[s].ssim[i] << " vs " << cpu[s].ssim[i];
+        for (int i = 0; i < 12; ++i)
+            EXPECT_EQ(std::memcmp(&twin[s].edgediff[i], &cpu[s].edgediff[i], 8), 0)
+                << "scale " << s << " edgediff " << i << ": " << twin[s].edgediff[i] << " vs " << cpu[s].edgediff[i];
     }
     const double a = score_from_norms(twin), b = score_from_norms(cpu);
     EXPECT_EQ(std::memcmp(&a, &b, 8), 0) << a << " vs " << b;
@@ -139,7 +141,7 @@ TEST(Ssimulacra2CudaPipeline, EqualsCpuEveryMatrixAndFormat) {
         expect_same(PixelFormat::Yuv444, 8, 33, 20, static_cast<YuvMatrix>(m));
         expect_same(PixelFormat::Yuv400, 10, 24, 17, static_cast<YuvMatrix>(m));
     }
-    expect_same(PixelFormat::Yuv420, 16, 9, 8, YuvMatrix::Bt601Full);  // the minimum, one short blur row
+    expect_same(PixelFormat::Yuv420, 16, 9, 8, YuvMatrix::Bt601Full);       // the minimum, one short blur row
     expect_same(PixelFormat::Yuv444, 12, 17, 16, YuvMatrix::Bt709Limited);  // last scale below 8x8
 }
 

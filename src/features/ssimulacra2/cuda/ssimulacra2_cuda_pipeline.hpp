@@ -36,8 +36,8 @@ struct S2Geometry {
 struct S2Constants {
     float y_offset, y_scale, c_offset, c_scale, cr_r, cb_g, cr_g, cb_b;  // YuvCoeffs
     float srgb_p[5], srgb_q[5], srgb_threshold, srgb_low_slope;          // sRGB EOTF
-    float opsin[3][3], opsin_bias, neg_cbrt_bias;                         // XYB
-    int radius;                                                           // BlurCoeffs
+    float opsin[3][3], opsin_bias, neg_cbrt_bias;                        // XYB
+    int radius;                                                          // BlurCoeffs
     float n2[3], d1[3], mul_in[3][4], mul_prev[3][4], mul_prev2[3][4];
     float c2;  ///< SSIM stabiliser
 };
@@ -205,7 +205,9 @@ S2_HD float bits_float(unsigned u) {
     return x;
 #endif
 }
-S2_HD float f_abs(float x) { return bits_float(float_bits(x) & 0x7fffffffu); }
+S2_HD float f_abs(float x) {
+    return bits_float(float_bits(x) & 0x7fffffffu);
+}
 
 S2_HD float sample_at(const unsigned char* plane, std::size_t pitch, unsigned x, unsigned y, unsigned bpc) {
     const unsigned char* row = plane + static_cast<std::size_t>(y) * pitch;
@@ -222,7 +224,9 @@ S2_HD float srgb_to_linear(const S2Constants& k, float v) {
     return v > k.srgb_threshold ? f_div(p, q) : f_mul(v, k.srgb_low_slope);
 }
 
-S2_HD float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+S2_HD float clamp01(float v) {
+    return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+}
 
 /// to_linear + yuv_to_linear_row of pixel (x, y) of one side, chroma sampled
 /// at (x >> cx, y >> cy), into img[side] of scale 0.
@@ -393,8 +397,8 @@ void run_pipeline(Exec& e, const Planes3& in, const S2Geometry& g, const S2Scrat
             const float* a = cur.img[0][c];
             const float* b = cur.img[1][c];
             float* const* out = cur.blurred[c];
-            const BlurJobs h{{a, b, a, a, b}, {a, b, b, nullptr, nullptr},
-                             {sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]}};
+            const BlurJobs h{
+                {a, b, a, a, b}, {a, b, b, nullptr, nullptr}, {sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]}};
             const BlurJobs v{{sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]},
                              {nullptr, nullptr, nullptr, nullptr, nullptr},
                              {out[0], out[1], out[2], out[3], out[4]}};
