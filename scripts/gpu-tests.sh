@@ -6,8 +6,8 @@
 #      (tests/cuda/cuda_test.py parity); xpsnr_cuda against FFmpeg's filter
 #      (src/features/xpsnr/xpsnr_ffmpeg_test.py on testdata/xpsnr)
 #   3. compute-sanitizer memcheck (leak check) of CUDA runs per dispatch mode (integer twins with
-#      VMAF + VMAF NEG groups, xpsnr, float twins), racecheck of VMAF + NEG (8-bit odd size, 10-bit)
-#      and of the float twins' reductions, if installed
+#      VMAF + VMAF NEG groups, xpsnr, float twins, ssimulacra2), racecheck of VMAF + NEG (8-bit odd
+#      size, 10-bit) and of the float twins' and ssimulacra2's reductions, if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too

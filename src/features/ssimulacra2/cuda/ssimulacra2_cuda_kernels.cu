@@ -46,9 +46,10 @@ constexpr unsigned kChunk = 32 * kProducerWarps;
 /// read different banks.
 constexpr unsigned kStageRow = kChunk + 1;
 
-/// MapSums of channel blockIdx.x of scale blockIdx.y over its n pixels: sum k = the double sum from
-/// 0 of term k of pixel 0, 1, ..., n - 1 (raster order: the CPU's add_row
-/// chains, continued from row to row), lane k of warp 0 adding chain k.
+/// MapSums of channel blockIdx.x of scale blockIdx.y over its n pixels: sum
+/// k = the double sum from 0 of term k of pixel 0, 1, ..., n - 1 (raster
+/// order: the CPU's add_row chains, continued from row to row), lane k of
+/// warp 0 adding chain k.
 /// Warps 1..kProducerWarps stage chunk t of the terms while warp 0 adds chunk
 /// t - 1 (two buffers, one barrier per step). Launch: 3 x scales blocks of
 /// 32 * (1 + kProducerWarps) threads.
