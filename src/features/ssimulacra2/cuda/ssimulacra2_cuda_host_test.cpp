@@ -13,7 +13,9 @@
 
 #include "features/ssimulacra2/cuda/ssimulacra2_cuda_constants.hpp"
 #include "features/ssimulacra2/cuda/ssimulacra2_cuda_pipeline.hpp"
+#include "features/ssimulacra2/ssimulacra2_constants.hpp"
 #include "features/ssimulacra2/ssimulacra2_core.hpp"
+#include "features/ssimulacra2/ssimulacra2_kernels.hpp"
 #include "vmaf/picture.hpp"
 
 namespace {
@@ -143,6 +145,42 @@ TEST(Ssimulacra2CudaPipeline, EqualsCpuEveryMatrixAndFormat) {
     }
     expect_same(PixelFormat::Yuv420, 16, 9, 8, YuvMatrix::Bt601Full);       // the minimum, one short blur row
     expect_same(PixelFormat::Yuv444, 12, 17, 16, YuvMatrix::Bt709Limited);  // last scale below 8x8
+}
+
+bool same_bits(float a, float b) {
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+TEST(Ssimulacra2CudaPipeline, CubeRootPlusEqualsCpu) {
+    const float add = -std::cbrt(kOpsinBias);
+    unsigned n = 0;
+    for (std::uint32_t bits = 0; bits < 0x7f800000u; bits += 997, ++n) {  // every 997th finite float >= 0
+        const float x = bits_float(bits);
+        ASSERT_TRUE(same_bits(cuda::cube_root_plus(x, add), ssimulacra2::cube_root_plus(x, add))) << x;
+    }
+    EXPECT_GT(n, 2000000u);
+}
+
+TEST(Ssimulacra2CudaPipeline, BlursEqualCpuAtEveryShortLength) {
+    const S2Constants k = s2_constants(YuvMatrix::Bt709Limited, 8);
+    std::uint32_t seed = 7;
+    for (int len = 1; len <= 80; ++len) {
+        std::vector<float> a(len), b(len), prod(len), cpu(len), twin(len);
+        for (int i = 0; i < len; ++i) {
+            a[i] = static_cast<float>(next(seed) % 100000) / 77777.0f;
+            b[i] = static_cast<float>(next(seed) % 100000) / 55555.0f;
+            prod[i] = a[i] * b[i];
+        }
+        ssimulacra2::blur_h_row(prod.data(), cpu.data(), len);
+        cuda::blur_h_row(a.data(), b.data(), twin.data(), len, k);
+        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h product, length " << len;
+        ssimulacra2::blur_h_row(a.data(), cpu.data(), len);
+        cuda::blur_h_row(a.data(), nullptr, twin.data(), len, k);
+        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h, length " << len;
+        ssimulacra2::blur_v_column(a.data(), 1, cpu.data(), 1, len);
+        cuda::blur_v_col(a.data(), twin.data(), 1, len, k);
+        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_v, length " << len;
+    }
 }
 
 }  // namespace
