@@ -151,11 +151,12 @@ def strip(report):
     return report
 
 
-def feature_set(name, *features, deep=False, no_prediction=False):
+def feature_set(name, *features, deep=False, no_prediction=False, pairs=""):
     """A parity case: --feature arguments, run on every corpus pair (and, with
-    deep, on the 12- and 16-bit pairs deep_pairs() makes)."""
+    deep, on the 12- and 16-bit pairs deep_pairs() makes); `pairs`, a regular
+    expression, limits it to the pairs whose names match."""
     args = (["--no_prediction"] if no_prediction else []) + [a for f in features for a in ("--feature", f)]
-    return {"name": name, "args": args, "deep": deep}
+    return {"name": name, "args": args, "deep": deep, "pairs": pairs}
 
 
 FEATURE_SETS = [
@@ -188,9 +189,11 @@ FEATURE_SETS = [
                 no_prediction=True),
     feature_set("float_ssim_scale1", "float_ssim=scale=1:enable_lcs=true", deep=True, no_prediction=True),
     feature_set("float_ssim_scale3", "float_ssim=scale=3:enable_db=true", deep=True, no_prediction=True),
-    # ssimulacra2_cuda: each yuv_matrix (no key suffix: one instance per set); the default also on 12/16 bits.
+    # ssimulacra2_cuda: each yuv_matrix (no key suffix: one instance per set); the default on every pair and
+    # 12/16 bits, the other matrices on the pairs below 1080p (8/10-bit, 4:2:0/4:2:2/4:4:4, odd size).
     feature_set("ssimulacra2", "ssimulacra2", deep=True, no_prediction=True),
-    *[feature_set(f"ssimulacra2_m{m}", f"ssimulacra2=yuv_matrix={m}", no_prediction=True) for m in (1, 2, 3)],
+    *[feature_set(f"ssimulacra2_m{m}", f"ssimulacra2=yuv_matrix={m}", no_prediction=True, pairs=r"^p0[134578]")
+      for m in (1, 2, 3)],
     # groups: option sets that differ only in the enhancement-gain limit share one pass (up to 4 limits),
     # an instance with another option stays apart, and 5 limits fall back to separate twins.
     feature_set("groups", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_enhn_gain_limit=1.5:debug=true",
@@ -278,7 +281,7 @@ def parity(vmaf, clipdir, tmp, extra):
     pair_rx = os.environ.get("VMAF_PARITY_PAIRS", "")
     for fs in sets:
         for name, ref, dist, geom in (ps_deep if fs["deep"] else ps):
-            if not re.search(pair_rx, name):
+            if not re.search(pair_rx, name) or not re.search(fs.get("pairs", ""), name):
                 continue
             label = f"{name} {fs['name']}"
             base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + fs["args"] + extra
