@@ -6,8 +6,8 @@
 #      (tests/cuda/cuda_test.py parity); xpsnr_cuda against FFmpeg's filter
 #      (src/features/xpsnr/xpsnr_ffmpeg_test.py on testdata/xpsnr)
 #   3. compute-sanitizer memcheck (leak check) of CUDA runs per dispatch mode (integer twins with
-#      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm), racecheck of VMAF + NEG (8-bit odd size, 10-bit)
-#      and of the float twins' reductions, if installed
+#      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm, ssimulacra2), racecheck of
+#      VMAF + NEG (8-bit odd size, 10-bit) and of the float twins' and ssimulacra2's reductions, if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
@@ -72,7 +72,10 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "float twins" memcheck $dispatch 4 10 "${float_twins[@]}"
     sanitize "float VMAF + NEG groups" memcheck $dispatch 4 10 -m version=vmaf_float_v0.6.1 \
       -m version=vmaf_float_v0.6.1neg:name=neg
+    sanitize "ssimulacra2" memcheck $dispatch 4 3 --no_prediction --feature ssimulacra2=yuv_matrix=2
   done
+  # The ssimulacra2 map sums' staged double buffer (shared memory).
+  [ -n "$ref" ] && [ -n "$dis" ] && sanitize "ssimulacra2" racecheck serial 0 2 --no_prediction --feature ssimulacra2
   # Shared-memory hazards of the float twins' ordered reductions (row sums, sequential sums).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float twins" racecheck serial 0 3 "${float_twins[@]}"
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float VMAF + NEG groups" racecheck serial 0 2 \

@@ -23,7 +23,7 @@ results = []
 # report "cuda" in feature_backends, every other kind "cpu" with one stderr
 # notice. Add a kind here when its twin lands.
 TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
-         "float_vif", "float_adm"}
+         "float_vif", "float_adm", "ssimulacra2"}
 
 
 def check(name, cond, detail=""):
@@ -223,6 +223,11 @@ FEATURE_SETS = [
     {"name": "float_models", "deep": True,
      "args": ["--model", "version=vmaf_float_v0.6.1", "--model", "version=vmaf_float_v0.6.1neg:name=neg",
               "--model", "version=vmaf_float_b_v0.6.3:name=b", "--model", "version=vmaf_float_4k_v0.6.1:name=k4"]},
+    # ssimulacra2_cuda: each yuv_matrix (no key suffix: one instance per set); the default on every pair and
+    # 12/16 bits, the other matrices on the pairs below 1080p (8/10-bit, 4:2:0/4:2:2/4:4:4, odd size).
+    feature_set("ssimulacra2", "ssimulacra2", deep=True, no_prediction=True),
+    *[feature_set(f"ssimulacra2_m{m}", f"ssimulacra2=yuv_matrix={m}", no_prediction=True, pairs=r"^p0[134578]")
+      for m in (1, 2, 3)],
     # groups: option sets that differ only in the enhancement-gain limit share one pass (up to 4 limits),
     # an instance with another option stays apart, and 5 limits fall back to separate twins.
     feature_set("groups", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_enhn_gain_limit=1.5:debug=true",

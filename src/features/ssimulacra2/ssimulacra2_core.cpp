@@ -155,6 +155,16 @@ double score_from_norms(const std::vector<ScaleNorms>& scales) {
     return sum > 0 ? 100.0 - 10.0 * std::pow(sum, 0.6276336467831387) : 100.0;
 }
 
+void add_channel_norms(ScaleNorms& norms, int c, const MapSums& sums, unsigned sw, unsigned sh) {
+    const double one_per_pixel = 1.0 / (static_cast<double>(sh) * sw);
+    norms.ssim[c * 2] = one_per_pixel * sums.s[0];
+    norms.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.s[1]));
+    for (int e = 0; e < 2; ++e) {
+        norms.edgediff[c * 4 + 2 * e] = one_per_pixel * sums.s[2 + 2 * e];
+        norms.edgediff[c * 4 + 2 * e + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.s[3 + 2 * e]));
+    }
+}
+
 Scorer::Scorer(const Kernels& k, YuvMatrix m, const VideoGeometry& g)
     : k_(k), coeffs_(yuv_coeffs(m, g.bpc)), geom_(g) {}
 
@@ -291,7 +301,6 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
         const PlaneF m1 = resized(mu1, sw, sh), m2 = resized(mu2, sw, sh);
         float* scratch = ws.blur_scratch.data();
         ScaleNorms norms;
-        const double one_per_pixel = 1.0 / (static_cast<double>(sh) * sw);
         for (int c = 0; c < 3; ++c) {
             const PlaneF& a = xyb[0].p[c];
             const PlaneF& b = xyb[1].p[c];
@@ -312,12 +321,7 @@ std::vector<ScaleNorms> Scorer::norms(const Picture& ref, const Picture& dist) c
                                   ssim, art, lost);
                 sums.add_row(ssim, art, lost, sw);
             }
-            norms.ssim[c * 2] = one_per_pixel * sums.s[0];
-            norms.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.s[1]));
-            for (int e = 0; e < 2; ++e) {
-                norms.edgediff[c * 4 + 2 * e] = one_per_pixel * sums.s[2 + 2 * e];
-                norms.edgediff[c * 4 + 2 * e + 1] = std::sqrt(std::sqrt(one_per_pixel * sums.s[3 + 2 * e]));
-            }
+            add_channel_norms(norms, c, sums, sw, sh);
         }
         out.push_back(norms);
     }

@@ -27,6 +27,10 @@ struct ScaleNorms {
     std::array<double, 12> edgediff{};  ///< [c * 4 + n] artifact, [c * 4 + 2 + n] detail lost
 };
 
+/// Channel c's four norms of one sw x sh scale from its map sums (the means
+/// and fourth roots of the mean fourth powers), into `norms`.
+void add_channel_norms(ScaleNorms& norms, int c, const MapSums& sums, unsigned sw, unsigned sh);
+
 /// The final score from the measured scales (libjxl's Msssim::Score): the
 /// weighted sum of the 108 norms, taking weights in order over (channel,
 /// scale, norm) for the scales present, then the polynomial and power mapping.

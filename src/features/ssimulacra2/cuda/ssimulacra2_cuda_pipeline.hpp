@@ -1,0 +1,414 @@
+// The ssimulacra2 twin's per-thread work and its sequence of steps, in plain
+// C++ that nvcc compiles for the device (ssimulacra2_cuda_kernels.cu) and any
+// C++ compiler for the host (ssimulacra2_cuda_host_test.cpp runs it there
+// against the CPU extractor, without a GPU). The arithmetic helpers are one
+// IEEE operation rounded to nearest on either side (device intrinsics; host
+// code built with -ffp-contract=off), so both builds compute the same bits.
+//
+// Each body evaluates the CPU scalar reference's expression
+// (features/ssimulacra2/ssimulacra2_kernels.cpp) for one sample, row or
+// column: fused multiply-adds exactly where the CPU calls std::fma, the
+// recursive blurs in the CPU's phases, the map sums in raster order.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+
+#ifdef __CUDACC__
+#define S2_HD __host__ __device__ __forceinline__
+#else
+#define S2_HD inline
+#endif
+
+namespace vmaf::ssimulacra2::cuda {
+
+/// One frame's shape: w x h luma of `bpc` bits; chroma subsampled by
+/// 2^cx x 2^cy, or no chroma planes (4:0:0: Cb = Cr = the chroma offset).
+struct S2Geometry {
+    unsigned w, h, bpc;
+    unsigned cx, cy;
+    bool chroma;
+    int scales;  ///< scale_count(w, h)
+};
+
+/// The host's constants, bit for bit (the CPU's tables copied, not retyped).
+struct S2Constants {
+    float y_offset, y_scale, c_offset, c_scale, cr_r, cb_g, cr_g, cb_b;  // YuvCoeffs
+    float srgb_p[5], srgb_q[5], srgb_threshold, srgb_low_slope;          // sRGB EOTF
+    float opsin[3][3], opsin_bias, neg_cbrt_bias;                        // XYB
+    int radius;                                                          // BlurCoeffs
+    float n2[3], d1[3], mul_in[3][4], mul_prev[3][4], mul_prev2[3][4];
+    float c2;  ///< SSIM stabiliser
+};
+
+/// Planes of one scale (packed: row stride = its width w).
+struct S2Scale {
+    float* img[2][3];      ///< ref (0) and dist (1): linear RGB, then XYB in place
+    float* blurred[3][5];  ///< per channel: s11, s22, s12, mu1, mu2
+    unsigned w, h;
+};
+
+/// Planes of one frame's pipeline: every measured scale's own, so that the
+/// map sums of all scales run in one launch at the end.
+struct S2Scratch {
+    S2Scale scale[6];
+    float* tmp[5];  ///< full size: horizontal blur passes
+};
+
+/// The input samples: plane p of ref (side 0) and dist (side 1), rows `pitch[p]` bytes apart.
+struct Planes3 {
+    const unsigned char* p[2][3];
+    std::size_t pitch[3];
+};
+
+/// The six 2x downsamplings of one scale: in[i] (iw x ih) into out[i].
+struct Downsample {
+    const float* in[6];
+    float* out[6];
+};
+
+/// Five blur jobs: in a (times b, each product rounded to float, when b is
+/// set) into out.
+struct BlurJobs {
+    const float* a[5];
+    const float* b[5];
+    float* out[5];
+};
+
+/// Inputs of one channel's error maps (map_values_row's arguments).
+struct MapInputs {
+    const float *img1, *mu1, *img2, *mu2, *s11, *s22, *s12;
+};
+/// The map sums of every measured scale and channel: c[scale][channel] over
+/// n[scale] pixels.
+struct MapJobs {
+    MapInputs c[6][3];
+    unsigned long long n[6];
+    int scales;
+};
+
+/// Doubles one frame produces: per scale (6), channel (3) the six MapSums sums,
+/// at [(scale * 3 + channel) * 6 + k].
+constexpr std::size_t kS2Sums = 6 * 3 * 6;
+
+/// Bytes of one frame's S2Scratch (planes 256-byte aligned), and its layout in them.
+inline std::size_t s2_plane_bytes(std::size_t w, std::size_t h) {
+    return (w * h * sizeof(float) + 255) & ~std::size_t{255};
+}
+inline std::size_t s2_scratch_bytes(const S2Geometry& g) {
+    std::size_t bytes = 5 * s2_plane_bytes(g.w, g.h);
+    for (unsigned s = 0, w = g.w, h = g.h; s < static_cast<unsigned>(g.scales); ++s, w = (w + 1) / 2, h = (h + 1) / 2)
+        bytes += (6 + 15) * s2_plane_bytes(w, h);
+    return bytes;
+}
+inline S2Scratch s2_scratch_layout(void* base, const S2Geometry& g) {
+    auto* p = static_cast<unsigned char*>(base);
+    auto take = [&p](std::size_t bytes) {
+        auto* f = reinterpret_cast<float*>(p);
+        p += bytes;
+        return f;
+    };
+    S2Scratch s{};
+    for (auto& pl : s.tmp) pl = take(s2_plane_bytes(g.w, g.h));
+    for (unsigned i = 0, w = g.w, h = g.h; i < static_cast<unsigned>(g.scales); ++i, w = (w + 1) / 2, h = (h + 1) / 2) {
+        S2Scale& sc = s.scale[i];
+        sc.w = w;
+        sc.h = h;
+        for (auto& side : sc.img)
+            for (auto& pl : side) pl = take(s2_plane_bytes(w, h));
+        for (auto& ch : sc.blurred)
+            for (auto& pl : ch) pl = take(s2_plane_bytes(w, h));
+    }
+    return s;
+}
+
+// One IEEE operation each, rounded to nearest.
+S2_HD float f_add(float a, float b) {
+#ifdef __CUDA_ARCH__
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+S2_HD float f_sub(float a, float b) {
+#ifdef __CUDA_ARCH__
+    return __fsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+S2_HD float f_mul(float a, float b) {
+#ifdef __CUDA_ARCH__
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+S2_HD float f_div(float a, float b) {
+#ifdef __CUDA_ARCH__
+    return __fdiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+S2_HD float f_fma(float a, float b, float c) {
+#ifdef __CUDA_ARCH__
+    return __fmaf_rn(a, b, c);
+#else
+    return std::fma(a, b, c);
+#endif
+}
+S2_HD double d_add(double a, double b) {
+#ifdef __CUDA_ARCH__
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+S2_HD double d_sub(double a, double b) {
+#ifdef __CUDA_ARCH__
+    return __dsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+S2_HD double d_mul(double a, double b) {
+#ifdef __CUDA_ARCH__
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+S2_HD double d_div(double a, double b) {
+#ifdef __CUDA_ARCH__
+    return __ddiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+S2_HD unsigned float_bits(float x) {
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(x);
+#else
+    unsigned u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+#endif
+}
+S2_HD float bits_float(unsigned u) {
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(u);
+#else
+    float x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+#endif
+}
+S2_HD float f_abs(float x) {
+    return bits_float(float_bits(x) & 0x7fffffffu);
+}
+
+S2_HD float sample_at(const unsigned char* plane, std::size_t pitch, unsigned x, unsigned y, unsigned bpc) {
+    const unsigned char* row = plane + static_cast<std::size_t>(y) * pitch;
+    return bpc == 8 ? static_cast<float>(row[x]) : static_cast<float>(reinterpret_cast<const unsigned short*>(row)[x]);
+}
+
+/// srgb_to_linear: Horner with fma, one division above the threshold.
+S2_HD float srgb_to_linear(const S2Constants& k, float v) {
+    float p = k.srgb_p[4], q = k.srgb_q[4];
+    for (int i = 3; i >= 0; --i) {
+        p = f_fma(p, v, k.srgb_p[i]);
+        q = f_fma(q, v, k.srgb_q[i]);
+    }
+    return v > k.srgb_threshold ? f_div(p, q) : f_mul(v, k.srgb_low_slope);
+}
+
+S2_HD float clamp01(float v) {
+    return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+}
+
+/// to_linear + yuv_to_linear_row of pixel (x, y) of one side, chroma sampled
+/// at (x >> cx, y >> cy), into img[side] of scale 0.
+S2_HD void to_linear_px(const Planes3& in, const S2Geometry& g, const S2Constants& k, const S2Scale& sc, unsigned x,
+                        unsigned y, unsigned side) {
+    const float ys = sample_at(in.p[side][0], in.pitch[0], x, y, g.bpc);
+    float us = k.c_offset, vs = k.c_offset;
+    if (g.chroma) {
+        us = sample_at(in.p[side][1], in.pitch[1], x >> g.cx, y >> g.cy, g.bpc);
+        vs = sample_at(in.p[side][2], in.pitch[2], x >> g.cx, y >> g.cy, g.bpc);
+    }
+    const float yv = f_mul(f_sub(ys, k.y_offset), k.y_scale);
+    const float u = f_mul(f_sub(us, k.c_offset), k.c_scale);
+    const float v = f_mul(f_sub(vs, k.c_offset), k.c_scale);
+    const std::size_t o = static_cast<std::size_t>(y) * g.w + x;
+    sc.img[side][0][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cr_r, v))));
+    sc.img[side][1][o] = srgb_to_linear(k, clamp01(f_add(f_add(yv, f_mul(k.cb_g, u)), f_mul(k.cr_g, v))));
+    sc.img[side][2][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cb_b, u))));
+}
+
+/// downsample_row at output (x, y): (((a[x0] + a[x1]) + b[x0]) + b[x1]) * 0.25f, edges clamped.
+S2_HD void downsample_px(const float* in, float* out, unsigned iw, unsigned ih, unsigned x, unsigned y) {
+    const unsigned ow = (iw + 1) / 2;
+    const float* a = in + static_cast<std::size_t>(2 * y) * iw;
+    const unsigned y1 = 2 * y + 1 < ih - 1 ? 2 * y + 1 : ih - 1;
+    const float* b = in + static_cast<std::size_t>(y1) * iw;
+    const unsigned x0 = 2 * x, x1 = 2 * x + 1 < iw - 1 ? 2 * x + 1 : iw - 1;
+    out[static_cast<std::size_t>(y) * ow + x] = f_mul(f_add(f_add(f_add(a[x0], a[x1]), b[x0]), b[x1]), 0.25f);
+}
+
+/// cube_root_plus: the same bit-level first guess and Newton steps, the same fmas.
+S2_HD float cube_root_plus(float x, float add) {
+    const unsigned bits = float_bits(x);
+    const unsigned guess = bits == 0 ? 0u : 0x54800000u - (bits >> 23) * 0x002AAAAAu;
+    float r = bits_float(guess);
+    const float third = 1.0f / 3, four_thirds = 4.0f / 3;
+    const float x_3 = f_mul(third, x);
+    for (int i = 0; i < 3; ++i) {
+        const float r2 = f_mul(r, r);
+        r = f_fma(-x_3, f_mul(r2, r2), f_mul(four_thirds, r));
+    }
+    float r2 = f_mul(r, r);
+    r = f_fma(third, f_fma(-x, f_mul(r2, r2), r), r);
+    r2 = f_mul(r, r);
+    return f_fma(r2, x, add);
+}
+
+/// xyb_row of sample i of one side's three planes, in place.
+S2_HD void xyb_px(float* const p[3], std::size_t i, const S2Constants& k) {
+    const float r = p[0][i], g = p[1][i], b = p[2][i];
+    float c[3];
+    for (int j = 0; j < 3; ++j) {
+        float m = f_fma(k.opsin[j][0], r, f_fma(k.opsin[j][1], g, f_fma(k.opsin[j][2], b, k.opsin_bias)));
+        m = m > 0.0f ? m : 0.0f;
+        c[j] = cube_root_plus(m, k.neg_cbrt_bias);
+    }
+    const float x = f_mul(0.5f, f_sub(c[0], c[1])), yv = f_mul(0.5f, f_add(c[0], c[1]));
+    p[0][i] = f_add(f_mul(x, 14.0f), 0.42f);
+    p[1][i] = f_add(yv, 0.01f);
+    p[2][i] = f_add(f_sub(c[2], yv), 0.55f);
+}
+
+/// blur_h_row of one row of w samples: ra (times rb when set) into out.
+S2_HD void blur_h_row(const float* ra, const float* rb, float* out, int w, const S2Constants& k) {
+    auto in = [&](int i) { return rb ? f_mul(ra[i], rb[i]) : ra[i]; };
+    const int nr = k.radius;
+    float p[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
+    auto single = [&](int i) {
+        const int left = i - nr - 1, right = i + nr - 1;
+        const float s = f_add(left >= 0 ? in(left) : 0.0f, right < w ? in(right) : 0.0f);
+        float o[3];
+        for (int c = 0; c < 3; ++c) {
+            o[c] = f_fma(k.mul_prev[c][0], p[c], f_fma(-1.0f, pp[c], f_mul(s, k.mul_in[c][0])));
+            pp[c] = p[c];
+            p[c] = o[c];
+        }
+        if (i >= 0) out[i] = f_add(o[0], f_add(o[1], o[2]));
+    };
+    int i = -nr + 1;
+    for (; i < (w < 8 ? w : 8); ++i) single(i);
+    for (; i < w - nr + 1 - 3; i += 4) {  // blocks of four, every input in range
+        float s[4];
+        for (int t = 0; t < 4; ++t) s[t] = f_add(in(i + t - nr - 1), in(i + t + nr - 1));
+        float o[3][4];
+        for (int c = 0; c < 3; ++c) {
+            for (int q = 0; q < 4; ++q) {
+                float v = f_mul(s[0], k.mul_in[c][q]);
+                for (int t = 1; t < 4; ++t) v = f_fma(q >= t ? k.mul_in[c][q - t] : 0.0f, s[t], v);
+                v = f_fma(k.mul_prev2[c][q], pp[c], v);
+                o[c][q] = f_fma(k.mul_prev[c][q], p[c], v);
+            }
+            pp[c] = o[c][2];
+            p[c] = o[c][3];
+        }
+        for (int q = 0; q < 4; ++q) out[i + q] = f_add(o[0][q], f_add(o[1][q], o[2][q]));
+    }
+    for (; i < w; ++i) single(i);
+}
+
+/// blur_v_column of one column: in[i * stride] into out[i * stride], i < h.
+S2_HD void blur_v_col(const float* in, float* out, std::size_t stride, int h, const S2Constants& k) {
+    const int nr = k.radius;
+    float p[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
+    for (int i = -nr + 1; i < h; ++i) {
+        const int top = i - nr - 1, bottom = i + nr - 1;
+        const float b = bottom < h ? in[static_cast<std::size_t>(bottom) * stride] : 0.0f;
+        const float s = top >= 0 ? f_add(in[static_cast<std::size_t>(top) * stride], b) : b;
+        float o[3];
+        for (int c = 0; c < 3; ++c) {
+            o[c] = f_fma(k.n2[c], s, f_fma(-k.d1[c], p[c], -pp[c]));
+            pp[c] = p[c];
+            p[c] = o[c];
+        }
+        if (i >= 0) out[static_cast<std::size_t>(i) * stride] = f_add(o[0], f_add(o[1], o[2]));
+    }
+}
+
+/// map_values_row of pixel i and the six MapSums terms (x, x^4 as (x^2)^2).
+S2_HD void map_terms(const MapInputs& m, std::size_t i, float c2, double* t) {
+    const float m1 = m.mu1[i], m2 = m.mu2[i];
+    const float diff = f_sub(m1, m2);
+    const float num_m = static_cast<float>(d_sub(1.0, static_cast<double>(f_mul(diff, diff))));
+    const float num_s = f_add(f_mul(2.0f, f_sub(m.s12[i], f_mul(m1, m2))), c2);
+    const float den_s = f_add(f_add(f_sub(m.s11[i], f_mul(m1, m1)), f_sub(m.s22[i], f_mul(m2, m2))), c2);
+    const double sv = d_sub(1.0, static_cast<double>(f_div(f_mul(num_m, num_s), den_s)));
+    const double ssim = sv < 0.0 ? 0.0 : sv;
+    const double d1 = d_sub(d_div(d_add(1.0, static_cast<double>(f_abs(f_sub(m.img2[i], m2)))),
+                                  d_add(1.0, static_cast<double>(f_abs(f_sub(m.img1[i], m1))))),
+                            1.0);
+    const double art = d1 < 0.0 ? 0.0 : d1;
+    const double lost = -d1 < 0.0 ? 0.0 : -d1;
+    const double a2 = d_mul(ssim, ssim), b2 = d_mul(art, art), l2 = d_mul(lost, lost);
+    t[0] = ssim;
+    t[1] = d_mul(a2, a2);
+    t[2] = art;
+    t[3] = d_mul(b2, b2);
+    t[4] = lost;
+    t[5] = d_mul(l2, l2);
+}
+
+/// The CPU's sequence of steps (Scorer::norms), each scale in its own planes:
+/// linear RGB of both sides; per scale, the next scale downsampled before
+/// this one turns into XYB in place, then per channel the five blurs (s11,
+/// s22, s12, mu1, mu2); finally the map sums of every scale and channel into
+/// sums (kS2Sums layout). The values are the CPU's whatever the planes.
+/// `e` runs each step (kernel launches on the device, loops on the host):
+/// to_linear(in, scale 0), downsample(d, iw, ih), xyb(scale, n),
+/// blur_h(jobs, w, h), blur_v(jobs, w, h), map_sums(jobs, sums).
+template <typename Exec>
+void run_pipeline(Exec& e, const Planes3& in, const S2Geometry& g, const S2Scratch& sc, double* sums) {
+    e.to_linear(in, sc.scale[0]);
+    MapJobs maps{};
+    maps.scales = g.scales;
+    for (int scale = 0; scale < g.scales; ++scale) {
+        const S2Scale& cur = sc.scale[scale];
+        const unsigned sw = cur.w, sh = cur.h;
+        if (scale + 1 < g.scales) {
+            Downsample d{};
+            for (int i = 0; i < 2; ++i)
+                for (int c = 0; c < 3; ++c) {
+                    d.in[i * 3 + c] = cur.img[i][c];
+                    d.out[i * 3 + c] = sc.scale[scale + 1].img[i][c];
+                }
+            e.downsample(d, sw, sh);
+        }
+        e.xyb(cur, std::size_t{sw} * sh);
+        for (int c = 0; c < 3; ++c) {
+            const float* a = cur.img[0][c];
+            const float* b = cur.img[1][c];
+            float* const* out = cur.blurred[c];
+            const BlurJobs h{
+                {a, b, a, a, b}, {a, b, b, nullptr, nullptr}, {sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]}};
+            const BlurJobs v{{sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]},
+                             {nullptr, nullptr, nullptr, nullptr, nullptr},
+                             {out[0], out[1], out[2], out[3], out[4]}};
+            e.blur_h(h, sw, sh);
+            e.blur_v(v, sw, sh);
+            maps.c[scale][c] = MapInputs{a, out[3], b, out[4], out[0], out[1], out[2]};
+        }
+        maps.n[scale] = static_cast<unsigned long long>(sw) * sh;
+    }
+    e.map_sums(maps, sums);
+}
+
+}  // namespace vmaf::ssimulacra2::cuda
