@@ -2,6 +2,7 @@
 // full_ref=true also of the reference (cambi_source) and their clipped
 // difference (cambi_full_reference). Options, aliases, defaults, ranges and
 // the heat-map files are upstream libvmaf's.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "features/cambi/cambi_core.hpp"
+#include "features/cambi/cambi_setup.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf {
@@ -73,10 +75,6 @@ constexpr unsigned kVerbatim[] = {kSource, kFullReference};
 
 constexpr unsigned kMinSide = 216;
 
-struct CambiFrame final : FrameState {
-    std::vector<cambi::Heatmap> heatmaps;  ///< distorted picture's, when heatmaps_path is set
-};
-
 /// Resolved geometry of a run (upstream's init() rules).
 struct Sizes {
     unsigned enc_w, enc_h, src_w, src_h;
@@ -109,94 +107,42 @@ Sizes resolve_sizes(const OptionValues& o, const VideoGeometry& g) {
     return s;
 }
 
+struct CambiFrame final : FrameState {
+    std::vector<cambi::Heatmap> heatmaps;  ///< distorted picture's, when heatmaps_path is set
+};
+
 class CambiExtractor final : public FeatureExtractor {
 public:
     CambiExtractor(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
-        : kernels_(cambi::cambi_registry().select(cpumask)),
-          sizes_(resolve_sizes(o, g)),
-          bpc_(g.bpc),
-          max_val_(o.d(kMaxVal)),
-          full_ref_(o.b(kFullRef)) {
-        const unsigned enc_bitdepth = o.i(kEncBitdepth) ? static_cast<unsigned>(o.i(kEncBitdepth)) : g.bpc;
-        const double topk = o.d(kTopk) != kDefaultTopk ? o.d(kTopk) : o.d(kCambiTopk);
-        const std::string& eotf = o.s(kCambiEotf) != kDefaultEotf ? o.s(kCambiEotf) : o.s(kEotf);
-        params_ = cambi::make_params(o.i(kMaxLogContrast), o.d(kTviThreshold), o.d(kVisLumThreshold), eotf.c_str(),
-                                     topk, enc_bitdepth, sizes_.speedup);
-        const auto window = static_cast<std::uint16_t>(o.i(kWindowSize));
-        window_ = cambi::adjusted_window(window, sizes_.enc_w, sizes_.enc_h, sizes_.speedup);
-        src_window_ = cambi::adjusted_window(window, sizes_.src_w, sizes_.src_h, sizes_.speedup);
-        const int largest = std::max(window_, src_window_);
-        if (largest * largest >= cambi::kReciprocalTableSize)
-            throw Error(ErrorKind::Usage, "cambi: window_size " + std::to_string(largest) + " is too large");
-        if (!o.s(kHeatmapsPath).empty()) open_heatmaps(o.s(kHeatmapsPath));
-    }
-
-    ~CambiExtractor() override {
-        for (std::FILE* f : heatmap_files_)
-            if (f) std::fclose(f);
+        : kernels_(cambi::cambi_registry().select(cpumask)), setup_(cambi::make_setup(o, g)) {
+        if (!setup_.heatmaps_path.empty())
+            heatmaps_ = std::make_unique<cambi::HeatmapFiles>(setup_.heatmaps_path, setup_.enc_w, setup_.enc_h);
     }
 
     std::unique_ptr<FrameState> compute(unsigned /*index*/, const Picture& ref, const Picture& dist) const override {
         thread_local cambi::Scratch scratch;
         auto st = std::make_unique<CambiFrame>();
-        const bool heatmaps = !heatmap_files_.empty();
-        const double dist_score = cambi::score_picture(dist.plane(0), bpc_, sizes_.enc_w, sizes_.enc_h, window_,
-                                                       params_, scratch, heatmaps ? &st->heatmaps : nullptr, kernels_);
-        st->scores.emplace_back(kScore, std::min(dist_score, max_val_));
-        if (full_ref_) {
-            const double src_score = cambi::score_picture(ref.plane(0), bpc_, sizes_.src_w, sizes_.src_h,
-                                                          src_window_, params_, scratch, nullptr, kernels_);
-            st->scores.emplace_back(kSource, std::min(src_score, max_val_));
-            const double combined = std::max(0.0, dist_score - src_score);
-            st->scores.emplace_back(kFullReference, std::min(combined, max_val_));
-        }
+        const cambi::Setup& s = setup_;
+        const double dist_score = cambi::score_picture(dist.plane(0), s.bpc, s.enc_w, s.enc_h, s.window, s.params,
+                                                       scratch, heatmaps_ ? &st->heatmaps : nullptr, kernels_);
+        const double src_score = s.full_ref ? cambi::score_picture(ref.plane(0), s.bpc, s.src_w, s.src_h,
+                                                                   s.src_window, s.params, scratch, nullptr, kernels_)
+                                            : 0.0;
+        cambi::append_scores(s, dist_score, src_score, st->scores);
         return st;
     }
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
         auto& st = static_cast<CambiFrame&>(state);
-        for (auto [o, v] : st.scores) out.write(index, o, v);
-        for (std::size_t s = 0; s < st.heatmaps.size() && s < heatmap_files_.size(); ++s) {
-            // Frame i of scale s sits at i * (its size), as upstream seeks it.
-            const cambi::Heatmap& hm = st.heatmaps[s];
-            const long offset = static_cast<long>(std::size_t{index} * hm.samples.size() * sizeof(std::uint16_t));
-            if (std::fseek(heatmap_files_[s], offset, SEEK_SET) != 0 ||
-                std::fwrite(hm.samples.data(), sizeof(std::uint16_t), hm.samples.size(), heatmap_files_[s]) !=
-                    hm.samples.size())
-                throw Error(ErrorKind::Input, "cambi: could not write heat map of frame " + std::to_string(index));
-        }
+        FeatureExtractor::finish(index, st, out);
+        if (heatmaps_) heatmaps_->write(index, st.heatmaps);
         st.heatmaps.clear();
     }
 
 private:
-    /// Creates the directory and one file per scale, named (as upstream) after the
-    /// encoding resolution halved per scale.
-    void open_heatmaps(const std::string& dir) {
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        if (ec) throw Error(ErrorKind::Usage, "cambi: could not create heatmaps_path " + dir + ": " + ec.message());
-        unsigned w = sizes_.enc_w, h = sizes_.enc_h;
-        for (int s = 0; s < cambi::kNumScales; ++s) {
-            const std::string path = (std::filesystem::path(dir) / ("cambi_heatmap_scale_" + std::to_string(s) + "_" +
-                                                                     std::to_string(w) + "x" + std::to_string(h) +
-                                                                     "_16b.gray"))
-                                         .string();
-            std::FILE* f = std::fopen(path.c_str(), "wb");
-            if (!f) throw Error(ErrorKind::Usage, "cambi: could not open heat map file " + path);
-            heatmap_files_.push_back(f);
-            w = (w + 1) >> 1;
-            h = (h + 1) >> 1;
-        }
-    }
-
     const cambi::CambiKernels kernels_;  ///< selected once for ctx.cpumask
-    const Sizes sizes_;
-    const unsigned bpc_;
-    const double max_val_;
-    const bool full_ref_;
-    cambi::Params params_;
-    std::uint16_t window_ = 0, src_window_ = 0;
-    std::vector<std::FILE*> heatmap_files_;
+    const cambi::Setup setup_;
+    std::unique_ptr<cambi::HeatmapFiles> heatmaps_;
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
@@ -205,6 +151,87 @@ std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGe
 }
 
 }  // namespace
+
+namespace cambi {
+
+Setup make_setup(const OptionValues& o, const VideoGeometry& g) {
+    const Sizes sz = resolve_sizes(o, g);
+    Setup s;
+    s.enc_w = sz.enc_w, s.enc_h = sz.enc_h, s.src_w = sz.src_w, s.src_h = sz.src_h;
+    s.bpc = g.bpc;
+    s.max_val = o.d(kMaxVal);
+    s.full_ref = o.b(kFullRef);
+    const unsigned enc_bitdepth = o.i(kEncBitdepth) ? static_cast<unsigned>(o.i(kEncBitdepth)) : g.bpc;
+    const double topk = o.d(kTopk) != kDefaultTopk ? o.d(kTopk) : o.d(kCambiTopk);
+    const std::string& eotf = o.s(kCambiEotf) != kDefaultEotf ? o.s(kCambiEotf) : o.s(kEotf);
+    s.params = make_params(o.i(kMaxLogContrast), o.d(kTviThreshold), o.d(kVisLumThreshold), eotf.c_str(), topk,
+                           enc_bitdepth, sz.speedup);
+    const auto window = static_cast<std::uint16_t>(o.i(kWindowSize));
+    s.window = adjusted_window(window, s.enc_w, s.enc_h, sz.speedup);
+    s.src_window = adjusted_window(window, s.src_w, s.src_h, sz.speedup);
+    const int largest = std::max(s.window, s.src_window);
+    if (largest * largest >= kReciprocalTableSize)
+        throw Error(ErrorKind::Usage, "cambi: window_size " + std::to_string(largest) + " is too large");
+    // The row loop of upstream's c values (kept literally) reads before the
+    // first row when the last scale has fewer rows than half the window:
+    // refused here instead (upstream's behaviour there is undefined).
+    auto check_height = [&](const char* what, unsigned w, unsigned h, std::uint16_t win) {
+        unsigned last = h;
+        for (int k = 0; k < kNumScales; ++k)
+            if (k > 0 || sz.speedup) last = (last + 1) >> 1;
+        if (last < static_cast<unsigned>(win >> 1))
+            throw Error(ErrorKind::Usage, std::string("cambi: ") + what + " resolution " + std::to_string(w) + "x" +
+                                              std::to_string(h) + " is too short for its window (" +
+                                              std::to_string(win) + "): " + std::to_string(last) +
+                                              " rows at the last scale, fewer than half the window");
+    };
+    check_height("encoding", s.enc_w, s.enc_h, s.window);
+    if (s.full_ref) check_height("source", s.src_w, s.src_h, s.src_window);
+    s.heatmaps_path = o.s(kHeatmapsPath);
+    return s;
+}
+
+void append_scores(const Setup& s, double dist_score, double src_score, ScoreList& out) {
+    out.emplace_back(kScore, std::min(dist_score, s.max_val));
+    if (s.full_ref) {
+        out.emplace_back(kSource, std::min(src_score, s.max_val));
+        const double combined = std::max(0.0, dist_score - src_score);
+        out.emplace_back(kFullReference, std::min(combined, s.max_val));
+    }
+}
+
+HeatmapFiles::HeatmapFiles(const std::string& dir, unsigned w, unsigned h) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error(ErrorKind::Usage, "cambi: could not create heatmaps_path " + dir + ": " + ec.message());
+    for (int s = 0; s < kNumScales; ++s) {
+        const std::string path = (std::filesystem::path(dir) / ("cambi_heatmap_scale_" + std::to_string(s) + "_" +
+                                                                 std::to_string(w) + "x" + std::to_string(h) +
+                                                                 "_16b.gray"))
+                                     .string();
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f) throw Error(ErrorKind::Usage, "cambi: could not open heat map file " + path);
+        files_.push_back(f);
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+    }
+}
+
+HeatmapFiles::~HeatmapFiles() {
+    for (std::FILE* f : files_) std::fclose(f);
+}
+
+void HeatmapFiles::write(unsigned index, const std::vector<Heatmap>& maps) {
+    for (std::size_t s = 0; s < maps.size() && s < files_.size(); ++s) {
+        const Heatmap& hm = maps[s];
+        const long offset = static_cast<long>(std::size_t{index} * hm.samples.size() * sizeof(std::uint16_t));
+        if (std::fseek(files_[s], offset, SEEK_SET) != 0 ||
+            std::fwrite(hm.samples.data(), sizeof(std::uint16_t), hm.samples.size(), files_[s]) != hm.samples.size())
+            throw Error(ErrorKind::Input, "cambi: could not write heat map of frame " + std::to_string(index));
+    }
+}
+
+}  // namespace cambi
 
 const ExtractorInfo kCambiInfo{
     .name = "cambi",

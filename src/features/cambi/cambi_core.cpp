@@ -82,8 +82,8 @@ void check_range(const Plane& p, unsigned bpc) {
     }
 }
 
-/// Luma -> 10-bit samples at out_w x out_h (nearest sample with upstream's float
-/// stepping when the size differs).
+/// Luma -> 10-bit samples at out_w x out_h (nearest sample, nearest_samples()
+/// per axis, when the size differs).
 template <typename T, typename Convert>
 void to_10bit(const Plane& p, std::uint16_t* out, unsigned out_w, unsigned out_h, Convert conv) {
     if (p.width == out_w && p.height == out_h) {
@@ -93,18 +93,10 @@ void to_10bit(const Plane& p, std::uint16_t* out, unsigned out_w, unsigned out_h
         }
         return;
     }
-    const float ratio_x = static_cast<float>(p.width) / out_w;
-    const float ratio_y = static_cast<float>(p.height) / out_h;
-    const float start_x = ratio_x / 2 - 0.5;
-    float fy = ratio_y / 2 - 0.5;
+    const std::vector<unsigned> xs = nearest_samples(p.width, out_w), ys = nearest_samples(p.height, out_h);
     for (unsigned y = 0; y < out_h; ++y) {
-        const T* r = p.row<T>(static_cast<unsigned>(static_cast<int>(fy + 0.5)));
-        float fx = start_x;
-        for (unsigned x = 0; x < out_w; ++x) {
-            out[std::size_t{y} * out_w + x] = conv(r[static_cast<unsigned>(static_cast<int>(fx + 0.5))]);
-            fx += ratio_x;
-        }
-        fy += ratio_y;
+        const T* r = p.row<T>(ys[y]);
+        for (unsigned x = 0; x < out_w; ++x) out[std::size_t{y} * out_w + x] = conv(r[xs[x]]);
     }
 }
 
@@ -147,11 +139,6 @@ std::uint16_t ceil_log2(std::uint32_t n) {
     return bits;
 }
 
-/// Count threshold of the flat-area test for a w x h picture.
-std::uint16_t mask_threshold(unsigned w, unsigned h) {
-    const std::uint32_t blocks = (w >> 6) * (h >> 6);
-    return static_cast<std::uint16_t>((kMaskFilter * kMaskFilter + 3 * (ceil_log2(blocks) - 11) - 1) >> 1);
-}
 
 /// mask = 1 where more than mask_threshold() pixels of the 7x7 square around
 /// (zero outside the picture) have a zero derivative (equal to their right and
@@ -347,6 +334,13 @@ bool exact_topk_sum(const float* c, int n, int k, const TopkStats& st, std::vect
 }
 
 
+}  // namespace
+
+std::uint16_t mask_threshold(unsigned w, unsigned h) {
+    const std::uint32_t blocks = (w >> 6) * (h >> 6);
+    return static_cast<std::uint16_t>((kMaskFilter * kMaskFilter + 3 * (ceil_log2(blocks) - 11) - 1) >> 1);
+}
+
 Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Params& p) {
     int max_weight = kContrastWeights[0];
     for (int d = 0; d < p.num_diffs; ++d) max_weight = std::max(max_weight, kContrastWeights[d]);
@@ -357,7 +351,25 @@ Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Par
     return hm;
 }
 
-}  // namespace
+std::vector<unsigned> nearest_samples(unsigned in, unsigned out) {
+    std::vector<unsigned> idx(out);
+    // Upstream's float stepping; the start is formed in double and stored as float.
+    const float ratio = static_cast<float>(in) / out;
+    float f = ratio / 2 - 0.5;
+    for (unsigned i = 0; i < out; ++i) {
+        idx[i] = static_cast<unsigned>(static_cast<int>(f + 0.5));
+        f += ratio;
+    }
+    return idx;
+}
+
+double combine_scales(const double scores[kNumScales], std::uint16_t window) {
+    double score = 0.0;
+    for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];
+    const auto odd = static_cast<std::uint16_t>(2 * (window >> 1) + 1);
+    const auto pixels = static_cast<std::uint16_t>(odd * odd);
+    return score / pixels;
+}
 
 void quick_select(float* arr, int n, int k) {
     if (n == k) return;
@@ -379,9 +391,14 @@ void quick_select(float* arr, int n, int k) {
     }
 }
 
+int topk_count(double topk, unsigned w, unsigned h) {
+    const int n = static_cast<int>(w * h);
+    return std::clamp(static_cast<int>(topk * n), 1, n);
+}
+
 double pool(float* c, const TopkStats& stats, double topk, unsigned w, unsigned h, std::vector<float>& tmp) {
     const int n = static_cast<int>(w * h);
-    const int k = std::clamp(static_cast<int>(topk * n), 1, n);
+    const int k = topk_count(topk, w, h);
     double sum = 0;
     if (exact_topk_sum(c, n, k, stats, tmp, sum)) return sum / k;
     if (k < n && c[k] == 0.0f && zero_pivot_topk_sum(c, n, k, sum)) return sum / k;
@@ -451,11 +468,7 @@ double score_picture(const Plane& luma, unsigned bpc, unsigned width, unsigned h
         if (heatmaps) heatmaps->push_back(to_heatmap(s.c_values.data(), w, h, window, params));
         scores[scale] = pool(s.c_values.data(), stats, params.topk, w, h, s.topk_tmp);
     }
-    double score = 0.0;
-    for (int scale = 0; scale < kNumScales; ++scale) score += scores[scale] * kScaleWeights[scale];
-    const auto odd = static_cast<std::uint16_t>(2 * (window >> 1) + 1);
-    const auto pixels = static_cast<std::uint16_t>(odd * odd);
-    return score / pixels;
+    return combine_scales(scores, window);
 }
 
 }  // namespace vmaf::cambi

@@ -58,7 +58,10 @@ struct Heatmap {
 /// partition scheme leaves them (the pooled sum depends on that order).
 void quick_select(float* arr, int n, int k);
 
-/// Mean of the k = clamp(topk * w * h, 1, w * h) largest of c[0, w * h)
+/// The k of pool(): clamp(topk * w * h, 1, w * h).
+int topk_count(double topk, unsigned w, unsigned h);
+
+/// Mean of the k = topk_count() largest of c[0, w * h)
 /// (values >= 0, no NaN), summed as upstream sums them after its quick_select
 /// (which may reorder c); `tmp` is scratch.
 double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& tmp, const CambiKernels& kernels);
@@ -66,6 +69,20 @@ double pool(float* c, double topk, unsigned w, unsigned h, std::vector<float>& t
 /// The same with the stats of c[0, w * h) given (topk_stats(), or
 /// c_values_row()'s over the rows: any summation order).
 double pool(float* c, const TopkStats& stats, double topk, unsigned w, unsigned h, std::vector<float>& tmp);
+
+/// Count threshold of the spatial mask's flat-area test for a w x h picture:
+/// a sample is kept when more than this many of the 7x7 square around it are flat.
+std::uint16_t mask_threshold(unsigned w, unsigned h);
+
+/// Heat map of a w x h scale's c values (before pooling, which may reorder them).
+Heatmap to_heatmap(const float* c, unsigned w, unsigned h, int window, const Params& p);
+
+/// Source index of each of `out` samples when `in` samples are resampled to
+/// `out` (nearest sample, upstream's float stepping); one axis.
+std::vector<unsigned> nearest_samples(unsigned in, unsigned out);
+
+/// The picture's score from its kNumScales pooled scale scores.
+double combine_scales(const double scores[kNumScales], std::uint16_t window);
 
 /// CAMBI score of the luma plane of a `bpc`-bit picture evaluated at `width` x `height`
 /// (nearest-sample resampled when that differs from the plane). Throws

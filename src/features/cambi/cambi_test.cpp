@@ -1,7 +1,10 @@
 // CAMBI: bit-exact against upstream's golden-full reports, plus options and errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <vector>
 #include <string>
 
 #include "core/feature_extractor.hpp"
@@ -56,6 +59,20 @@ TEST(Cambi, BadOptionsAndGeometry) {
     EXPECT_THROW(make({{"window_size", "128"}}, g), Error);
     EXPECT_THROW(make({}, VideoGeometry{PixelFormat::Yuv420, 8, 200, 200}), Error);
     EXPECT_NO_THROW(make({{"eotf", "pq"}}, g));
+    // Too short for the window at the last scale (14 rows, window 45): a usage
+    // error, where the c-value row loop used to read before the first row.
+    auto too_short = [&](const OptionDict& d, const VideoGeometry& geom) {
+        try {
+            make(d, geom);
+        } catch (const Error& e) {
+            return std::string(e.what()).find("too short") != std::string::npos;
+        }
+        return false;
+    };
+    EXPECT_TRUE(too_short({}, VideoGeometry{PixelFormat::Yuv420, 8, 3840, 216}));
+    EXPECT_NO_THROW(make({{"window_size", "15"}}, VideoGeometry{PixelFormat::Yuv420, 8, 3840, 216}));
+    EXPECT_TRUE(too_short({{"full_ref", "true"}, {"src_width", "3840"}, {"src_height", "216"}},
+                          VideoGeometry{PixelFormat::Yuv420, 8, 3840, 2160}));
     // A 10-bit sample above 1023 is an input error, not a wrong score.
     const VideoGeometry g10{PixelFormat::Yuv420, 10, 256, 256};
     Picture p(PixelFormat::Yuv420, 10, 256, 256);
@@ -66,6 +83,38 @@ TEST(Cambi, BadOptionsAndGeometry) {
     EXPECT_NO_THROW(static_cast<const FeatureExtractor&>(*ex).compute(0, p, p));
     p.plane(0).row<std::uint16_t>(7)[9] = 1024;
     EXPECT_THROW(static_cast<const FeatureExtractor&>(*ex).compute(0, p, p), Error);
+}
+
+// Heat maps: one file per scale named after the encoding resolution halved per
+// scale, frame i at i * (map size), 16-bit samples; banding shows in scale 0.
+TEST(Cambi, HeatmapFiles) {
+    const test::PairFrames c = test::load_pair("p01_crf35", 2);
+    const std::string dir = ::testing::TempDir() + "cambi_heatmaps_test";
+    std::filesystem::remove_all(dir);
+    test::run_extractor(kCambiInfo, {{"heatmaps_path", dir}}, c.info.geom, c.refs, c.dists);
+    unsigned w = c.info.geom.width, h = c.info.geom.height;
+    for (int s = 0; s < 5; ++s) {
+        const std::string path = dir + "/cambi_heatmap_scale_" + std::to_string(s) + "_" + std::to_string(w) + "x" +
+                                  std::to_string(h) + "_16b.gray";
+        SCOPED_TRACE(path);
+        ASSERT_TRUE(std::filesystem::exists(path));
+        EXPECT_EQ(std::filesystem::file_size(path), 2u * w * h * sizeof(std::uint16_t));
+        if (s == 0) {
+            std::vector<std::uint16_t> maps(2u * w * h);
+            std::FILE* f = std::fopen(path.c_str(), "rb");
+            ASSERT_NE(f, nullptr);
+            ASSERT_EQ(std::fread(maps.data(), sizeof(std::uint16_t), maps.size(), f), maps.size());
+            std::fclose(f);
+            for (unsigned frame = 0; frame < 2; ++frame) {
+                const auto first = maps.begin() + std::ptrdiff_t{frame} * w * h;
+                EXPECT_TRUE(std::any_of(first, first + std::ptrdiff_t{w} * h, [](std::uint16_t v) { return v != 0; }))
+                    << "frame " << frame;
+            }
+        }
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST(Cambi, FlatPictureScoresZero) {
