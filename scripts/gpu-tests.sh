@@ -6,8 +6,9 @@
 #      (tests/cuda/cuda_test.py parity); xpsnr_cuda against FFmpeg's filter
 #      (src/features/xpsnr/xpsnr_ffmpeg_test.py on testdata/xpsnr)
 #   3. compute-sanitizer memcheck (leak check) of CUDA runs per dispatch mode (integer twins with
-#      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm, ssimulacra2), racecheck of
-#      VMAF + NEG (8-bit odd size, 10-bit) and of the float twins' and ssimulacra2's reductions, if installed
+#      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm, ssimulacra2, cambi), racecheck
+#      of VMAF + NEG (8-bit odd size, 10-bit), of the float twins' and ssimulacra2's reductions and of
+#      cambi's window histograms and pooling, if installed
 #   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
@@ -65,6 +66,9 @@ if command -v compute-sanitizer >/dev/null; then
                --feature float_motion=motion_add_scale1=true:motion_add_uv=true --feature float_ssim=enable_lcs=true
                --feature float_vif --feature float_vif=vif_prescale=0.75:vif_prescale_method=lanczos4:vif_skip_scale0=true
                --feature float_adm --feature float_adm=adm_p_norm=2.5:adm_skip_scale0=true)
+  # cambi_cuda with every device path: resampling, anti-dithering, both pictures, heat maps.
+  cambi_twin=(--no_prediction --feature cambi=full_ref=true:enc_width=500:enc_height=281:src_width=400:src_height=240
+              --feature cambi=enc_bitdepth=10:max_log_contrast=5:heatmaps_path=/tmp/cs_cambi_heatmaps)
   for dispatch in serial batched; do
     [ -n "$ref" ] && [ -n "$dis" ] || break
     sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true --feature xpsnr \
@@ -73,9 +77,32 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "float VMAF + NEG groups" memcheck $dispatch 4 10 -m version=vmaf_float_v0.6.1 \
       -m version=vmaf_float_v0.6.1neg:name=neg
     sanitize "ssimulacra2" memcheck $dispatch 4 3 --no_prediction --feature ssimulacra2=yuv_matrix=2
+    sanitize "cambi" memcheck $dispatch 4 4 "${cambi_twin[@]}"
   done
   # The ssimulacra2 map sums' staged double buffer (shared memory).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "ssimulacra2" racecheck serial 0 2 --no_prediction --feature ssimulacra2
+  # Shared-memory hazards of cambi's per-warp window histograms.
+  [ -n "$ref" ] && [ -n "$dis" ] && sanitize "cambi" racecheck serial 0 2 "${cambi_twin[@]}"
+  # cambi's pooling past its exactness bound (scale 0: the zero-pivot summand list; scales 1-4:
+  # the exact sum) on tests/cuda/cuda_test.py's banded 2048x1280 pair with a noisy top, one frame.
+  band_dir=$(mktemp -d)
+  python3 -c "import sys; sys.path.insert(0, 'tests/cuda'); import cuda_test as c
+for name, ref, dist, geom in c.banded_pairs(sys.argv[1]): print(ref, *geom)" "$band_dir" | grep band_noise |
+  while read -r bref bgeom; do
+    for tool in memcheck racecheck; do
+      extra=(); [ "$tool" = memcheck ] && extra=(--leak-check full)
+      # shellcheck disable=SC2086
+      if compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 9 "$VMAF" -r "$bref" -d "$bref" $bgeom \
+           --backend cuda --frame_cnt 1 --no_prediction --feature cambi --feature cambi=window_size=100 \
+           --json -o /tmp/cs_band.json > /tmp/cs_band.log 2>&1; then
+        echo "PASS compute-sanitizer $tool (cambi pooling, $(basename "$bref")): $(tail -1 /tmp/cs_band.log)"
+      else
+        echo "FAIL compute-sanitizer $tool (cambi pooling, $(basename "$bref"))"; tail -30 /tmp/cs_band.log; echo FAIL > "$band_dir/failed"
+      fi
+    done
+  done
+  [ -f "$band_dir/failed" ] && rc=1
+  rm -rf "$band_dir"
   # Shared-memory hazards of the float twins' ordered reductions (row sums, sequential sums).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float twins" racecheck serial 0 3 "${float_twins[@]}"
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float VMAF + NEG groups" racecheck serial 0 2 \
@@ -95,6 +122,11 @@ if command -v compute-sanitizer >/dev/null; then
   done
 else
   echo "compute-sanitizer not installed: memcheck skipped"
+fi
+# Information, not a test: cambi_cuda's device-side throughput at 4K 10-bit (tests/cuda/device_fps.cpp).
+FPS_BIN=${CUDA_DEVICE_FPS:-$(dirname "$VMAF")/../../tests/cuda/cuda_device_fps}
+if [ $prc -ne 77 ] && [ -x "$FPS_BIN" ]; then
+  for t in 1 8; do echo "INFO cambi_cuda: $("$FPS_BIN" 3840 2160 60 $t -b 10 cambi 2>&1 | tail -1)"; done
 fi
 CAPI=${CAPI_GPU_TEST:-build/release/tests/cuda/cuda_capi_gpu_test}
 if [ -x "$CAPI" ]; then

@@ -12,7 +12,9 @@ CLIPDIR holds raw pairs named like the shared corpus
 import array
 import json
 import os
+import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,7 +25,7 @@ results = []
 # report "cuda" in feature_backends, every other kind "cpu" with one stderr
 # notice. Add a kind here when its twin lands.
 TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
-         "float_vif", "float_adm", "ssimulacra2"}
+         "float_vif", "float_adm", "ssimulacra2", "cambi"}
 
 
 def check(name, cond, detail=""):
@@ -80,7 +82,7 @@ def selection(vmaf, clipdir, tmp):
         check(f"{b}: not compiled in, exit 100 + descriptor",
               p.returncode == 100 and one_line(p) and d["backend_requested"] == b and d["exit_code"] == 100
               and d["errno"] < 0 and "error" in d and d["adr"] == "ADR-0498", p.stderr)
-    for f in ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda", "xpsnr_cuda"]:
+    for f in ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda", "xpsnr_cuda", "cambi_cuda"]:
         p = run(vmaf, base + ["--backend", "cpu", "--feature", f, "--json", "-o", t("o.json")])
         d = json.load(open(t("o.json")))
         check(f"{f} with --backend cpu: exit 100", p.returncode == 100 and one_line(p) and f in p.stderr
@@ -103,7 +105,7 @@ def selection(vmaf, clipdir, tmp):
         p = run(vmaf, base + ["--backend", "cuda", "--json", "-o", t("g.json")])
         check("--backend cuda: runs, backend_used cuda", p.returncode == 0
               and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
-        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda", "xpsnr_cuda"]:
+        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda", "xpsnr_cuda", "cambi_cuda"]:
             p = run(vmaf, base + ["--feature", f, "--json", "-o", t("g.json")])
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
@@ -151,12 +153,16 @@ def strip(report):
     return report
 
 
-def feature_set(name, *features, deep=False, no_prediction=False, pairs=""):
-    """A parity case: --feature arguments, run on every corpus pair (and, with
-    deep, on the 12- and 16-bit pairs deep_pairs() makes), or only on the
-    pairs whose name matches the regular expression `pairs`."""
+def feature_set(name, *features, deep=False, no_prediction=False, pairs="", banded=False, corpus=True,
+                batched=True):
+    """A parity case: --feature arguments, run on every corpus pair unless not
+    corpus (and, with deep, on the 12- and 16-bit pairs deep_pairs() makes;
+    with banded, on banded_pairs()'s), or only on the pairs whose name matches
+    the regular expression `pairs`; batched=False skips the batched-dispatch
+    run (for twins that wait inside compute() whatever VMAF_CUDA_DISPATCH says)."""
     args = (["--no_prediction"] if no_prediction else []) + [a for f in features for a in ("--feature", f)]
-    return {"name": name, "args": args, "deep": deep, "pairs": pairs}
+    return {"name": name, "args": args, "deep": deep, "pairs": pairs, "banded": banded, "corpus": corpus,
+            "batched": batched}
 
 
 FEATURE_SETS = [
@@ -169,7 +175,7 @@ FEATURE_SETS = [
                 "adm=adm_csf_mode=1:adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_skip_scale0=true:"
                 "adm_ref_display_height=2160:adm_norm_view_dist=1.5:debug=true", no_prediction=True),
     # whole models: v0.6.1, v0.6.1neg (adm_enhn_gain_limit=1), 4k; the v1.0.16 models' adm options
-    # (the models themselves also need cambi, which has no CUDA twin yet).
+    # (the models themselves also need speed_chroma; their cambi options are in the "cambi" set).
     {"name": "models", "deep": False,
      "args": ["--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg:name=neg", "--model",
               "version=vmaf_4k_v0.6.1:name=k4", "--feature",
@@ -235,6 +241,29 @@ FEATURE_SETS = [
                 "adm=debug=true", "adm=adm_enhn_gain_limit=3:adm_skip_aim=true", no_prediction=True),
     feature_set("groups5", *[f"vif=vif_enhn_gain_limit={e}" for e in ("1.0", "1.1", "1.2", "1.3", "2.5")],
                 no_prediction=True),
+    # cambi_cuda (it waits inside compute() whatever the dispatch: no batched runs): defaults (8-bit
+    # input: anti-dithering on) and the v1.0.16 models' options; deep: 12/16 bits and 2048x1280, where
+    # cambi_high_res_speedup=1080 takes effect.
+    feature_set("cambi", "cambi", "cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17",
+                deep=True, no_prediction=True, banded=True, batched=False),
+    # window size, top-k (tiny, whole), tvi threshold, max log contrast (1 and 32 steps), max_val clipping, EOTF
+    feature_set("cambi_opts", "cambi=window_size=15:topk=0.05:tvi_threshold=0.005:max_log_contrast=0",
+                "cambi=window_size=127:cambi_topk=1.0:max_log_contrast=5:cambi_max_val=3",
+                "cambi=eotf=pq:cambi_vis_lum_threshold=5:tvi_threshold=0.03:max_log_contrast=4",
+                "cambi=cambi_eotf=pq:topk=0.9", no_prediction=True, batched=False),
+    # encoding geometry and bit depth: resampled to odd sizes, anti-dithering forced on / off
+    feature_set("cambi_enc", "cambi=enc_width=500:enc_height=281:enc_bitdepth=8", "cambi=enc_bitdepth=10:cambi_topk=0.3",
+                "cambi=enc_width=330:enc_height=217:enc_bitdepth=7", deep=True, no_prediction=True, batched=False),
+    # full reference with a resampled source; heat maps ({HM}: a directory per run, the files compared
+    # byte for byte); full reference with the speed-up (the deep pairs only: 2048x1280 takes it)
+    feature_set("cambi_full_ref", "cambi=full_ref=true:src_width=400:src_height=240:enc_width=480:enc_height=270",
+                "cambi=heatmaps_path={HM}:window_size=33", no_prediction=True, batched=False),
+    feature_set("cambi_full_ref_hrs", "cambi=full_ref=true:cambi_high_res_speedup=1080", deep=True, corpus=False,
+                no_prediction=True, batched=False),
+    # top-k pooling past the exactness bound (banded pairs, scale 0): upstream's zero-pivot order
+    # (band_noise: c[k] == 0 after a noisy top) and its quick_select (band: c[k] != 0)
+    feature_set("cambi_pooling", "cambi", "cambi=window_size=100", "cambi=max_log_contrast=5:topk=0.7",
+                no_prediction=True, banded=True, corpus=False, batched=False),
     # xpsnr_cuda: first-order (25 fps) and second-order (60 fps) temporal activity.
     feature_set("xpsnr", "xpsnr", "psnr", no_prediction=True),
     feature_set("xpsnr60", "xpsnr=fps=60", no_prediction=True),
@@ -301,6 +330,56 @@ def deep_pairs(clipdir, tmp, frames=6):
     return out
 
 
+def banded_pairs(tmp):
+    """Synthetic 8-bit pairs (two frames each) for cambi's edge cases. First
+    2048x1280 of 40-pixel bands one code apart (two lone samples in row 0):
+    cambi's scale-0 c values (smallest nonzero ~2.0, sum ~2.2e9 on frame 0)
+    sum past 2^53 ulps of the smallest, where its pooling must follow
+    upstream's quick_select (cambi_cuda: the host's pooling of read-back
+    values); scale 1 (~7.4e8) stays below (the device's exact sum)."""
+    w, h = 2048, 1280
+    path = os.path.join(tmp, "band_2048x1280_yuv420p_ref.yuv")
+    with open(path, "wb") as f:
+        for shift in (0, 7):
+            y = bytearray()
+            for yy in range(h):
+                y += bytes(40 + ((x + shift + yy // 8) // 40) % 30 for x in range(w))
+            y[1000], y[1002] = 200, 201
+            f.write(bytes(y) + bytes([128]) * (w * h // 2))
+    out = [("band_2048x1280_yuv420p", path, path, ["-w", str(w), "-h", str(h), "-p", "420", "-b", "8"])]
+    # 1280x216: 14 rows at the last scale for a window of 17 (pad 8), between half the
+    # window and the window, where upstream's c-value row loop rescores rows.
+    w, h = 1280, 216
+    paths = [os.path.join(tmp, f"wide_{w}x{h}_yuv420p_{side}.yuv") for side in ("ref", "dist")]
+    for k, path in enumerate(paths):
+        with open(path, "wb") as f:
+            for shift in (0, 5):
+                y = bytearray()
+                for yy in range(h):
+                    y += bytes(60 + ((x + 3 * k + shift) // 24 + yy // 30) % 20 for x in range(w))
+                f.write(bytes(y) + bytes([128]) * (w * h // 2))
+    out.append((f"wide_{w}x{h}_yuv420p", paths[0], paths[1], ["-w", str(w), "-h", str(h), "-p", "420", "-b", "8"]))
+    # 2048x1280: noise (no banding, c = 0) over the top 45% and in the first 64 columns,
+    # bands below: c[k] == 0 and more than n - k zeros in c[0, k], with scale 0's sum
+    # (~1.14e9, smallest ~2.0, ~9.5e15 ulps) past the bound, where upstream's order is
+    # its first partition's around 0 (cambi::pool's zero_pivot_topk_sum, cambi_cuda's
+    # device-listed summands).
+    w, h = 2048, 1280
+    rng = random.Random(5)
+    noise = bytes(rng.randrange(30, 230) for _ in range(w * 8))
+    path = os.path.join(tmp, "band_noise_2048x1280_yuv420p_ref.yuv")
+    with open(path, "wb") as f:
+        for shift in (0, 7):
+            y = bytearray()
+            for yy in range(h):
+                r = noise[(yy % 8) * w:(yy % 8 + 1) * w]
+                y += r if yy < h * 45 // 100 else r[:64] + bytes(40 + ((x + shift + yy // 8) // 40) % 30
+                                                                   for x in range(64, w))
+            f.write(bytes(y) + bytes([128]) * (w * h // 2))
+    out.append(("band_noise_2048x1280_yuv420p", path, path, ["-w", str(w), "-h", str(h), "-p", "420", "-b", "8"]))
+    return out
+
+
 def parity(vmaf, clipdir, tmp, extra):
     """VMAF_PARITY_SETS / VMAF_PARITY_PAIRS (regular expressions) select the
     feature sets (by name) and pairs (by file name) to compare; all by default."""
@@ -312,22 +391,33 @@ def parity(vmaf, clipdir, tmp, extra):
     sets = [fs for fs in FEATURE_SETS if re.search(os.environ.get("VMAF_PARITY_SETS", ""), fs["name"])]
     if any(fs["deep"] for fs in sets):
         ps_deep = ps + deep_pairs(clipdir, tmp)
+    if any(fs.get("banded") for fs in sets):
+        band = banded_pairs(tmp)
+    if any(fs["name"].startswith("cambi") for fs in sets):
+        cambi_bad_input(vmaf, tmp)
     pair_rx = os.environ.get("VMAF_PARITY_PAIRS", "")
     for fs in sets:
-        for name, ref, dist, geom in (ps_deep if fs["deep"] else ps):
+        own = ps_deep if fs["deep"] else ps
+        if not fs.get("corpus", True):
+            own = [p for p in own if p not in ps]  # the deep pairs only
+        for name, ref, dist, geom in own + (band if fs.get("banded") else []):
             if not re.search(pair_rx, name) or not re.search(fs.get("pairs", ""), name):
                 continue
             label = f"{name} {fs['name']}"
             base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + fs["args"] + extra
-            p = run(vmaf, base + ["--backend", "cpu", "-o", t("cpu.json")])
+            def hm(side, args):
+                shutil.rmtree(t("hm_" + side), ignore_errors=True)
+                return [a.replace("{HM}", t("hm_" + side)) for a in args]
+
+            p = run(vmaf, hm("cpu", base) + ["--backend", "cpu", "-o", t("cpu.json")])
             if p.returncode:
                 check(f"{label} cpu run", False, p.stderr)
                 continue
             cpu = json.load(open(t("cpu.json")))
             # The clips are small, where the default dispatch is serial: batched too.
-            for threads, dispatch in [("0", None), ("4", None), ("4", "batched")]:
+            for threads, dispatch in [("0", None), ("4", None)] + ([("4", "batched")] if fs.get("batched", True) else []):
                 how = f"--threads {threads}" + (f" VMAF_CUDA_DISPATCH={dispatch}" if dispatch else "")
-                p = run(vmaf, base + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
+                p = run(vmaf, hm("gpu", base) + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
                         {"VMAF_CUDA_DISPATCH": dispatch} if dispatch else None)
                 if p.returncode:
                     check(f"{label} cuda {how}", False, p.stderr)
@@ -343,11 +433,44 @@ def parity(vmaf, clipdir, tmp, extra):
                                 break
                         if detail:
                             break
+                if not detail and any("{HM}" in a for a in base):
+                    detail = same_files(t("hm_cpu"), t("hm_gpu"))
+                    same = same and not detail
                 on_cpu = [f for f, b in gpu.get("feature_backends", {}).items() if b != "cuda"]
                 if on_cpu:
                     detail = f"ran on the CPU, not compared with a twin: {on_cpu}"
                 check(f"{label} cuda {how} == cpu ({len(cpu['frames'])} frames)",
                       same and gpu["backend_used"] == "cuda" and not on_cpu, detail)
+
+
+def same_files(a, b):
+    """'' when directories a and b hold the same files with the same bytes, else what differs."""
+    fa, fb = sorted(os.listdir(a)), sorted(os.listdir(b))
+    if fa != fb or not fa:
+        return f"files {fa} != {fb}"
+    for f in fa:
+        if open(os.path.join(a, f), "rb").read() != open(os.path.join(b, f), "rb").read():
+            return f"{f} differs"
+    return ""
+
+
+def cambi_bad_input(vmaf, tmp):
+    """A 10-bit sample above 1023 (frame 1 of 2): cambi_cuda fails as the CPU kind does."""
+    w, h = 320, 240
+    good = array.array("H", [(x * 7 + y * 3) % 1024 for y in range(h) for x in range(w)])
+    bad = array.array("H", good)
+    bad[7 * w + 9] = 1024
+    chroma = array.array("H", [512]) * (w * h // 4)
+    r, d = os.path.join(tmp, "bad_ref.yuv"), os.path.join(tmp, "bad_dist.yuv")
+    write_u16(r, [[good, chroma, chroma], [good, chroma, chroma]])
+    write_u16(d, [[good, chroma, chroma], [bad, chroma, chroma]])
+    base = ["-r", r, "-d", d, "-w", str(w), "-h", str(h), "-p", "420", "-b", "10", "--no_prediction",
+            "--feature", "cambi", "-o", os.path.join(tmp, "bad.json"), "--json"]
+    cpu = run(vmaf, base + ["--backend", "cpu"])
+    gpu = run(vmaf, base + ["--backend", "cuda"])
+    last = lambda p: (p.stderr.strip().splitlines() or [""])[-1]
+    check("cambi_cuda: 10-bit sample 1024 fails as on the cpu", cpu.returncode != 0 and gpu.returncode == cpu.returncode
+          and "1023" in last(gpu) and last(gpu) == last(cpu), f"cpu {cpu.returncode} {cpu.stderr!r} cuda {gpu.returncode} {gpu.stderr!r}")
 
 
 def main():
