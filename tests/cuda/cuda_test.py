@@ -125,7 +125,7 @@ def selection(vmaf, clipdir, tmp):
 def feature_backends(vmaf, base, t):
     """Honest reports: feature_backends names where each extractor ran; a
     kind without a twin runs on the CPU with one stderr line naming it (none with -q)."""
-    extra = ["float_ssim", "float_psnr", "cambi"]
+    extra = ["float_ssim", "float_psnr", "cambi", "ciede"]  # ciede: no twin (docs/ciede.md)
     want = {k: "cuda" if k in TWINS else "cpu" for k in ["adm", "motion", "vif"] + extra}
     args = base + ["--backend", "cuda", "--json", "-o", t("fb.json")] + [a for f in extra for a in ("--feature", f)]
     p = run(vmaf, args)
