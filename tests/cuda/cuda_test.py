@@ -165,6 +165,9 @@ def feature_set(name, *features, deep=False, no_prediction=False, pairs="", band
             "batched": batched}
 
 
+# 8-bit 4:2:0, 10-bit 4:2:0 / 4:2:2 / 4:4:4, 8-bit 4:4:4 / 4:2:2, 12- and 16-bit, the odd size.
+CAMBI_PAIRS = r"^p(01|03|04a|04b|09|10|11|12)_|^p05_.*_crf30$"
+
 FEATURE_SETS = [
     feature_set("int1", "psnr=enable_mse=true:enable_apsnr=true", "motion=debug=true", "vif=debug=true"),
     feature_set("int2", "motion=motion_five_frame_window=true:motion_moving_average=true",
@@ -246,18 +249,20 @@ FEATURE_SETS = [
     # cambi_high_res_speedup=1080 takes effect.
     feature_set("cambi", "cambi", "cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17",
                 deep=True, no_prediction=True, banded=True, batched=False),
+    # The option sets run on one pair per bit depth / subsampling / odd size (CAMBI_PAIRS).
     # window size, top-k (tiny, whole), tvi threshold, max log contrast (1 and 32 steps), max_val clipping, EOTF
     feature_set("cambi_opts", "cambi=window_size=15:topk=0.05:tvi_threshold=0.005:max_log_contrast=0",
                 "cambi=window_size=127:cambi_topk=1.0:max_log_contrast=5:cambi_max_val=3",
                 "cambi=eotf=pq:cambi_vis_lum_threshold=5:tvi_threshold=0.03:max_log_contrast=4",
-                "cambi=cambi_eotf=pq:topk=0.9", no_prediction=True, batched=False),
+                "cambi=cambi_eotf=pq:topk=0.9", no_prediction=True, batched=False, pairs=CAMBI_PAIRS),
     # encoding geometry and bit depth: resampled to odd sizes, anti-dithering forced on / off
     feature_set("cambi_enc", "cambi=enc_width=500:enc_height=281:enc_bitdepth=8", "cambi=enc_bitdepth=10:cambi_topk=0.3",
-                "cambi=enc_width=330:enc_height=217:enc_bitdepth=7", deep=True, no_prediction=True, batched=False),
+                "cambi=enc_width=330:enc_height=217:enc_bitdepth=7", deep=True, no_prediction=True, batched=False,
+                pairs=CAMBI_PAIRS + "|^p03s|^s16_"),
     # full reference with a resampled source; heat maps ({HM}: a directory per run, the files compared
     # byte for byte); full reference with the speed-up (the deep pairs only: 2048x1280 takes it)
     feature_set("cambi_full_ref", "cambi=full_ref=true:src_width=400:src_height=240:enc_width=480:enc_height=270",
-                "cambi=heatmaps_path={HM}:window_size=33", no_prediction=True, batched=False),
+                "cambi=heatmaps_path={HM}:window_size=33", no_prediction=True, batched=False, pairs=CAMBI_PAIRS),
     feature_set("cambi_full_ref_hrs", "cambi=full_ref=true:cambi_high_res_speedup=1080", deep=True, corpus=False,
                 no_prediction=True, batched=False),
     # top-k pooling past the exactness bound (banded pairs, scale 0): upstream's zero-pivot order
