@@ -69,6 +69,12 @@ if command -v compute-sanitizer >/dev/null; then
   # cambi_cuda with every device path: resampling, anti-dithering, both pictures, heat maps.
   cambi_twin=(--no_prediction --feature cambi=full_ref=true:enc_width=500:enc_height=281:src_width=400:src_height=240
               --feature cambi=enc_bitdepth=10:max_log_contrast=5:heatmaps_path=/tmp/cs_cambi_heatmaps)
+  # The SpEED twins: no prescaling, each prescale method (up and down), frame differences past a batch.
+  speed_twins=(--no_prediction --feature speed_chroma
+               --feature speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear
+               --feature speed_chroma=speed_prescale=1.5:speed_prescale_method=lanczos4
+               --feature speed_chroma=speed_prescale=1.25:speed_prescale_method=nearest
+               --feature speed_temporal --feature speed_temporal=speed_prescale=2:speed_prescale_method=bicubic:speed_use_ref_diff=true)
   for dispatch in serial batched; do
     [ -n "$ref" ] && [ -n "$dis" ] || break
     sanitize "psnr, adm, VMAF + NEG" memcheck $dispatch 4 10 --feature psnr --feature adm=debug=true --feature xpsnr \
@@ -78,6 +84,7 @@ if command -v compute-sanitizer >/dev/null; then
       -m version=vmaf_float_v0.6.1neg:name=neg
     sanitize "ssimulacra2" memcheck $dispatch 4 3 --no_prediction --feature ssimulacra2=yuv_matrix=2
     sanitize "cambi" memcheck $dispatch 4 4 "${cambi_twin[@]}"
+    sanitize "speed twins" memcheck $dispatch 4 10 "${speed_twins[@]}"
   done
   # The ssimulacra2 map sums' staged double buffer (shared memory).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "ssimulacra2" racecheck serial 0 2 --no_prediction --feature ssimulacra2
@@ -105,6 +112,8 @@ for name, ref, dist, geom in c.banded_pairs(sys.argv[1]): print(ref, *geom)" "$b
   rm -rf "$band_dir"
   # Shared-memory hazards of the float twins' ordered reductions (row sums, sequential sums).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float twins" racecheck serial 0 3 "${float_twins[@]}"
+  # The SpEED twins' moments (means in shared memory).
+  [ -n "$ref" ] && [ -n "$dis" ] && sanitize "speed twins" racecheck serial 0 3 "${speed_twins[@]}"
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "float VMAF + NEG groups" racecheck serial 0 2 \
     -m version=vmaf_float_v0.6.1 -m version=vmaf_float_v0.6.1neg:name=neg
   # racecheck (shared memory) over every kernel the models use, 8- and 10-bit, odd size, groups

@@ -25,7 +25,10 @@ results = []
 # report "cuda" in feature_backends, every other kind "cpu" with one stderr
 # notice. Add a kind here when its twin lands.
 TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
-         "float_vif", "float_adm", "ssimulacra2", "cambi"}
+         "float_vif", "float_adm", "ssimulacra2", "cambi", "speed_chroma", "speed_temporal"}
+# Pinned names (kind + "_cuda") checked by the selection contract.
+PINNED = ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda", "xpsnr_cuda", "cambi_cuda", "speed_chroma_cuda",
+          "speed_temporal_cuda"]
 
 
 def check(name, cond, detail=""):
@@ -82,7 +85,7 @@ def selection(vmaf, clipdir, tmp):
         check(f"{b}: not compiled in, exit 100 + descriptor",
               p.returncode == 100 and one_line(p) and d["backend_requested"] == b and d["exit_code"] == 100
               and d["errno"] < 0 and "error" in d and d["adr"] == "ADR-0498", p.stderr)
-    for f in ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda", "xpsnr_cuda", "cambi_cuda"]:
+    for f in PINNED:
         p = run(vmaf, base + ["--backend", "cpu", "--feature", f, "--json", "-o", t("o.json")])
         d = json.load(open(t("o.json")))
         check(f"{f} with --backend cpu: exit 100", p.returncode == 100 and one_line(p) and f in p.stderr
@@ -105,7 +108,7 @@ def selection(vmaf, clipdir, tmp):
         p = run(vmaf, base + ["--backend", "cuda", "--json", "-o", t("g.json")])
         check("--backend cuda: runs, backend_used cuda", p.returncode == 0
               and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
-        for f in ["psnr_cuda", "motion_cuda", "vif_cuda", "adm_cuda", "xpsnr_cuda", "cambi_cuda"]:
+        for f in PINNED:
             p = run(vmaf, base + ["--feature", f, "--json", "-o", t("g.json")])
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
@@ -125,7 +128,8 @@ def selection(vmaf, clipdir, tmp):
 def feature_backends(vmaf, base, t):
     """Honest reports: feature_backends names where each extractor ran; a
     kind without a twin runs on the CPU with one stderr line naming it (none with -q)."""
-    extra = ["float_ssim", "float_psnr", "cambi", "ciede"]  # ciede: no twin (docs/ciede.md)
+    # ciede: no twin (docs/ciede.md)
+    extra = ["float_ssim", "float_psnr", "cambi", "ciede", "speed_chroma", "speed_temporal"]
     want = {k: "cuda" if k in TWINS else "cpu" for k in ["adm", "motion", "vif"] + extra}
     args = base + ["--backend", "cuda", "--json", "-o", t("fb.json")] + [a for f in extra for a in ("--feature", f)]
     p = run(vmaf, args)
@@ -163,6 +167,12 @@ def feature_set(name, *features, deep=False, no_prediction=False, pairs="", band
     args = (["--no_prediction"] if no_prediction else []) + [a for f in features for a in ("--feature", f)]
     return {"name": name, "args": args, "deep": deep, "pairs": pairs, "banded": banded, "corpus": corpus,
             "batched": batched}
+
+
+# speed_chroma options of the VMAF v1.0.16 models (model/vmaf_v1.0.16_*.json): prescale 1, 0.5, 0.6.
+SPEED_V1016 = "speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45"
+# Prescaling past the clip size: not on the large pairs (p02, p06) of a whole corpus.
+SMALL = r"^(?!p0[26]_)"
 
 
 # 8-bit 4:2:0, 10-bit 4:2:0 / 4:2:2 / 4:4:4, 8-bit 4:4:4 / 4:2:2, 12- and 16-bit, the odd size.
@@ -272,6 +282,33 @@ FEATURE_SETS = [
     # xpsnr_cuda: first-order (25 fps) and second-order (60 fps) temporal activity.
     feature_set("xpsnr", "xpsnr", "psnr", no_prediction=True),
     feature_set("xpsnr60", "xpsnr=fps=60", no_prediction=True),
+    # speed_chroma_cuda: the v1.0.16 models' configurations, then every option (weight modes, noise,
+    # clipping, kernel scales, each prescale method up and down). deep: the 16-bit pair's flat chroma
+    # makes the covariance singular (the error path of the combination).
+    feature_set("speed_models", SPEED_V1016, SPEED_V1016 + ":speed_prescale=0.5:speed_prescale_method=bilinear",
+                SPEED_V1016 + ":speed_prescale=0.6:speed_prescale_method=bilinear:speed_kernelscale=1.0",
+                deep=True, no_prediction=True),
+    feature_set("speed_chroma_wvm", *[f"speed_chroma=speed_weight_var_mode={m}" for m in range(7)],
+                "speed_chroma=speed_sigma_nn=0.6:speed_nn_floor=0.3:speed_max_val=2:speed_weight_var_mode=3",
+                no_prediction=True),
+    feature_set("speed_chroma_scale", "speed_chroma=speed_kernelscale=0.5", "speed_chroma=speed_kernelscale=3",
+                "speed_chroma=speed_kernelscale=1.5:speed_prescale=0.75:speed_prescale_method=nearest",
+                "speed_chroma=speed_prescale=1.25:speed_prescale_method=nearest",
+                "speed_chroma=speed_prescale=2:speed_prescale_method=bicubic",
+                "speed_chroma=speed_prescale=0.8:speed_prescale_method=bicubic:speed_kernelscale=2",
+                "speed_chroma=speed_prescale=1.5:speed_prescale_method=lanczos4",
+                "speed_chroma=speed_prescale=0.7:speed_prescale_method=lanczos4:speed_kernelscale=0.711111",
+                deep=True, no_prediction=True, pairs=SMALL),
+    # speed_temporal_cuda: frame differences across the batched readback (p08: 10 frames), every option.
+    feature_set("speed_temporal", "speed_temporal", "speed_temporal=speed_use_ref_diff=true",
+                "speed_temporal=speed_kernelscale=1.5:speed_sigma_nn=0.5:speed_nn_floor=0.2:speed_max_val=3",
+                deep=True, no_prediction=True),
+    feature_set("speed_temporal_scale",
+                "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_kernelscale=0.5",
+                "speed_temporal=speed_prescale=1.5:speed_prescale_method=lanczos4:speed_use_ref_diff=true",
+                "speed_temporal=speed_prescale=2:speed_prescale_method=bicubic",
+                "speed_temporal=speed_prescale=0.75:speed_prescale_method=nearest:speed_kernelscale=3",
+                no_prediction=True, pairs=SMALL),
 ]
 
 

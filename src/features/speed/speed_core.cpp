@@ -116,93 +116,18 @@ float lanczos_kernel(float x, float a) {
     return 0.0;
 }
 
-float bicubic_at(const Image& s, int w, int h, float x, float y) {
-    const int x0 = static_cast<int>(std::floor(static_cast<double>(x)));
-    const int y0 = static_cast<int>(std::floor(static_cast<double>(y)));
-    const float dx = x - x0, dy = y - y0;
-    float wx[4], wy[4];
-    for (int i = -1; i <= 2; ++i) {
-        wx[i + 1] = bicubic_kernel(i - dx);
-        wy[i + 1] = bicubic_kernel(i - dy);
-    }
-    float v = 0.0;
-    for (int j = -1; j <= 2; ++j)
-        for (int i = -1; i <= 2; ++i) {
-            const int xi = static_cast<int>(mirror(static_cast<float>(x0 + i), 0, static_cast<float>(w - 1)));
-            const int yi = static_cast<int>(mirror(static_cast<float>(y0 + j), 0, static_cast<float>(h - 1)));
-            v += s.row(yi)[xi] * (wx[i + 1] * wy[j + 1]);
-        }
-    return v;
-}
-
-float lanczos_at(const Image& s, int w, int h, float x, float y) {
-    constexpr int a = 4;
-    const int x0 = static_cast<int>(std::floor(static_cast<double>(x)));
-    const int y0 = static_cast<int>(std::floor(static_cast<double>(y)));
-    const float dx = x - x0, dy = y - y0;
-    float wx[2 * a + 1], wy[2 * a + 1];
-    for (int i = -a; i <= a; ++i) {
-        wx[i + a] = lanczos_kernel(i - dx, static_cast<float>(a));
-        wy[i + a] = lanczos_kernel(i - dy, static_cast<float>(a));
-    }
-    float v = 0.0, wsum = 0.0;
-    for (int iy = -a; iy <= a; ++iy)
-        for (int ix = -a; ix <= a; ++ix) {
-            const float wgt = wx[ix + a] * wy[iy + a];
-            wsum += wgt;
-            const int xi = static_cast<int>(mirror(static_cast<float>(x0 + ix), 0, static_cast<float>(w - 1)));
-            const int yi = static_cast<int>(mirror(static_cast<float>(y0 + iy), 0, static_cast<float>(h - 1)));
-            v += s.row(yi)[xi] * wgt;
-        }
-    return v / wsum;
-}
-
 void rescale(Rescale m, const Image& s, int sw, int sh, Image& d, int dw, int dh) {
     if (sw == dw && sh == dh) {
         for (int y = 0; y < dh; ++y) std::memcpy(d.row(y), s.row(y), sizeof(float) * dw);
         return;
     }
-    const float rx = static_cast<float>(sw) / dw, ry = static_cast<float>(sh) / dh;
-    switch (m) {
-        case Rescale::Nearest:
-            for (int y = 0; y < dh; ++y)
-                for (int x = 0; x < dw; ++x)
-                    d.row(y)[x] = s.row(static_cast<int>(y * ry))[static_cast<int>(x * rx)];
-            return;
-        case Rescale::Bilinear: {
-            std::vector<int> x1(dw), x2(dw);
-            std::vector<float> dxs(dw);
-            for (int x = 0; x < dw; ++x) {
-                const float xx = (x + 0.5) * rx - 0.5;
-                x1[x] = static_cast<int>(mirror(static_cast<float>(std::floor(xx)), 0, static_cast<float>(sw - 1)));
-                x2[x] = static_cast<int>(mirror(static_cast<float>(std::ceil(xx)), 0, static_cast<float>(sw - 1)));
-                dxs[x] = xx - x1[x];
-            }
-            for (int y = 0; y < dh; ++y) {
-                const float yy = (y + 0.5) * ry - 0.5;
-                const int y1 = static_cast<int>(mirror(static_cast<float>(std::floor(yy)), 0, static_cast<float>(sh - 1)));
-                const int y2 = static_cast<int>(mirror(static_cast<float>(std::ceil(yy)), 0, static_cast<float>(sh - 1)));
-                const float dy = yy - y1;
-                const float *r1 = s.row(y1), *r2 = s.row(y2);
-                float* out = d.row(y);
-                for (int x = 0; x < dw; ++x) {
-                    const float dx = dxs[x];
-                    out[x] = (1 - dy) * (1 - dx) * r1[x1[x]] + (1 - dy) * dx * r1[x2[x]] + dy * (1 - dx) * r2[x1[x]] +
-                             dy * dx * r2[x2[x]];
-                }
-            }
-            return;
-        }
-        case Rescale::Bicubic:
-        case Rescale::Lanczos4:
-            for (int y = 0; y < dh; ++y) {
-                const float yy = (y + 0.5) * ry - 0.5;
-                for (int x = 0; x < dw; ++x) {
-                    const float xx = (x + 0.5) * rx - 0.5;
-                    d.row(y)[x] = m == Rescale::Bicubic ? bicubic_at(s, sw, sh, xx, yy) : lanczos_at(s, sw, sh, xx, yy);
-                }
-            }
-            return;
+    const RescaleAxis ax = rescale_axis(m, sw, dw), ay = rescale_axis(m, sh, dh);
+    const int t = ax.taps;
+    const auto src = [&s](int y, int x) { return s.row(y)[x]; };
+    for (int y = 0; y < dh; ++y) {
+        float* out = d.row(y);
+        for (int x = 0; x < dw; ++x)
+            out[x] = rescaled_sample(m, &ax.idx[x * t], &ax.w[x * t], &ay.idx[y * t], &ay.w[y * t], src);
     }
 }
 
@@ -228,6 +153,45 @@ bool valid_kernelscale(double kernelscale) {
     for (float v : kValid)
         if (std::fabs(k - v) < 1e-3) return true;
     return false;
+}
+
+RescaleAxis rescale_axis(Rescale m, int n_src, int n_dst) {
+    RescaleAxis a;
+    a.taps = rescale_taps(m);
+    a.idx.assign(static_cast<std::size_t>(n_dst) * a.taps, 0);
+    a.w.assign(static_cast<std::size_t>(n_dst) * a.taps, 0.0f);
+    const float r = static_cast<float>(n_src) / n_dst, last = static_cast<float>(n_src - 1);
+    const auto at = [last](int q) { return static_cast<int>(mirror(static_cast<float>(q), 0, last)); };
+    for (int k = 0; k < n_dst; ++k) {
+        int* idx = &a.idx[static_cast<std::size_t>(k) * a.taps];
+        float* w = &a.w[static_cast<std::size_t>(k) * a.taps];
+        if (m == Rescale::Nearest) {
+            idx[0] = static_cast<int>(k * r);
+            continue;
+        }
+        const float p = (k + 0.5) * r - 0.5;  // evaluated in double, as upstream
+        if (m == Rescale::Bilinear) {
+            idx[0] = static_cast<int>(mirror(std::floor(p), 0, last));
+            idx[1] = static_cast<int>(mirror(std::ceil(p), 0, last));
+            w[0] = p - idx[0];
+            continue;
+        }
+        const int p0 = static_cast<int>(std::floor(static_cast<double>(p)));
+        const float dp = p - p0;
+        if (m == Rescale::Bicubic) {
+            for (int i = -1; i <= 2; ++i) {
+                w[i + 1] = bicubic_kernel(i - dp);
+                idx[i + 1] = at(p0 + i);
+            }
+        } else {
+            constexpr int kA = 4;
+            for (int i = -kA; i <= kA; ++i) {
+                w[i + kA] = lanczos_kernel(i - dp, static_cast<float>(kA));
+                idx[i + kA] = at(p0 + i);
+            }
+        }
+    }
+    return a;
 }
 
 Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height, const SpeedKernels& kernels)
@@ -262,6 +226,16 @@ Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height,
         if (read[y]) rows_read_.push_back(y);
 }
 
+void check_depth(unsigned bpc) {
+    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
+        throw Error(ErrorKind::Input, "speed: unsupported bit depth " + std::to_string(bpc) + " (8, 10, 12, 16)");
+}
+
+Estimator::Geometry Estimator::geometry() const {
+    return {w_, h_, scaled_w_, scaled_h_, op_w_, op_h_, trunc_w_, trunc_h_, sub_w_, sub_h_,
+            !almost_equal(opts_.prescale, 1.0)};
+}
+
 void Estimator::shape(Image& img) const {
     img.width = w_;
     img.height = h_;
@@ -292,7 +266,6 @@ void Estimator::filter_and_downscale(Image& frame) const {
 }
 
 bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
-    const std::size_t nb = blocks_x_ * blocks_y_;
     // Covariance of the 25 shifted sub-images (means in float, sums in double),
     // each sum over the sub-image in row-major order. The kernels' scratch
     // lanes read up to 7 floats past a row: filter_and_downscale zero-pads them.
@@ -321,6 +294,24 @@ bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vec
                     cov[yi * kBlockElems + xi] = c;
                 }
         }
+    return finish_from(img.row(0), img.stride, cov, entropy, variance);
+}
+
+bool Estimator::finish_estimate(const float* band, std::size_t stride, const float* cov_lower,
+                                std::vector<float>& entropy, std::vector<float>& variance) const {
+    float cov[kBlockElems * kBlockElems];
+    std::size_t k = 0;
+    for (std::size_t xi = 0; xi < kBlockElems; ++xi)
+        for (std::size_t yi = 0; yi <= xi; ++yi, ++k) {
+            cov[xi * kBlockElems + yi] = cov_lower[k];
+            cov[yi * kBlockElems + xi] = cov_lower[k];
+        }
+    return finish_from(band, stride, cov, entropy, variance);
+}
+
+bool Estimator::finish_from(const float* band, std::size_t stride, const float* cov, std::vector<float>& entropy,
+                            std::vector<float>& variance) const {
+    const std::size_t nb = blocks_x_ * blocks_y_;
     float eig[kBlockElems];
     symmetric_eigenvalues(cov, eig, kBlockElems);
 
@@ -330,7 +321,7 @@ bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vec
         for (std::size_t sj = 0; sj < kBlock; ++sj)
             for (std::size_t i = si; i < trunc_h_; i += kBlock)
                 for (std::size_t j = sj; j < trunc_w_; j += kBlock)
-                    y[(si * kBlock + sj) * nb + ((i - si) / kBlock) * blocks_x_ + (j - sj) / kBlock] = img.row(i)[j];
+                    y[(si * kBlock + sj) * nb + ((i - si) / kBlock) * blocks_x_ + (j - sj) / kBlock] = band[i * stride + j];
 
     bool regular = true;
     for (float e : eig)
@@ -363,6 +354,11 @@ float Estimator::score(Image& ref, Image& dis, bool& err) const {
     const bool ok_ref = estimate(ref, er, vr);
     filter_and_downscale(dis);
     const bool ok_dis = estimate(dis, ed, vd);
+    return combine(er, vr, ok_ref, ed, vd, ok_dis, err);
+}
+
+float Estimator::combine(const std::vector<float>& er, const std::vector<float>& vr, bool ok_ref,
+                         const std::vector<float>& ed, const std::vector<float>& vd, bool ok_dis, bool& err) const {
     err = !ok_ref || !ok_dis;
     if (ok_ref != ok_dis) return 0.0f;
 
@@ -400,14 +396,8 @@ void Estimator::load(Image& img, const Plane& p, unsigned bpc, int offset) const
             kernels_.load_u8(img.row(y), p.row<std::uint8_t>(static_cast<unsigned>(y)), off, w_);
         return;
     }
-    float scaler;
-    switch (bpc) {
-        case 10: scaler = 4.0f; break;
-        case 12: scaler = 16.0f; break;
-        case 16: scaler = 256.0f; break;
-        default:
-            throw Error(ErrorKind::Input, "speed: unsupported bit depth " + std::to_string(bpc) + " (8, 10, 12, 16)");
-    }
+    check_depth(bpc);
+    const float scaler = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
     for (std::size_t y : rows_read_)
         kernels_.load_u16(img.row(y), p.row<std::uint16_t>(static_cast<unsigned>(y)), scaler, off, w_);
 }

@@ -15,11 +15,10 @@
 #include <vector>
 
 #include "features/speed/speed_kernels.hpp"
+#include "features/speed/speed_rescale.hpp"
 #include "vmaf/picture.hpp"
 
 namespace vmaf::speed {
-
-enum class Rescale { Nearest, Bilinear, Bicubic, Lanczos4 };
 
 /// Options shared by speed_chroma and speed_temporal.
 struct Options {
@@ -35,6 +34,19 @@ struct Options {
 Rescale parse_rescale(const std::string& name);
 /// True for the kernel scales upstream accepts.
 bool valid_kernelscale(double kernelscale);
+
+/// Tap table of one rescaled axis (n_dst outputs from n_src samples): output
+/// k reads source indices idx[k * taps ..] with weights w[k * taps ..]
+/// (rescaled_sample's layout; upstream's mirrored indices and float weights).
+struct RescaleAxis {
+    int taps = 1;
+    std::vector<int> idx;
+    std::vector<float> w;
+};
+RescaleAxis rescale_axis(Rescale m, int n_src, int n_dst);
+
+/// Throws vmaf::Error(Input) for a bit depth SpEED does not read (upstream: 8, 10, 12, 16).
+void check_depth(unsigned bpc);
 
 /// Allocator that leaves new floats uninitialised (resize() does not zero).
 template <class T>
@@ -89,10 +101,41 @@ public:
     /// upstream's rules: 0 if only one of them failed).
     float score(Image& ref, Image& dis, bool& err) const;
 
+    /// Sizes of one instance: the plane (w x h), after prescaling (scaled), after
+    /// the 1/16 decimation (op), cut to whole 5x5 blocks (trunc), and the 5x5
+    /// shifted sub-images whose covariance is taken (sub).
+    struct Geometry {
+        std::size_t w, h, scaled_w, scaled_h, op_w, op_h, trunc_w, trunc_h, sub_w, sub_h;
+        bool rescales;  ///< the plane is prescaled (speed_prescale not within 1e-3 of 1)
+    };
+    Geometry geometry() const;
+    const std::vector<float>& antialias_filter() const { return antialias_; }
+    const std::vector<float>& lowpass_filter() const { return lowpass_; }
+    Rescale method() const { return opts_.method; }
+
+    /// Elements of the block covariance a device twin computes: the lower
+    /// triangle (yi <= xi) of the 25 x 25 matrix, in the order of
+    /// covariance_pairs() (row-major over xi, then yi).
+    static constexpr std::size_t kCovPairs = 25 * 26 / 2;
+
+    /// The per-image statistics of score() after the filtering and the
+    /// covariance: `band` is the band-passed decimated image (trunc_h rows of
+    /// `stride` floats, trunc_w used), `cov_lower` the kCovPairs covariance
+    /// elements. Gives the blocks' entropies and variances; false when the
+    /// covariance is singular (as estimate()).
+    bool finish_estimate(const float* band, std::size_t stride, const float* cov_lower, std::vector<float>& entropy,
+                         std::vector<float>& variance) const;
+    /// score()'s last step: the mean |difference| of the weighted entropies of
+    /// a reference and a distorted image (finish_estimate's outputs and results).
+    float combine(const std::vector<float>& er, const std::vector<float>& vr, bool ok_ref, const std::vector<float>& ed,
+                  const std::vector<float>& vd, bool ok_dis, bool& err) const;
+
 private:
     struct Blocks;
     void filter_and_downscale(Image& img) const;
     bool estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const;
+    bool finish_from(const float* band, std::size_t stride, const float* cov, std::vector<float>& entropy,
+                     std::vector<float>& variance) const;
 
     Options opts_;
     SpeedKernels kernels_;
