@@ -6,10 +6,11 @@
 #      (tests/cuda/cuda_test.py parity); xpsnr_cuda against FFmpeg's filter
 #      (src/features/xpsnr/xpsnr_ffmpeg_test.py on testdata/xpsnr)
 #   3. compute-sanitizer memcheck (leak check) of CUDA runs per dispatch mode (integer twins with
-#      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm, ssimulacra2, cambi), racecheck
-#      of VMAF + NEG (8-bit odd size, 10-bit), of the float twins' and ssimulacra2's reductions and of
-#      cambi's window histograms and pooling, if installed
-#   4. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
+#      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm, ssimulacra2, cambi, SpEED
+#      twins), racecheck of VMAF + NEG (8-bit odd size, 10-bit), of the float twins', ssimulacra2's and the
+#      SpEED twins' reductions and of cambi's window histograms and pooling, if installed
+#   4. the SpEED twins' kernels against the CPU's reference (speed_cuda_kernels_test), if built
+#   5. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
 # Usage: scripts/gpu-tests.sh [VMAF binary] [clip dir] [extra vmaf args for parity...]
@@ -136,6 +137,17 @@ fi
 FPS_BIN=${CUDA_DEVICE_FPS:-$(dirname "$VMAF")/../../tests/cuda/cuda_device_fps}
 if [ $prc -ne 77 ] && [ -x "$FPS_BIN" ]; then
   for t in 1 8; do echo "INFO cambi_cuda: $("$FPS_BIN" 3840 2160 60 $t -b 10 cambi 2>&1 | tail -1)"; done
+fi
+# The SpEED twins' kernels element by element against the CPU's reference (names the first differing
+# band sample or covariance element); the binary of the VMAF binary's build (target speed_cuda_kernels_test).
+SPEED_KT=${SPEED_CUDA_TEST:-$(dirname "$VMAF")/../../tests/cuda/speed_cuda_kernels_test}
+if [ -x "$SPEED_KT" ]; then
+  out=$("$SPEED_KT" 2>&1); krc=$?
+  if [ $krc -ne 0 ]; then echo "$out" | grep -v '^\[ *\(RUN\|OK\) ' | tail -40; echo "FAIL speed_cuda_kernels_test"; rc=1
+  elif [[ $out == *"SKIPPED"* ]]; then echo "speed_cuda_kernels_test skipped: no usable CUDA device"
+  else echo "PASS speed_cuda_kernels_test: $(grep -o 'PASSED  \] [0-9]* tests' <<< "$out")"; fi
+else
+  echo "$SPEED_KT not built: SpEED kernel test skipped"
 fi
 CAPI=${CAPI_GPU_TEST:-build/release/tests/cuda/cuda_capi_gpu_test}
 if [ -x "$CAPI" ]; then

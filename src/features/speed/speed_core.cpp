@@ -265,7 +265,7 @@ void Estimator::filter_and_downscale(Image& frame) const {
     for (std::size_t i = 0; i < op_h_; ++i) kernels_.subtract_row(frame.row(i), cur.row(i), op_w_);
 }
 
-bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
+void Estimator::covariance(const Image& img, float* cov) const {
     // Covariance of the 25 shifted sub-images (means in float, sums in double),
     // each sum over the sub-image in row-major order. The kernels' scratch
     // lanes read up to 7 floats past a row: filter_and_downscale zero-pads them.
@@ -277,7 +277,6 @@ bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vec
     }
     double dmeans[kBlockElems];
     for (std::size_t k = 0; k < kBlockElems; ++k) dmeans[k] = means[k];
-    float cov[kBlockElems * kBlockElems];
     for (std::size_t rx = 0; rx < kBlock; ++rx)
         for (std::size_t ry = 0; ry <= rx; ++ry) {
             // Sums for x = (rx, cx), y = (ry, cy), every cx, cy: acc[cx * kCovGroup + cy].
@@ -294,7 +293,22 @@ bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vec
                     cov[yi * kBlockElems + xi] = c;
                 }
         }
+}
+
+bool Estimator::estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const {
+    float cov[kBlockElems * kBlockElems];
+    covariance(img, cov);
     return finish_from(img.row(0), img.stride, cov, entropy, variance);
+}
+
+void Estimator::device_result(Image& img, float* result) const {
+    filter_and_downscale(img);
+    for (std::size_t i = 0; i < trunc_h_; ++i) std::memcpy(result + i * trunc_w_, img.row(i), sizeof(float) * trunc_w_);
+    float cov[kBlockElems * kBlockElems];
+    covariance(img, cov);
+    float* lower = result + trunc_w_ * trunc_h_;
+    for (std::size_t xi = 0; xi < kBlockElems; ++xi)
+        for (std::size_t yi = 0; yi <= xi; ++yi) *lower++ = cov[xi * kBlockElems + yi];
 }
 
 bool Estimator::finish_estimate(const float* band, std::size_t stride, const float* cov_lower,

@@ -125,6 +125,11 @@ public:
     /// covariance is singular (as estimate()).
     bool finish_estimate(const float* band, std::size_t stride, const float* cov_lower, std::vector<float>& entropy,
                          std::vector<float>& variance) const;
+    /// What a device twin computes for one image (consumed): the band-passed
+    /// image (trunc_h x trunc_w, packed), then the kCovPairs covariance
+    /// elements, into `result` (trunc_w * trunc_h + kCovPairs floats). The
+    /// reference the twins' kernels are tested against.
+    void device_result(Image& img, float* result) const;
     /// score()'s last step: the mean |difference| of the weighted entropies of
     /// a reference and a distorted image (finish_estimate's outputs and results).
     float combine(const std::vector<float>& er, const std::vector<float>& vr, bool ok_ref, const std::vector<float>& ed,
@@ -134,6 +139,7 @@ private:
     struct Blocks;
     void filter_and_downscale(Image& img) const;
     bool estimate(const Image& img, std::vector<float>& entropy, std::vector<float>& variance) const;
+    void covariance(const Image& img, float* cov) const;  ///< the full 25 x 25 matrix
     bool finish_from(const float* band, std::size_t stride, const float* cov, std::vector<float>& entropy,
                      std::vector<float>& variance) const;
 

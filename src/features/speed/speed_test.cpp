@@ -2,11 +2,15 @@
 // reports (every frame, every key), plus options and errors.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
+#include "features/speed/speed_core.hpp"
 #include "features/speed/speed_linalg.hpp"
 #include "support/extractor_run.hpp"
 #include "vmaf/error.hpp"
@@ -56,6 +60,91 @@ TEST(Speed, KeysAndErrors) {
     EXPECT_THROW(make(kSpeedChromaInfo, {}, VideoGeometry{PixelFormat::Yuv400, 8, 576, 324}), Error);
     EXPECT_THROW(make(kSpeedTemporalInfo, {}, VideoGeometry{PixelFormat::Yuv420, 8, 64, 64}), Error);
     EXPECT_NO_THROW(make(kSpeedTemporalInfo, {{"speed_kernelscale", "2"}}, g));
+}
+
+/// A w x h plane of samples (bpc bits): large-scale shapes (SpEED decimates
+/// by 16) plus noise; `seed` changes the noise and the shapes' contrast.
+std::vector<std::uint16_t> pattern(unsigned w, unsigned h, unsigned bpc, unsigned seed) {
+    std::vector<std::uint16_t> v(std::size_t{w} * h);
+    std::uint32_t x = 2463534242u + seed;
+    for (unsigned y = 0; y < h; ++y)
+        for (unsigned c = 0; c < w; ++c) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            const unsigned shape = ((c / 23 + y / 19) % 3) * (40 + 20 * seed) + ((c * y / 97) % 50) + (c ^ y) % 31;
+            v[std::size_t{y} * w + c] = static_cast<std::uint16_t>(((shape + (x & 15)) << (bpc - 8)) + (x >> 28));
+        }
+    return v;
+}
+
+// The CUDA twins' split: device_result (what the kernels compute) finished by
+// finish_estimate and combine must give score()'s value and error flag bit
+// for bit, for every prescale method, several kernel scales and odd sizes.
+TEST(Speed, DeviceResultFinishesAsScore) {
+    struct Case {
+        unsigned w, h, bpc;
+        speed::Options o;
+    };
+    const auto opts = [](double ks, double ps, speed::Rescale m, int wvm) {
+        speed::Options o;
+        o.kernelscale = ks;
+        o.prescale = ps;
+        o.method = m;
+        o.weight_var_mode = wvm;
+        o.sigma_nn = 0.19;
+        o.nn_floor = 0.1;
+        return o;
+    };
+    const Case cases[] = {
+        {161, 97, 8, opts(1.0, 1.0, speed::Rescale::Nearest, 0)},  // 6 samples per shift: singular
+        {257, 241, 8, opts(1.0, 1.0, speed::Rescale::Nearest, 4)},
+        {576, 324, 10, opts(1.0, 0.5, speed::Rescale::Bilinear, 5)},
+        {601, 433, 16, opts(2.0, 0.6, speed::Rescale::Bilinear, 3)},
+        {129, 121, 8, opts(0.5, 2.0, speed::Rescale::Bicubic, 1)},
+        {181, 171, 12, opts(1.5, 1.5, speed::Rescale::Lanczos4, 6)},
+        {211, 199, 8, opts(3.0, 1.25, speed::Rescale::Nearest, 2)},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::to_string(c.w) + "x" + std::to_string(c.h) + " ps " + std::to_string(c.o.prescale));
+        const speed::Estimator est(c.o, c.w, c.h);
+        auto ref = pattern(c.w, c.h, c.bpc, 1), dis = pattern(c.w, c.h, c.bpc, 2);
+        std::vector<std::uint8_t> ref8(ref.size()), dis8(dis.size());
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+            ref8[i] = static_cast<std::uint8_t>(ref[i]);
+            dis8[i] = static_cast<std::uint8_t>(dis[i]);
+        }
+        const bool deep = c.bpc > 8;
+        const Plane pr{deep ? static_cast<void*>(ref.data()) : ref8.data(),
+                       static_cast<std::ptrdiff_t>(c.w * (deep ? 2 : 1)), c.w, c.h};
+        const Plane pd{deep ? static_cast<void*>(dis.data()) : dis8.data(),
+                       static_cast<std::ptrdiff_t>(c.w * (deep ? 2 : 1)), c.w, c.h};
+        speed::Image r, d;
+        const auto load = [&] {
+            est.shape(r);
+            est.shape(d);
+            est.load(r, pr, c.bpc, -128);
+            est.load(d, pd, c.bpc, -128);
+        };
+        load();
+        bool err = false;
+        const float want = est.score(r, d, err);
+
+        load();
+        const speed::Estimator::Geometry g = est.geometry();
+        const std::size_t band = g.trunc_w * g.trunc_h, n = band + speed::Estimator::kCovPairs;
+        std::vector<float> rr(n), rd(n), er, vr, ed, vd;
+        est.device_result(r, rr.data());
+        est.device_result(d, rd.data());
+        const bool ok_r = est.finish_estimate(rr.data(), g.trunc_w, rr.data() + band, er, vr);
+        const bool ok_d = est.finish_estimate(rd.data(), g.trunc_w, rd.data() + band, ed, vd);
+        bool err2 = true;
+        const float got = est.combine(er, vr, ok_r, ed, vd, ok_d, err2);
+        EXPECT_EQ(std::memcmp(&want, &got, sizeof want), 0) << want << " != " << got;
+        EXPECT_EQ(err, err2);
+        if (c.w != 161) EXPECT_GT(want, 0.0f) << "err " << err;
+        if (c.w == 161) EXPECT_TRUE(err);
+    }
 }
 
 TEST(SpeedLinalg, SolveAndEigenvalues) {
