@@ -20,10 +20,14 @@ struct ChromaSize {
 /// Upstream's floor-sized chroma planes (w >> 1, h >> 1 where subsampled).
 inline ChromaSize chroma_size(const VideoGeometry& g) {
     switch (g.format) {
-        case PixelFormat::Yuv420: return {g.width / 2, g.height / 2};
-        case PixelFormat::Yuv422: return {g.width / 2, g.height};
-        case PixelFormat::Yuv444: return {g.width, g.height};
-        case PixelFormat::Yuv400: break;
+        case PixelFormat::Yuv420:
+            return {g.width / 2, g.height / 2};
+        case PixelFormat::Yuv422:
+            return {g.width / 2, g.height};
+        case PixelFormat::Yuv444:
+            return {g.width, g.height};
+        case PixelFormat::Yuv400:
+            break;
     }
     throw Error(ErrorKind::Usage, "speed_chroma: needs chroma planes (the input is 4:0:0)");
 }

@@ -28,7 +28,8 @@ template <typename Src>
 VMAF_SPEED_HD inline float rescaled_sample(Rescale m, const int* xi, const float* xw, const int* yi, const float* yw,
                                            const Src& src) {
     switch (m) {
-        case Rescale::Nearest: return src(yi[0], xi[0]);
+        case Rescale::Nearest:
+            return src(yi[0], xi[0]);
         case Rescale::Bilinear: {
             const float dx = xw[0], dy = yw[0];
             return (1 - dy) * (1 - dx) * src(yi[0], xi[0]) + (1 - dy) * dx * src(yi[0], xi[1]) +
@@ -40,7 +41,8 @@ VMAF_SPEED_HD inline float rescaled_sample(Rescale m, const int* xi, const float
                 for (int i = 0; i < 4; ++i) v += src(yi[j], xi[i]) * (xw[i] * yw[j]);
             return v;
         }
-        case Rescale::Lanczos4: break;
+        case Rescale::Lanczos4:
+            break;
     }
     float v = 0.0f, wsum = 0.0f;
     for (int j = 0; j < 9; ++j)

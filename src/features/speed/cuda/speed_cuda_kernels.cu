@@ -13,7 +13,9 @@ namespace vmaf::speed::cuda {
 namespace {
 
 /// Mirror without repeating the edge sample (speed_core.cpp's mirror_index).
-__device__ __forceinline__ int mirror_index(int q, int n) { return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q); }
+__device__ __forceinline__ int mirror_index(int q, int n) {
+    return q < 0 ? -q : (q >= n ? 2 * n - q - 2 : q);
+}
 
 /// Estimator::load's samples of a plane in device memory.
 struct PlaneSrc {
@@ -142,7 +144,9 @@ __global__ void load(PlaneSrc src, unsigned w, unsigned h, float* out) {
     out[static_cast<std::size_t>(y) * w + x] = src(static_cast<int>(y), static_cast<int>(x));
 }
 
-dim3 grid_for(unsigned w, unsigned h, dim3 block) { return dim3((w + block.x - 1) / block.x, (h + block.y - 1) / block.y); }
+dim3 grid_for(unsigned w, unsigned h, dim3 block) {
+    return dim3((w + block.x - 1) / block.x, (h + block.y - 1) / block.y);
+}
 
 template <int M, typename Src>
 void launch_rows(const Src& src, const Plan& p, float* tmp, cudaStream_t s) {
@@ -156,11 +160,21 @@ void launch_estimate(const Plan& p, const Src& src, float* scratch, float* resul
     float* dec = tmp + std::size_t{p.op_h} * p.sw;
     float* lpv = dec + std::size_t{p.op_h} * p.op_w;
     switch (p.method) {
-        case static_cast<int>(Rescale::Nearest): launch_rows<static_cast<int>(Rescale::Nearest)>(src, p, tmp, s); break;
-        case static_cast<int>(Rescale::Bilinear): launch_rows<static_cast<int>(Rescale::Bilinear)>(src, p, tmp, s); break;
-        case static_cast<int>(Rescale::Bicubic): launch_rows<static_cast<int>(Rescale::Bicubic)>(src, p, tmp, s); break;
-        case static_cast<int>(Rescale::Lanczos4): launch_rows<static_cast<int>(Rescale::Lanczos4)>(src, p, tmp, s); break;
-        default: launch_rows<-1>(src, p, tmp, s); break;
+        case static_cast<int>(Rescale::Nearest):
+            launch_rows<static_cast<int>(Rescale::Nearest)>(src, p, tmp, s);
+            break;
+        case static_cast<int>(Rescale::Bilinear):
+            launch_rows<static_cast<int>(Rescale::Bilinear)>(src, p, tmp, s);
+            break;
+        case static_cast<int>(Rescale::Bicubic):
+            launch_rows<static_cast<int>(Rescale::Bicubic)>(src, p, tmp, s);
+            break;
+        case static_cast<int>(Rescale::Lanczos4):
+            launch_rows<static_cast<int>(Rescale::Lanczos4)>(src, p, tmp, s);
+            break;
+        default:
+            launch_rows<-1>(src, p, tmp, s);
+            break;
     }
     const dim3 block(32, 8);
     antialias_cols<<<grid_for(p.op_w, p.op_h, block), block, 0, s>>>(tmp, p, dec);
@@ -169,7 +183,9 @@ void launch_estimate(const Plan& p, const Src& src, float* scratch, float* resul
     moments<<<1, kMomentThreads, 0, s>>>(result, p, result + std::size_t{p.trunc_w} * p.trunc_h);
 }
 
-float scaler_for(unsigned bpc) { return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f; }
+float scaler_for(unsigned bpc) {
+    return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+}
 
 }  // namespace
 

@@ -40,7 +40,9 @@ struct Plan {
 
 /// Floats of one image's result: the band-passed decimated image (trunc_h x
 /// trunc_w, packed), then the kCovPairs covariance elements.
-inline std::size_t result_floats(const Plan& p) { return std::size_t{p.trunc_w} * p.trunc_h + kCovPairs; }
+inline std::size_t result_floats(const Plan& p) {
+    return std::size_t{p.trunc_w} * p.trunc_h + kCovPairs;
+}
 /// Floats of scratch one launch_estimate_* uses (reusable once it completes on its stream).
 inline std::size_t scratch_floats(const Plan& p) {
     return std::size_t{p.op_h} * p.sw + std::size_t{p.op_h} * p.op_w + std::size_t{p.trunc_h} * p.op_w;
@@ -56,7 +58,6 @@ void launch_estimate_plane(const Plan& p, const void* plane, std::size_t pitch, 
                            float* scratch, float* result, cudaStream_t s);
 
 /// One image's result from the difference a - b of two loaded planes (p.w x p.h floats each, packed).
-void launch_estimate_diff(const Plan& p, const float* a, const float* b, float* scratch, float* result,
-                          cudaStream_t s);
+void launch_estimate_diff(const Plan& p, const float* a, const float* b, float* scratch, float* result, cudaStream_t s);
 
 }  // namespace vmaf::speed::cuda

@@ -69,9 +69,9 @@ void expect_same(const speed::Estimator& est, const std::vector<float>& want, co
             if (first == want.size()) first = i;
         }
     if (!diff) return;
-    const std::string where = first < band ? "band (" + std::to_string(first / g.trunc_w) + ", " +
-                                                 std::to_string(first % g.trunc_w) + ")"
-                                           : "covariance element " + std::to_string(first - band);
+    const std::string where =
+        first < band ? "band (" + std::to_string(first / g.trunc_w) + ", " + std::to_string(first % g.trunc_w) + ")"
+                     : "covariance element " + std::to_string(first - band);
     ADD_FAILURE() << diff << " of " << want.size() << " values differ; first: " << where << ": cpu " << want[first]
                   << " cuda " << got[first];
 }
@@ -83,11 +83,11 @@ struct Case {
 };
 
 const Case kCases[] = {
-    {288, 162, 8, 1.0, 1.0, speed::Rescale::Nearest},     {321, 181, 8, 1.0, 1.0, speed::Rescale::Nearest},
-    {641, 363, 10, 1.0, 0.5, speed::Rescale::Bilinear},   {601, 433, 16, 2.0, 0.6, speed::Rescale::Bilinear},
-    {129, 121, 8, 0.5, 2.0, speed::Rescale::Bicubic},     {301, 203, 12, 2.0, 0.8, speed::Rescale::Bicubic},
-    {181, 171, 10, 1.5, 1.5, speed::Rescale::Lanczos4},   {333, 251, 8, 0.711111, 0.7, speed::Rescale::Lanczos4},
-    {211, 199, 8, 3.0, 1.25, speed::Rescale::Nearest},    {402, 300, 16, 1.0, 0.75, speed::Rescale::Nearest},
+    {288, 162, 8, 1.0, 1.0, speed::Rescale::Nearest},   {321, 181, 8, 1.0, 1.0, speed::Rescale::Nearest},
+    {641, 363, 10, 1.0, 0.5, speed::Rescale::Bilinear}, {601, 433, 16, 2.0, 0.6, speed::Rescale::Bilinear},
+    {129, 121, 8, 0.5, 2.0, speed::Rescale::Bicubic},   {301, 203, 12, 2.0, 0.8, speed::Rescale::Bicubic},
+    {181, 171, 10, 1.5, 1.5, speed::Rescale::Lanczos4}, {333, 251, 8, 0.711111, 0.7, speed::Rescale::Lanczos4},
+    {211, 199, 8, 3.0, 1.25, speed::Rescale::Nearest},  {402, 300, 16, 1.0, 0.75, speed::Rescale::Nearest},
 };
 
 std::string name(const Case& c) {

@@ -26,8 +26,9 @@ DevicePlan::DevicePlan(const Estimator& est) : est_(est) {
     const Estimator::Geometry g = est.geometry();
     const bool same_size = g.scaled_w == g.w && g.scaled_h == g.h;
     if (!g.rescales && !same_size)
-        throw Error(ErrorKind::Usage, "speed cuda: a speed_prescale this close to 1 that changes the plane size is "
-                                      "not supported (use 1, or a factor at least 0.001 away)");
+        throw Error(ErrorKind::Usage,
+                    "speed cuda: a speed_prescale this close to 1 that changes the plane size is "
+                    "not supported (use 1, or a factor at least 0.001 away)");
     const auto u = [](std::size_t v) { return static_cast<unsigned>(v); };
     plan_.w = u(g.w);
     plan_.h = u(g.h);
@@ -63,9 +64,9 @@ DevicePlan::DevicePlan(const Estimator& est) : est_(est) {
     put_f(ax.w);
     put_f(ay.w);
     tables_ = vmaf::cuda::DeviceBuffer(host.size() * sizeof(std::uint32_t));
-    vmaf::cuda::check(cudaMemcpy(tables_.get(), host.data(), host.size() * sizeof(std::uint32_t),
-                                 cudaMemcpyHostToDevice),
-                      "speed rescale tables upload");
+    vmaf::cuda::check(
+        cudaMemcpy(tables_.get(), host.data(), host.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
+        "speed rescale tables upload");
     const auto* base = tables_.get<std::uint32_t>();
     plan_.tables.x_idx = reinterpret_cast<const int*>(base);
     plan_.tables.y_idx = reinterpret_cast<const int*>(base + ax.idx.size());
