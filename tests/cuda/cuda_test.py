@@ -171,8 +171,9 @@ def feature_set(name, *features, deep=False, no_prediction=False, pairs="", band
 
 # speed_chroma options of the VMAF v1.0.16 models (model/vmaf_v1.0.16_*.json): prescale 1, 0.5, 0.6.
 SPEED_V1016 = "speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45"
-# Prescaling past the clip size: not on the large pairs (p02, p06) of a whole corpus.
-SMALL = r"^(?!p0[26]_)"
+# The option sets' pairs (a few seconds each): 8-bit 4:2:0, 4:2:2, 4:4:4, an odd size, 10-bit 4:2:2 and
+# 16-bit (the trimmed GPU corpus, tests/cuda/make_gpu_clips.py; the same stems in a whole corpus).
+SPEED_OPT_PAIRS = r"^(p01_\w*crf35|p04[ab]_\w*crf30|p05_\w*noise|p1[01]_\w*)$"
 
 
 # 8-bit 4:2:0, 10-bit 4:2:0 / 4:2:2 / 4:4:4, 8-bit 4:4:4 / 4:2:2, 12- and 16-bit, the odd size.
@@ -282,15 +283,26 @@ FEATURE_SETS = [
     # xpsnr_cuda: first-order (25 fps) and second-order (60 fps) temporal activity.
     feature_set("xpsnr", "xpsnr", "psnr", no_prediction=True),
     feature_set("xpsnr60", "xpsnr=fps=60", no_prediction=True),
-    # speed_chroma_cuda: the v1.0.16 models' configurations, then every option (weight modes, noise,
-    # clipping, kernel scales, each prescale method up and down). deep: the 16-bit pair's flat chroma
-    # makes the covariance singular (the error path of the combination).
+    # speed_chroma_cuda: the v1.0.16 models' configurations on every pair (deep: the 16-bit pair's flat
+    # chroma makes the covariance singular, the combination's error path).
     feature_set("speed_models", SPEED_V1016, SPEED_V1016 + ":speed_prescale=0.5:speed_prescale_method=bilinear",
                 SPEED_V1016 + ":speed_prescale=0.6:speed_prescale_method=bilinear:speed_kernelscale=1.0",
                 deep=True, no_prediction=True),
+    # speed_temporal_cuda: frame differences across the batched readback (p08: 10 frames), every option.
+    feature_set("speed_temporal", "speed_temporal", "speed_temporal=speed_use_ref_diff=true",
+                "speed_temporal=speed_kernelscale=1.5:speed_sigma_nn=0.5:speed_nn_floor=0.2:speed_max_val=3",
+                no_prediction=True),
+    feature_set("speed_temporal_scale",
+                "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_kernelscale=0.5",
+                "speed_temporal=speed_prescale=1.5:speed_prescale_method=lanczos4:speed_use_ref_diff=true",
+                "speed_temporal=speed_prescale=2:speed_prescale_method=bicubic",
+                "speed_temporal=speed_prescale=0.75:speed_prescale_method=nearest:speed_kernelscale=3",
+                no_prediction=True, pairs=SPEED_OPT_PAIRS),
+    # speed_chroma_cuda's other options: weight modes, noise, clipping, kernel scales, each prescale
+    # method up and down.
     feature_set("speed_chroma_wvm", *[f"speed_chroma=speed_weight_var_mode={m}" for m in range(7)],
                 "speed_chroma=speed_sigma_nn=0.6:speed_nn_floor=0.3:speed_max_val=2:speed_weight_var_mode=3",
-                no_prediction=True),
+                no_prediction=True, pairs=SPEED_OPT_PAIRS),
     feature_set("speed_chroma_scale", "speed_chroma=speed_kernelscale=0.5", "speed_chroma=speed_kernelscale=3",
                 "speed_chroma=speed_kernelscale=1.5:speed_prescale=0.75:speed_prescale_method=nearest",
                 "speed_chroma=speed_prescale=1.25:speed_prescale_method=nearest",
@@ -298,17 +310,7 @@ FEATURE_SETS = [
                 "speed_chroma=speed_prescale=0.8:speed_prescale_method=bicubic:speed_kernelscale=2",
                 "speed_chroma=speed_prescale=1.5:speed_prescale_method=lanczos4",
                 "speed_chroma=speed_prescale=0.7:speed_prescale_method=lanczos4:speed_kernelscale=0.711111",
-                deep=True, no_prediction=True, pairs=SMALL),
-    # speed_temporal_cuda: frame differences across the batched readback (p08: 10 frames), every option.
-    feature_set("speed_temporal", "speed_temporal", "speed_temporal=speed_use_ref_diff=true",
-                "speed_temporal=speed_kernelscale=1.5:speed_sigma_nn=0.5:speed_nn_floor=0.2:speed_max_val=3",
-                deep=True, no_prediction=True),
-    feature_set("speed_temporal_scale",
-                "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_kernelscale=0.5",
-                "speed_temporal=speed_prescale=1.5:speed_prescale_method=lanczos4:speed_use_ref_diff=true",
-                "speed_temporal=speed_prescale=2:speed_prescale_method=bicubic",
-                "speed_temporal=speed_prescale=0.75:speed_prescale_method=nearest:speed_kernelscale=3",
-                no_prediction=True, pairs=SMALL),
+                no_prediction=True, pairs=SPEED_OPT_PAIRS),
 ]
 
 
