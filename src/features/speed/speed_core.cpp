@@ -199,6 +199,13 @@ Estimator::Estimator(const Options& opts, std::size_t width, std::size_t height,
     if (!valid_kernelscale(opts.kernelscale)) throw Error(ErrorKind::Usage, "speed: invalid speed_kernelscale");
     scaled_h_ = static_cast<std::size_t>(static_cast<int>(h_ * opts.prescale + 0.5));
     scaled_w_ = static_cast<std::size_t>(static_cast<int>(w_ * opts.prescale + 0.5));
+    // Within 1e-3 of 1 the plane is not rescaled, so a factor that still changes
+    // the rounded size would filter samples never loaded (a silently wrong score).
+    if (almost_equal(opts.prescale, 1.0) && (scaled_w_ != w_ || scaled_h_ != h_))
+        throw Error(ErrorKind::Usage, "speed: speed_prescale " + std::to_string(opts.prescale) + " is within 0.001 of 1 " +
+                                          "but changes the plane size (" + std::to_string(w_) + "x" + std::to_string(h_) +
+                                          " to " + std::to_string(scaled_w_) + "x" + std::to_string(scaled_h_) +
+                                          "); use 1, or a factor at least 0.001 away");
     alloc_h_ = std::max(h_, scaled_h_);
     alloc_w_ = std::max(w_, scaled_w_);
     op_h_ = scaled_h_ >> kScales;

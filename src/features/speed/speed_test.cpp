@@ -57,6 +57,10 @@ TEST(Speed, KeysAndErrors) {
     };
     EXPECT_THROW(make(kSpeedChromaInfo, {{"speed_kernelscale", "1.3"}}, g), Error);
     EXPECT_THROW(make(kSpeedChromaInfo, {{"speed_prescale_method", "area"}}, g), Error);
+    // Within 1e-3 of 1 nothing is rescaled: a factor that still changes the size is refused.
+    EXPECT_THROW(make(kSpeedChromaInfo, {{"speed_prescale", "1.0005"}}, VideoGeometry{PixelFormat::Yuv420, 8, 3840, 2160}),
+                 Error);
+    EXPECT_NO_THROW(make(kSpeedChromaInfo, {{"speed_prescale", "1.0001"}}, VideoGeometry{PixelFormat::Yuv420, 8, 640, 480}));
     EXPECT_THROW(make(kSpeedChromaInfo, {}, VideoGeometry{PixelFormat::Yuv400, 8, 576, 324}), Error);
     EXPECT_THROW(make(kSpeedTemporalInfo, {}, VideoGeometry{PixelFormat::Yuv420, 8, 64, 64}), Error);
     EXPECT_NO_THROW(make(kSpeedTemporalInfo, {{"speed_kernelscale", "2"}}, g));

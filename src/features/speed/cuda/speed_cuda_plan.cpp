@@ -25,10 +25,6 @@ static_assert(Estimator::kCovPairs == kCovPairs);
 DevicePlan::DevicePlan(const Estimator& est) : est_(est) {
     const Estimator::Geometry g = est.geometry();
     const bool same_size = g.scaled_w == g.w && g.scaled_h == g.h;
-    if (!g.rescales && !same_size)
-        throw Error(ErrorKind::Usage,
-                    "speed cuda: a speed_prescale this close to 1 that changes the plane size is "
-                    "not supported (use 1, or a factor at least 0.001 away)");
     const auto u = [](std::size_t v) { return static_cast<unsigned>(v); };
     plan_.w = u(g.w);
     plan_.h = u(g.h);
