@@ -3,6 +3,8 @@
 // 8-bit scale). Frames must be at least 176x176. Scores: float_ms_ssim (in dB
 // with enable_db, capped with clip_db), and with enable_lcs each scale's mean
 // terms float_ms_ssim_{l,c,s}_scale{0..4}.
+#include "features/float_ms_ssim/float_ms_ssim.hpp"
+
 #include <cmath>
 #include <memory>
 
@@ -38,35 +40,20 @@ constexpr std::string_view kOutputs[] = {
 class FloatMsSsim final : public FeatureExtractor {
 public:
     FloatMsSsim(const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
-        : kernels_(ssimfeat::ssim_registry().select(cpumask)),
-          bpc_(g.bpc),
-          lcs_(o.b(kEnableLcs)),
-          db_(o.b(kEnableDb)),
-          max_db_(o.b(kClipDb) ? ssimfeat::max_db(g.bpc, g.width, g.height) : INFINITY) {
-        floatfeat::psnr_peak(g.bpc);  // rejects bit depths the float features do not read
-        floatfeat::require_size("float_ms_ssim", g.width, g.height, ssimfeat::kMsSsimMinSize, ssimfeat::kMsSsimMinSize);
-    }
+        : kernels_(ssimfeat::ssim_registry().select(cpumask)), bpc_(g.bpc), p_(ssimfeat::float_ms_ssim_params(o, g)) {}
 
     std::unique_ptr<FrameState> compute(unsigned, const Picture& ref, const Picture& dist) const override {
         auto st = std::make_unique<FrameState>();
         const auto r = floatfeat::to_float(ref.plane(0), bpc_, 0);
         const auto d = floatfeat::to_float(dist.plane(0), bpc_, 0);
-        const ssimfeat::MsSsim v = ssimfeat::float_ms_ssim(kernels_, r, d);
-        st->scores.emplace_back(0, db_ ? ssimfeat::to_db(v.score, max_db_) : v.score);
-        if (lcs_) {
-            const unsigned n = ssimfeat::kScales;
-            for (unsigned i = 0; i < n; ++i) st->scores.emplace_back(1 + i, v.l[i]);
-            for (unsigned i = 0; i < n; ++i) st->scores.emplace_back(1 + n + i, v.c[i]);
-            for (unsigned i = 0; i < n; ++i) st->scores.emplace_back(1 + 2 * n + i, v.s[i]);
-        }
+        ssimfeat::float_ms_ssim_scores(ssimfeat::float_ms_ssim(kernels_, r, d), p_, st->scores);
         return st;
     }
 
 private:
     const ssimfeat::SsimKernels kernels_;  ///< selected once for ctx.cpumask
     const unsigned bpc_;
-    const bool lcs_, db_;
-    const double max_db_;
+    const ssimfeat::FloatMsSsimParams p_;
 };
 
 std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGeometry& geom,
@@ -75,6 +62,26 @@ std::unique_ptr<FeatureExtractor> create(const OptionValues& opts, const VideoGe
 }
 
 }  // namespace
+
+namespace ssimfeat {
+
+FloatMsSsimParams float_ms_ssim_params(const OptionValues& o, const VideoGeometry& g) {
+    floatfeat::psnr_peak(g.bpc);  // rejects bit depths the float features do not read
+    floatfeat::require_size("float_ms_ssim", g.width, g.height, kMsSsimMinSize, kMsSsimMinSize);
+    return {o.b(kEnableLcs), o.b(kEnableDb), o.b(kClipDb) ? max_db(g.bpc, g.width, g.height) : INFINITY};
+}
+
+void float_ms_ssim_scores(const MsSsim& v, const FloatMsSsimParams& p, ScoreList& out) {
+    out.emplace_back(0, p.db ? to_db(v.score, p.max_db) : v.score);
+    if (p.lcs) {
+        const unsigned n = kScales;
+        for (unsigned i = 0; i < n; ++i) out.emplace_back(1 + i, v.l[i]);
+        for (unsigned i = 0; i < n; ++i) out.emplace_back(1 + n + i, v.c[i]);
+        for (unsigned i = 0; i < n; ++i) out.emplace_back(1 + 2 * n + i, v.s[i]);
+    }
+}
+
+}  // namespace ssimfeat
 
 const ExtractorInfo kFloatMsSsimInfo{
     .name = "float_ms_ssim",

@@ -171,13 +171,16 @@ double plane_error(const PsnrHvsKernels& k, const Plane& ref, const Plane& dist,
     const unsigned nx = block_count(w), ny = block_count(h);
     std::vector<float> row(std::size_t{64} * nx);
     float ret = 0;
-    std::int32_t pixels = 0;
     for (unsigned by = 0; by < ny; ++by) {
         k.block_row(ref, dist, bpc, kStep * by, nx, wt, row.data());
         for (unsigned b = 0; b < nx; ++b)
             for (unsigned c = 0; c < 64; ++c) ret += row[std::size_t{c} * nx + b];
-        pixels += static_cast<std::int32_t>(64 * nx);
     }
+    return finish_error(ret, nx, ny, bpc);
+}
+
+double finish_error(float ret, unsigned nx, unsigned ny, unsigned bpc) {
+    const auto pixels = static_cast<std::int32_t>(64 * nx * ny);  // upstream adds 64 per block
     ret /= static_cast<float>(pixels);
     const std::int32_t peak = (std::int32_t{1} << bpc) - 1;
     ret /= static_cast<float>(peak * peak);

@@ -51,6 +51,9 @@ simd::KernelRegistry<PsnrHvsKernels>& psnr_hvs_registry();
 /// / (2^bpc - 1)^2. NaN when the plane holds no block (as upstream).
 double plane_error(const PsnrHvsKernels& k, const Plane& ref, const Plane& dist, unsigned bpc, unsigned w, unsigned h,
                    const Weights& wt);
+/// plane_error's last steps: `ret`, the float sum of the nx x ny blocks'
+/// errors, / pixels (64 per block), / (2^bpc - 1)^2, in float.
+double finish_error(float ret, unsigned nx, unsigned ny, unsigned bpc);
 
 /// 10 * -log10(error): the reported dB value.
 double to_db(double error);

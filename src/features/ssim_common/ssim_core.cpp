@@ -13,20 +13,6 @@ namespace vmaf::ssimfeat {
 
 namespace {
 
-/// MS-SSIM's 9x9 low-pass (9/7 biorthogonal wavelet), upstream's 2-D float table.
-constexpr int kLpf = 9;
-constexpr float kLpf2d[kLpf * kLpf] = {
-    0.000714f,  -0.000450f, -0.002090f, 0.007132f,  0.016114f,  0.007132f,  -0.002090f, -0.000450f, 0.000714f,
-    -0.000450f, 0.000283f,  0.001316f,  -0.004490f, -0.010146f, -0.004490f, 0.001316f,  0.000283f,  -0.000450f,
-    -0.002090f, 0.001316f,  0.006115f,  -0.020867f, -0.047149f, -0.020867f, 0.006115f,  0.001316f,  -0.002090f,
-    0.007132f,  -0.004490f, -0.020867f, 0.071207f,  0.160885f,  0.071207f,  -0.020867f, -0.004490f, 0.007132f,
-    0.016114f,  -0.010146f, -0.047149f, 0.160885f,  0.363505f,  0.160885f,  -0.047149f, -0.010146f, 0.016114f,
-    0.007132f,  -0.004490f, -0.020867f, 0.071207f,  0.160885f,  0.071207f,  -0.020867f, -0.004490f, 0.007132f,
-    -0.002090f, 0.001316f,  0.006115f,  -0.020867f, -0.047149f, -0.020867f, 0.006115f,  0.001316f,  -0.002090f,
-    -0.000450f, 0.000283f,  0.001316f,  -0.004490f, -0.010146f, -0.004490f, 0.001316f,  0.000283f,  -0.000450f,
-    0.000714f,  -0.000450f, -0.002090f, 0.007132f,  0.016114f,  0.007132f,  -0.002090f, -0.000450f, 0.000714f,
-};
-
 /// MS-SSIM exponents per scale (luminance only at the coarsest; contrast and structure share theirs).
 constexpr float kAlpha[kScales] = {0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f};
 constexpr float kBetaGamma[kScales] = {0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f};
@@ -180,21 +166,28 @@ SsimLcs float_ssim(const SsimKernels& k, const Plane& ref, const Plane& cmp, uns
 
 MsSsim float_ms_ssim(const SsimKernels& k, const FloatImage& ref, const FloatImage& cmp) {
     floatfeat::require_size("float_ms_ssim", ref.w, ref.h, kMsSsimMinSize, kMsSsimMinSize);
-    MsSsim r{};
-    double ms = 1.0;
+    std::array<SsimLcs, kScales> v;
     FloatImage a, b;
     for (int i = 0; i < kScales; ++i) {
         if (i > 0) {
             a = decimate(k, i == 1 ? ref : a, 2, kLpf2d, kLpf);
             b = decimate(k, i == 1 ? cmp : b, 2, kLpf2d, kLpf);
         }
-        const SsimLcs v = iqa_ssim(k, i == 0 ? ref : a, i == 0 ? cmp : b);
-        ms *= std::pow(static_cast<double>(v.l), static_cast<double>(kAlpha[i])) *
-              std::pow(static_cast<double>(v.c), static_cast<double>(kBetaGamma[i])) *
-              std::pow(static_cast<double>(v.s), static_cast<double>(kBetaGamma[i]));
-        r.l[i] = v.l;
-        r.c[i] = v.c;
-        r.s[i] = v.s;
+        v[static_cast<std::size_t>(i)] = iqa_ssim(k, i == 0 ? ref : a, i == 0 ? cmp : b);
+    }
+    return ms_ssim_combine(v);
+}
+
+MsSsim ms_ssim_combine(const std::array<SsimLcs, kScales>& v) {
+    MsSsim r{};
+    double ms = 1.0;
+    for (std::size_t i = 0; i < kScales; ++i) {
+        ms *= std::pow(static_cast<double>(v[i].l), static_cast<double>(kAlpha[i])) *
+              std::pow(static_cast<double>(v[i].c), static_cast<double>(kBetaGamma[i])) *
+              std::pow(static_cast<double>(v[i].s), static_cast<double>(kBetaGamma[i]));
+        r.l[i] = v[i].l;
+        r.c[i] = v[i].c;
+        r.s[i] = v[i].s;
         if (ms == INFINITY) throw Error(ErrorKind::Input, "float_ms_ssim: the MS-SSIM product is infinite");
     }
     r.score = ms;

@@ -58,12 +58,29 @@ struct MsSsim {
     std::array<double, kScales> l, c, s;
 };
 
+/// MS-SSIM's 9x9 low-pass (9/7 biorthogonal wavelet), upstream's 2-D float table.
+inline constexpr int kLpf = 9;
+inline constexpr float kLpf2d[kLpf * kLpf] = {
+    0.000714f,  -0.000450f, -0.002090f, 0.007132f,  0.016114f,  0.007132f,  -0.002090f, -0.000450f, 0.000714f,
+    -0.000450f, 0.000283f,  0.001316f,  -0.004490f, -0.010146f, -0.004490f, 0.001316f,  0.000283f,  -0.000450f,
+    -0.002090f, 0.001316f,  0.006115f,  -0.020867f, -0.047149f, -0.020867f, 0.006115f,  0.001316f,  -0.002090f,
+    0.007132f,  -0.004490f, -0.020867f, 0.071207f,  0.160885f,  0.071207f,  -0.020867f, -0.004490f, 0.007132f,
+    0.016114f,  -0.010146f, -0.047149f, 0.160885f,  0.363505f,  0.160885f,  -0.047149f, -0.010146f, 0.016114f,
+    0.007132f,  -0.004490f, -0.020867f, 0.071207f,  0.160885f,  0.071207f,  -0.020867f, -0.004490f, 0.007132f,
+    -0.002090f, 0.001316f,  0.006115f,  -0.020867f, -0.047149f, -0.020867f, 0.006115f,  0.001316f,  -0.002090f,
+    -0.000450f, 0.000283f,  0.001316f,  -0.004490f, -0.010146f, -0.004490f, 0.001316f,  0.000283f,  -0.000450f,
+    0.000714f,  -0.000450f, -0.002090f, 0.007132f,  0.016114f,  0.007132f,  -0.002090f, -0.000450f, 0.000714f,
+};
+
 /// Smallest width and height float_ms_ssim accepts (upstream's check that
 /// every scale keeps at least the window).
 inline constexpr unsigned kMsSsimMinSize = kWindow << (kScales - 1);
 
 /// Throws vmaf::Error (Input) if upstream's product of the weighted terms is infinite.
 MsSsim float_ms_ssim(const SsimKernels& k, const FloatImage& ref, const FloatImage& cmp);
+/// The MS-SSIM of the five scales' means (scale 0 first): upstream's product
+/// of the weighted terms; throws vmaf::Error (Input) as float_ms_ssim.
+MsSsim ms_ssim_combine(const std::array<SsimLcs, kScales>& v);
 
 /// Upstream's dB conversion: min(-10 log10(1 - score), max_db).
 double to_db(double score, double max_db);

@@ -1,11 +1,9 @@
 // float_ssim_cuda: the CUDA twin of "float_ssim". Why its scores equal the
-// CPU's: the decimation, both Gaussian passes and the per-sample l, c, s terms
-// are the CPU's float and double expressions evaluated in the same order (no
-// contraction, IEEE division and square root; the filter constants are the
-// host's); the SSIM map's sums, which the CPU accumulates in double over the
-// whole map in raster order, are accumulated on the device by one thread in
-// that same order; the host finishes them with the CPU's functions.
-#include <algorithm>
+// CPU's: the decimation is the CPU's float and double expressions evaluated
+// in the same order (no contraction, the host's filter value), and the SSIM
+// itself is the shared device SSIM (ssim_common/cuda), whose map sums give
+// the CPU's float means bit for bit (its file comment says why); the host
+// finishes them with the CPU's functions.
 #include <memory>
 #include <vector>
 
@@ -38,18 +36,12 @@ public:
         geom_.h = g.height;
         geom_.bpc = g.bpc;
         geom_.scale = p_.scale;
-        geom_.sw = p_.scale > 1 ? ssimfeat::decimated_size(g.width, p_.scale) : g.width;
-        geom_.sh = p_.scale > 1 ? ssimfeat::decimated_size(g.height, p_.scale) : g.height;
-        geom_.dw = geom_.sw - (ssimfeat::kWindow - 1);
-        geom_.dh = geom_.sh - (ssimfeat::kWindow - 1);
+        geom_.iqa =
+            ssimfeat::cuda::iqa_geometry(p_.scale > 1 ? ssimfeat::decimated_size(g.width, p_.scale) : g.width,
+                                         p_.scale > 1 ? ssimfeat::decimated_size(g.height, p_.scale) : g.height);
         geom_.lcs = p_.lcs;
-        std::copy(std::begin(ssimfeat::kSsimGauss), std::end(ssimfeat::kSsimGauss), k_.gauss);
-        // The CPU's box filter value and constants.
-        k_.box = 1.0f / static_cast<float>(p_.scale * p_.scale);
-        const ssimfeat::SsimConsts c = ssimfeat::ssim_consts();
-        k_.c1 = c.c1;
-        k_.c2 = c.c2;
-        k_.c3 = c.c3;
+        k_.iqa = ssimfeat::cuda::iqa_constants();
+        k_.box = 1.0f / static_cast<float>(p_.scale * p_.scale);  // the CPU's box filter value
     }
 
 private:
@@ -69,7 +61,7 @@ private:
             total.s = v[3];
         }
         const ssimfeat::SsimLcs m =
-            ssimfeat::ssim_means(total, static_cast<int>(geom_.dw), static_cast<int>(geom_.dh));
+            ssimfeat::ssim_means(total, static_cast<int>(geom_.iqa.dw), static_cast<int>(geom_.iqa.dh));
         floatfeat::float_ssim_scores(m, p_, st.scores);
     }
 
