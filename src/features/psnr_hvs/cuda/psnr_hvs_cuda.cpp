@@ -6,8 +6,10 @@
 // coefficient order, the masking root is taken in double, divisions and
 // roots are IEEE (--fmad=false: no contraction), the weights are the host's
 // floats. The plane's float sum over the blocks, whose rounding depends on
-// its order, is done by one device thread per plane in the CPU's order (block
-// rows, blocks, coefficients); the host finishes it with the CPU's function.
+// its order, is the CPU's sequential sum (block rows, blocks, coefficients),
+// taken a chunk at a time where that provably gives the same float
+// (psnr_hvs_cuda_kernels.cu says why) and term by term elsewhere; the host
+// finishes it with the CPU's function.
 #include <memory>
 
 #include "backends/cuda/sums_twin.hpp"
@@ -22,7 +24,7 @@ class PsnrHvsCuda final : public SumsTwin<DeviceBuffer> {
 public:
     PsnrHvsCuda(Session& s, const VideoGeometry& g)
         : SumsTwin(s, "psnr_hvs", g, 4 * sizeof(float),
-                   [this] { return DeviceBuffer(psnr_hvs::cuda::hvs_scratch_floats(planes_) * sizeof(float)); }),
+                   [this] { return DeviceBuffer(psnr_hvs::cuda::hvs_scratch_bytes(planes_)); }),
           bpc_(g.bpc) {
         const ChromaShift cs = chroma_shift(g.format);
         for (unsigned p = 0; p < 3; ++p) {
@@ -48,7 +50,7 @@ private:
             p[i].dist = f.dist[i].data;
             p[i].pitch = f.ref[i].pitch;
         }
-        psnr_hvs::cuda::launch_psnr_hvs(p, bpc_, static_cast<float*>(scratch.get()), static_cast<float*>(sums), s);
+        psnr_hvs::cuda::launch_psnr_hvs(p, bpc_, scratch.get(), static_cast<float*>(sums), s);
     }
 
     void score(const void* sums, FrameState& st) const override {

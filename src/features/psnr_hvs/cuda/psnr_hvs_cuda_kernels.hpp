@@ -17,11 +17,11 @@ struct HvsPlane {
     float csf[64], mask[64];
 };
 
-/// Floats of scratch for the three planes' block errors.
-std::size_t hvs_scratch_floats(const HvsPlane (&p)[3]);
+/// Bytes of device scratch for the three planes' block errors and their sums.
+std::size_t hvs_scratch_bytes(const HvsPlane (&p)[3]);
 
 /// One frame: sums[p] (device, 3 floats) = the float sum, in the CPU's order
 /// (block rows, blocks, coefficients), of plane p's weighted block errors.
-void launch_psnr_hvs(const HvsPlane (&p)[3], unsigned bpc, float* scratch, float* sums, cudaStream_t s);
+void launch_psnr_hvs(const HvsPlane (&p)[3], unsigned bpc, void* scratch, float* sums, cudaStream_t s);
 
 }  // namespace vmaf::psnr_hvs::cuda
