@@ -13,7 +13,10 @@
 // by n and rounding to float are monotone: when both ends give the same float
 // (bit for bit, so -0 and +0 differ), so do S and P, and P is reported. Else
 // (or when P or B is not finite) one thread re-adds the stored terms in
-// raster order, exactly as the CPU.
+// raster order, exactly as the CPU. VMAF_CUDA_SSIM_SEQUENTIAL_SUMS (set to
+// anything) takes that path for every sum: the parity tests' hook for it.
+#include <cstdlib>
+
 #include "features/float_common/cuda/float_device.cuh"
 #include "features/ssim_common/cuda/ssim_cuda_kernels.hpp"
 
@@ -123,14 +126,14 @@ __global__ void vertical_terms(const float* hp, IqaGeometry g, IqaConstants k, d
 
 /// Decides each sum from acc (see the file comment); flags the frame for the
 /// sequential pass when one is undecided.
-__global__ void certify(const double* acc, int count, unsigned long long n, double blocks, double* sums,
-                        int* undecided) {
+__global__ void certify(const double* acc, int count, unsigned long long n, double blocks, bool force_sequential,
+                        double* sums, int* undecided) {
     const double u = 0x1p-53, nd = static_cast<double>(n);
     for (int j = 0; j < count; ++j) {
         const double p = acc[3 * j], a = acc[3 * j + 1], m = acc[3 * j + 2];
         const double b = 1.02 * u * (m + (blocks + 64.0) * a) + 4.0 * u * a + 1e-300;
         const float lo = __double2float_rn(__ddiv_rn(p - b, nd)), hi = __double2float_rn(__ddiv_rn(p + b, nd));
-        if (isfinite(p) && isfinite(b) && __float_as_uint(lo) == __float_as_uint(hi))
+        if (!force_sequential && isfinite(p) && isfinite(b) && __float_as_uint(lo) == __float_as_uint(hi))
             sums[j] = p;
         else
             *undecided = 1;
@@ -158,7 +161,8 @@ void launch_terms(const IqaGeometry& g, const IqaConstants& k, const IqaScratch&
     const dim3 grid((g.dw + kBx - 1) / kBx, (g.dh + kBy - 1) / kBy);
     vertical_terms<Ssim, Lcs><<<grid, dim3(kBx, kBy), 0, s>>>(sc.h, g, k, sc.term, sc.acc);
     const unsigned long long n = static_cast<unsigned long long>(g.dw) * g.dh;
-    certify<<<1, 1, 0, s>>>(sc.acc, K, n, static_cast<double>(grid.x) * grid.y, sums, sc.undecided);
+    static const bool force = std::getenv("VMAF_CUDA_SSIM_SEQUENTIAL_SUMS") != nullptr;
+    certify<<<1, 1, 0, s>>>(sc.acc, K, n, static_cast<double>(grid.x) * grid.y, force, sums, sc.undecided);
     floatfeat::cuda::sequential_sum<K><<<1, 32, 0, s>>>(StoredTerms<K>{sc.term, n}, n, Undecided{sc.undecided}, sums);
 }
 
