@@ -12,12 +12,14 @@
 // of A, M, B and n u; the last terms that of P -+ B and underflow). Division
 // by n and rounding to float are monotone: when both ends give the same float
 // (bit for bit, so -0 and +0 differ), so do S and P, and P is reported. Else
-// (or when P or B is not finite) one thread re-adds the stored terms in
-// raster order, exactly as the CPU. VMAF_CUDA_SSIM_SEQUENTIAL_SUMS (set to
+// (or when P or B is not finite) the stored terms are added in raster order
+// exactly as the CPU does (ordered_double_sum.cu: a chunked walk equal to
+// the one-by-one sum). VMAF_CUDA_SSIM_SEQUENTIAL_SUMS (set to
 // anything) takes that path for every sum: the parity tests' hook for it.
 #include <cstdlib>
 
 #include "features/float_common/cuda/float_device.cuh"
+#include "features/ssim_common/cuda/ordered_double_sum.hpp"
 #include "features/ssim_common/cuda/ssim_cuda_kernels.hpp"
 
 namespace vmaf::ssimfeat::cuda {
@@ -140,21 +142,6 @@ __global__ void certify(const double* acc, int count, unsigned long long n, doub
     }
 }
 
-struct Undecided {
-    const int* flag;
-    __device__ bool operator()() const { return *flag != 0; }
-};
-
-template <int K>
-struct StoredTerms {
-    const double* term;
-    unsigned long long n;
-    __device__ void operator()(unsigned long long i, double* t) const {
-#pragma unroll
-        for (int j = 0; j < K; ++j) t[j] = term[j * n + i];
-    }
-};
-
 template <bool Ssim, bool Lcs>
 void launch_terms(const IqaGeometry& g, const IqaConstants& k, const IqaScratch& sc, double* sums, cudaStream_t s) {
     constexpr int K = (Ssim ? 1 : 0) + (Lcs ? 3 : 0);
@@ -163,7 +150,7 @@ void launch_terms(const IqaGeometry& g, const IqaConstants& k, const IqaScratch&
     const unsigned long long n = static_cast<unsigned long long>(g.dw) * g.dh;
     static const bool force = std::getenv("VMAF_CUDA_SSIM_SEQUENTIAL_SUMS") != nullptr;
     certify<<<1, 1, 0, s>>>(sc.acc, K, n, static_cast<double>(grid.x) * grid.y, force, sums, sc.undecided);
-    floatfeat::cuda::sequential_sum<K><<<1, 32, 0, s>>>(StoredTerms<K>{sc.term, n}, n, Undecided{sc.undecided}, sums);
+    launch_ordered_sums(sc.term, n, K, sc.undecided, sc.ordered, sums, s);
 }
 
 }  // namespace
@@ -171,7 +158,7 @@ void launch_terms(const IqaGeometry& g, const IqaConstants& k, const IqaScratch&
 std::size_t iqa_scratch_bytes(const IqaGeometry& g, IqaTerms t) {
     const std::size_t n = std::size_t{g.dw} * g.dh;
     return align(5 * std::size_t{g.dw} * g.sh * sizeof(float)) + align(n * sizeof(double) * t.count()) +
-           align(3 * 4 * sizeof(double) + sizeof(int));
+           align(3 * 4 * sizeof(double) + sizeof(int)) + ordered_sum_scratch_bytes(n, t.count());
 }
 
 IqaScratch iqa_scratch_layout(void* base, const IqaGeometry& g, IqaTerms t) {
@@ -184,6 +171,7 @@ IqaScratch iqa_scratch_layout(void* base, const IqaGeometry& g, IqaTerms t) {
     p += align(n * sizeof(double) * t.count());
     s.acc = reinterpret_cast<double*>(p);
     s.undecided = reinterpret_cast<int*>(p + 3 * 4 * sizeof(double));
+    s.ordered = p + align(3 * 4 * sizeof(double) + sizeof(int));
     return s;
 }
 

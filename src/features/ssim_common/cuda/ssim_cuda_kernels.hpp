@@ -36,6 +36,7 @@ struct IqaScratch {
     double* term;  ///< count * dw * dh: each sum's terms, term k at k * dw * dh
     double* acc;   ///< 3 * count: parallel sum, sum of |t|, sum of (n - i) |t|
     int* undecided;
+    void* ordered;  ///< launch_ordered_sums's scratch
 };
 std::size_t iqa_scratch_bytes(const IqaGeometry& largest, IqaTerms t);
 IqaScratch iqa_scratch_layout(void* base, const IqaGeometry& largest, IqaTerms t);
