@@ -8,7 +8,7 @@
 // floats. The plane's float sum over the blocks, whose rounding depends on
 // its order, is the CPU's sequential sum (block rows, blocks, coefficients),
 // taken a chunk at a time where that provably gives the same float
-// (psnr_hvs_cuda_kernels.cu says why) and term by term elsewhere; the host
+// (float_common/cuda/ordered_sum.cu says why) and term by term elsewhere; the host
 // finishes it with the CPU's function.
 #include <memory>
 

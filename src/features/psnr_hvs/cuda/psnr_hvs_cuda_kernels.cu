@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "features/float_common/cuda/ordered_sum.hpp"
 #include "features/psnr_hvs/cuda/psnr_hvs_cuda_kernels.hpp"
 
 namespace vmaf::psnr_hvs::cuda {
@@ -113,197 +114,46 @@ __global__ void block_errors(HvsPlane p, float* out) {
     }
 }
 
-// The plane's float sum, in the CPU's order, without one thread adding every
-// term. The terms t are >= 0. While the running sum s is a normal float of
-// binade e (s = S q, q = 2^(e - 23), S an integer in [2^23, 2^24)), adding t
-// gives fl(s + t) = (S + round(t / q)) q exactly, as long as t / q is not a
-// tie (fraction exactly 1/2) and S + round(t / q) < 2^24: the exact sum then
-// lies in the same binade, whose floats are the multiples of q, and
-// round-to-nearest of a non-tie does not depend on S. So a chunk of terms
-// adds sum_i round(t_i / q) to S when that stays below 2^24 and no term is a
-// tie. Chunk totals are computed in parallel (in double: integers below
-// 2^35, exact) for three binades around a guess (the exponent of the
-// chunk's exact prefix sum); one warp per plane then walks the chunks in
-// order, taking a chunk's total when s's binade is a candidate the chunk
-// allows and the sum stays in the binade, else adding that chunk's terms one
-// by one (the CPU's loop): at the start (s = 0 or subnormal), at binade
-// changes, at ties, for NaN, infinite or negative terms.
-constexpr unsigned kChunk = 1024;
-constexpr unsigned kChunkThreads = 256;
-
-struct ChunkMeta {
-    double total[3];  ///< sum of round(t / q) for binades guess - 1, guess, guess + 1
-    int guess;
-    unsigned flags;  ///< bit j: total[j] usable; bit 3: every term is 0
-};
-
-template <typename T>
-__device__ T block_sum_tree(T v, T* red) {
-    red[threadIdx.x] = v;
-    __syncthreads();
-    for (unsigned o = kChunkThreads / 2; o > 0; o >>= 1) {
-        if (threadIdx.x < o) red[threadIdx.x] = red[threadIdx.x] + red[threadIdx.x + o];
-        __syncthreads();
-    }
-    const T r = red[0];
-    __syncthreads();
-    return r;
+std::size_t hvs_errs(const HvsPlane (&p)[3]) {
+    std::size_t n = 0;
+    for (const HvsPlane& q : p) n += std::size_t{64} * q.nx * q.ny;
+    return n;
 }
 
-/// csum[c] = the terms of chunk c added in double (any order: only a guess).
-__global__ void chunk_sums(const float* t, unsigned long long n, double* csum) {
-    __shared__ double red[kChunkThreads];
-    const unsigned long long base = static_cast<unsigned long long>(blockIdx.x) * kChunk;
-    double v = 0.0;
-    for (unsigned i = threadIdx.x; i < kChunk; i += kChunkThreads)
-        if (base + i < n) v = v + static_cast<double>(t[base + i]);
-    v = block_sum_tree(v, red);
-    if (threadIdx.x == 0) csum[blockIdx.x] = v;
+/// The three planes' error arrays in `scratch`, then the ordered sums' scratch.
+floatfeat::cuda::OrderedSeqs<float> plane_seqs(const HvsPlane (&p)[3], float* scratch) {
+    floatfeat::cuda::OrderedSeqs<float> q{};
+    q.count = 3;
+    for (int i = 0; i < 3; ++i) {
+        q.n[i] = 64ull * p[i].nx * p[i].ny;
+        q.term[i] = scratch;
+        if (scratch) scratch += q.n[i];
+    }
+    return q;
 }
 
-/// guess[c] = the binade of the float nearest the exact sum of chunks < c
-/// (-127 for 0 and subnormals). One block of 1024 threads.
-__global__ void chunk_guesses(const double* csum, unsigned chunks, ChunkMeta* meta) {
-    __shared__ double scan[1024];
-    const unsigned per = (chunks + 1023) / 1024, c0 = threadIdx.x * per;
-    double local = 0.0;
-    for (unsigned c = c0; c < c0 + per && c < chunks; ++c) local = local + csum[c];
-    scan[threadIdx.x] = local;
-    __syncthreads();
-    for (unsigned o = 1; o < 1024; o <<= 1) {
-        const double add = threadIdx.x >= o ? scan[threadIdx.x - o] : 0.0;
-        __syncthreads();
-        scan[threadIdx.x] = scan[threadIdx.x] + add;
-        __syncthreads();
-    }
-    double prefix = scan[threadIdx.x] - local;
-    for (unsigned c = c0; c < c0 + per && c < chunks; ++c) {
-        const unsigned bits = __float_as_uint(__double2float_rn(prefix));
-        meta[c].guess = static_cast<int>((bits >> 23) & 0xff) - 127;
-        prefix = prefix + csum[c];
-    }
-}
-
-/// meta[c]'s totals and flags for the three candidate binades.
-__global__ void chunk_totals(const float* t, unsigned long long n, ChunkMeta* meta) {
-    __shared__ double red[kChunkThreads];
-    const unsigned long long base = static_cast<unsigned long long>(blockIdx.x) * kChunk;
-    const int guess = meta[blockIdx.x].guess;
-    double total[3] = {0.0, 0.0, 0.0};
-    bool ok[3] = {true, true, true}, zero = true;
-    for (int j = 0; j < 3; ++j) {
-        const int e = guess + j - 1;
-        if (e < -126 || e > 127) ok[j] = false;
-    }
-    for (unsigned i = threadIdx.x; i < kChunk; i += kChunkThreads) {
-        const float v = base + i < n ? t[base + i] : 0.0f;
-        zero = zero && v == 0.0f;
-        const bool valid = v >= 0.0f && v < INFINITY;
-#pragma unroll
-        for (int j = 0; j < 3; ++j) {
-            const double q = scalbn(static_cast<double>(v), 23 - (guess + j - 1));  // exact: a power-of-two scaling
-            const double whole = floor(q), frac = q - whole;
-            if (!valid || !(q < 0x1p25) || frac == 0.5) ok[j] = false;
-            total[j] = total[j] + (whole + (frac > 0.5 ? 1.0 : 0.0));
-        }
-    }
-    unsigned flags = 0;
-    for (int j = 0; j < 3; ++j) {
-        const double s = block_sum_tree(ok[j] ? total[j] : 0.0, red);
-        if (__syncthreads_and(ok[j])) flags |= 1u << j;
-        if (threadIdx.x == 0) meta[blockIdx.x].total[j] = s;
-    }
-    if (__syncthreads_and(zero)) flags |= 8u;
-    if (threadIdx.x == 0) meta[blockIdx.x].flags = flags;
-}
-
-struct PlaneErrs {
-    const float* err[3];
-    unsigned long long n[3];
-    const ChunkMeta* meta[3];
-};
-
-/// Block p (one warp): sums[p] = plane_error's float sum of err[p] in order.
-__global__ void ordered_float_sums(PlaneErrs e, float* sums) {
-    __shared__ ChunkMeta smeta[32];
-    __shared__ float stage[kChunk];
-    const float* src = e.err[blockIdx.x];
-    const unsigned long long n = e.n[blockIdx.x];
-    const unsigned chunks = static_cast<unsigned>((n + kChunk - 1) / kChunk);
-    const ChunkMeta* meta = e.meta[blockIdx.x];
-    float s = 0.0f;  // the same value in every lane
-    for (unsigned c0 = 0; c0 < chunks; c0 += 32) {
-        if (c0 + threadIdx.x < chunks) smeta[threadIdx.x] = meta[c0 + threadIdx.x];
-        __syncwarp();
-        const unsigned m = chunks - c0 < 32 ? chunks - c0 : 32;
-        for (unsigned k = 0; k < m; ++k) {
-            const ChunkMeta& cm = smeta[k];
-            const unsigned bits = __float_as_uint(s), ex = (bits >> 23) & 0xff;
-            bool done = false;
-            if (s == 0.0f && (cm.flags & 8u)) {
-                done = true;  // +0 plus zeros
-            } else if (ex != 0 && ex != 255) {
-                const int j = static_cast<int>(ex) - 127 - cm.guess + 1;
-                if (j >= 0 && j < 3 && (cm.flags >> j & 1u)) {
-                    const double next = static_cast<double>((bits & 0x7fffffu) | 0x800000u) + cm.total[j];
-                    if (next < 0x1p24) {
-                        s = __uint_as_float((bits & 0xff800000u) | (static_cast<unsigned>(next) - 0x800000u));
-                        done = true;
-                    }
-                }
-            }
-            if (!done) {  // the CPU's loop over this chunk
-                const unsigned long long base = static_cast<unsigned long long>(c0 + k) * kChunk;
-                const unsigned len = n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk;
-                for (unsigned j = threadIdx.x; j < len; j += 32) stage[j] = src[base + j];
-                __syncwarp();
-                if (threadIdx.x == 0)
-                    for (unsigned j = 0; j < len; ++j) s = s + stage[j];
-                s = __shfl_sync(0xffffffffu, s, 0);
-                __syncwarp();
-            }
-        }
-        __syncwarp();
-    }
-    if (threadIdx.x == 0) sums[blockIdx.x] = s;
+std::size_t errs_bytes(const HvsPlane (&p)[3]) {
+    return (hvs_errs(p) * sizeof(float) + 255) & ~std::size_t{255};
 }
 
 }  // namespace
 
 std::size_t hvs_scratch_bytes(const HvsPlane (&p)[3]) {
-    std::size_t bytes = 0;
-    for (const HvsPlane& q : p) {
-        const std::size_t n = std::size_t{64} * q.nx * q.ny, chunks = (n + kChunk - 1) / kChunk;
-        bytes += n * sizeof(float) + chunks * (sizeof(ChunkMeta) + sizeof(double));
-        bytes = (bytes + 255) & ~std::size_t{255};
-    }
-    return bytes;
+    return errs_bytes(p) + floatfeat::cuda::ordered_sum_scratch_bytes(plane_seqs(p, nullptr));
 }
 
 void launch_psnr_hvs(const HvsPlane (&p)[3], unsigned bpc, void* scratch, float* sums, cudaStream_t s) {
-    PlaneErrs e{};
-    auto* at = static_cast<unsigned char*>(scratch);
+    const floatfeat::cuda::OrderedSeqs<float> q = plane_seqs(p, static_cast<float*>(scratch));
     for (int i = 0; i < 3; ++i) {
-        const unsigned long long n = 64ull * p[i].nx * p[i].ny;
-        const unsigned chunks = static_cast<unsigned>((n + kChunk - 1) / kChunk);
-        auto* err = reinterpret_cast<float*>(at);
-        auto* meta = reinterpret_cast<ChunkMeta*>(at + n * sizeof(float));
-        auto* csum = reinterpret_cast<double*>(at + n * sizeof(float) + chunks * sizeof(ChunkMeta));
-        at += ((n * sizeof(float) + chunks * (sizeof(ChunkMeta) + sizeof(double))) + 255) & ~std::size_t{255};
-        e.err[i] = err;
-        e.n[i] = n;
-        e.meta[i] = meta;
-        if (n == 0) continue;
+        if (q.n[i] == 0) continue;
         const dim3 grid((p[i].nx + 63) / 64, p[i].ny);
+        auto* err = const_cast<float*>(q.term[i]);
         if (bpc == 8)
             block_errors<std::uint8_t><<<grid, 64, 0, s>>>(p[i], err);
         else
             block_errors<std::uint16_t><<<grid, 64, 0, s>>>(p[i], err);
-        chunk_sums<<<chunks, kChunkThreads, 0, s>>>(err, n, csum);
-        chunk_guesses<<<1, 1024, 0, s>>>(csum, chunks, meta);
-        chunk_totals<<<chunks, kChunkThreads, 0, s>>>(err, n, meta);
     }
-    ordered_float_sums<<<3, 32, 0, s>>>(e, sums);
+    floatfeat::cuda::launch_ordered_sums(q, nullptr, static_cast<unsigned char*>(scratch) + errs_bytes(p), sums, s);
 }
 
 }  // namespace vmaf::psnr_hvs::cuda

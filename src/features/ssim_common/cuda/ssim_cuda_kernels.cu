@@ -13,13 +13,13 @@
 // by n and rounding to float are monotone: when both ends give the same float
 // (bit for bit, so -0 and +0 differ), so do S and P, and P is reported. Else
 // (or when P or B is not finite) the stored terms are added in raster order
-// exactly as the CPU does (ordered_double_sum.cu: a chunked walk equal to
+// exactly as the CPU does (float_common/cuda/ordered_sum.cu: a chunked walk equal to
 // the one-by-one sum). VMAF_CUDA_SSIM_SEQUENTIAL_SUMS (set to
 // anything) takes that path for every sum: the parity tests' hook for it.
 #include <cstdlib>
 
 #include "features/float_common/cuda/float_device.cuh"
-#include "features/ssim_common/cuda/ordered_double_sum.hpp"
+#include "features/float_common/cuda/ordered_sum.hpp"
 #include "features/ssim_common/cuda/ssim_cuda_kernels.hpp"
 
 namespace vmaf::ssimfeat::cuda {
@@ -142,6 +142,17 @@ __global__ void certify(const double* acc, int count, unsigned long long n, doub
     }
 }
 
+/// The stored terms as launch_ordered_sums's sequences: term k at k * n.
+floatfeat::cuda::OrderedSeqs<double> ordered_seqs(const double* term, unsigned long long n, int count) {
+    floatfeat::cuda::OrderedSeqs<double> q{};
+    q.count = count;
+    for (int k = 0; k < count; ++k) {
+        q.term[k] = term + k * n;
+        q.n[k] = n;
+    }
+    return q;
+}
+
 template <bool Ssim, bool Lcs>
 void launch_terms(const IqaGeometry& g, const IqaConstants& k, const IqaScratch& sc, double* sums, cudaStream_t s) {
     constexpr int K = (Ssim ? 1 : 0) + (Lcs ? 3 : 0);
@@ -150,7 +161,7 @@ void launch_terms(const IqaGeometry& g, const IqaConstants& k, const IqaScratch&
     const unsigned long long n = static_cast<unsigned long long>(g.dw) * g.dh;
     static const bool force = std::getenv("VMAF_CUDA_SSIM_SEQUENTIAL_SUMS") != nullptr;
     certify<<<1, 1, 0, s>>>(sc.acc, K, n, static_cast<double>(grid.x) * grid.y, force, sums, sc.undecided);
-    launch_ordered_sums(sc.term, n, K, sc.undecided, sc.ordered, sums, s);
+    floatfeat::cuda::launch_ordered_sums(ordered_seqs(sc.term, n, K), sc.undecided, sc.ordered, sums, s);
 }
 
 }  // namespace
@@ -158,7 +169,8 @@ void launch_terms(const IqaGeometry& g, const IqaConstants& k, const IqaScratch&
 std::size_t iqa_scratch_bytes(const IqaGeometry& g, IqaTerms t) {
     const std::size_t n = std::size_t{g.dw} * g.dh;
     return align(5 * std::size_t{g.dw} * g.sh * sizeof(float)) + align(n * sizeof(double) * t.count()) +
-           align(3 * 4 * sizeof(double) + sizeof(int)) + ordered_sum_scratch_bytes(n, t.count());
+           align(3 * 4 * sizeof(double) + sizeof(int)) +
+           floatfeat::cuda::ordered_sum_scratch_bytes(ordered_seqs(nullptr, n, t.count()));
 }
 
 IqaScratch iqa_scratch_layout(void* base, const IqaGeometry& g, IqaTerms t) {
