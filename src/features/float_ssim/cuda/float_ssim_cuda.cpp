@@ -5,7 +5,6 @@
 // the CPU's float means bit for bit (its file comment says why); the host
 // finishes them with the CPU's functions.
 #include <memory>
-#include <vector>
 
 #include "backends/cuda/sums_twin.hpp"
 #include "features/float_ssim/cuda/float_ssim_cuda_kernels.hpp"

@@ -147,7 +147,7 @@ floatfeat::cuda::OrderedSeqs<double> ordered_seqs(const double* term, unsigned l
     floatfeat::cuda::OrderedSeqs<double> q{};
     q.count = count;
     for (int k = 0; k < count; ++k) {
-        q.term[k] = term + k * n;
+        q.term[k] = term ? term + k * n : nullptr;  // null: sizes only
         q.n[k] = n;
     }
     return q;
