@@ -197,7 +197,8 @@ FEATURE_SETS = [
               "--feature", "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:"
               "adm_noise_weight=0.02:adm_norm_view_dist=5"]},
     # The float twins: every option. float_ssim's options add no key suffix, so one instance per set.
-    feature_set("float", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
+    # float_ms_ssim's options add no key suffix either: its option sets ride along with float_ssim's.
+    feature_set("float", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim", "float_ms_ssim",
                 deep=True, no_prediction=True),
     feature_set("float_motion_opts",
                 "float_motion=motion_filter_size=3:motion_add_scale1=true:motion_add_uv=true:motion_fps_weight=2.5:"
@@ -205,8 +206,8 @@ FEATURE_SETS = [
                 "float_motion=motion_filter_size=1:debug=false", "float_motion=motion_force_zero=true",
                 "float_motion=motion_filter_size=7:motion_add_scale1=true:motion_add_uv=true",
                 deep=True, no_prediction=True),
-    feature_set("float_ssim_lcs_db", "float_ssim=enable_lcs=true:enable_db=true:clip_db=true", deep=True,
-                no_prediction=True),
+    feature_set("float_ssim_lcs_db", "float_ssim=enable_lcs=true:enable_db=true:clip_db=true",
+                "float_ms_ssim=enable_lcs=true:enable_db=true:clip_db=true", deep=True, no_prediction=True),
     feature_set("float_ssim_scale1", "float_ssim=scale=1:enable_lcs=true", deep=True, no_prediction=True),
     feature_set("float_ssim_scale3", "float_ssim=scale=3:enable_db=true", deep=True, no_prediction=True),
     # float_vif_cuda: every option (gain limit, kernel scales incl. the largest filter, sigma_nsq,

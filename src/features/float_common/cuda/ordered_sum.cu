@@ -14,10 +14,8 @@
 // warp per sequence walks the chunks in order, taking a chunk whole when s's
 // binade is a usable candidate and the bounds hold, and adding its terms one
 // by one otherwise (the start, binade changes, ties, large terms, s zero or
-// subnormal, NaN and infinities). VMAF_CUDA_ORDERED_SUMS_ONE_BY_ONE (set to
-// anything) adds every term one by one: the parity tests' reference for the walk.
+// subnormal, NaN and infinities).
 #include <cstdint>
-#include <cstdlib>
 
 #include "features/float_common/cuda/ordered_sum.hpp"
 
@@ -198,7 +196,7 @@ __global__ void chunk_meta(Layout<T> L, const int* gate, ChunkMeta* meta) {
 
 /// Block k (one warp): sums[k] = the sequential sum of sequence k.
 template <typename T>
-__global__ void walk(Layout<T> L, const int* gate, const ChunkMeta* meta, bool whole_chunks, T* sums) {
+__global__ void walk(Layout<T> L, const int* gate, const ChunkMeta* meta, T* sums) {
     using B = Bits<T>;
     using U = typename B::U;
     __shared__ ChunkMeta smeta[32];
@@ -220,9 +218,7 @@ __global__ void walk(Layout<T> L, const int* gate, const ChunkMeta* meta, bool w
             const U bits = B::of(s);
             const unsigned ex = static_cast<unsigned>(bits >> B::kMant) & B::kExpMask;
             bool done = false;
-            if (!whole_chunks) {
-                // every term one by one (VMAF_CUDA_ORDERED_SUMS_ONE_BY_ONE)
-            } else if (bits == 0 && (x.flags & 8u)) {
+            if (bits == 0 && (x.flags & 8u)) {
                 done = true;  // +0 plus zeros of either sign
             } else if (ex != 0 && ex != B::kExpMask) {
                 const int j = static_cast<int>(ex) - B::kBias - x.guess + 1;
@@ -291,8 +287,7 @@ void launch_ordered_sums(const OrderedSeqs<T>& seqs, const int* gate, void* scra
         chunk_guesses<T><<<seqs.count, 1024, 0, s>>>(L, gate, csum, meta);
         chunk_meta<T><<<grid, kThreads, 0, s>>>(L, gate, meta);
     }
-    static const bool one_by_one = std::getenv("VMAF_CUDA_ORDERED_SUMS_ONE_BY_ONE") != nullptr;
-    walk<T><<<seqs.count, 32, 0, s>>>(L, gate, meta, !one_by_one, sums);
+    walk<T><<<seqs.count, 32, 0, s>>>(L, gate, meta, sums);
 }
 
 template std::size_t ordered_sum_scratch_bytes<float>(const OrderedSeqs<float>&);
