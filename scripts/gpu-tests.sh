@@ -66,7 +66,8 @@ if command -v compute-sanitizer >/dev/null; then
   float_twins=(--no_prediction --feature float_psnr --feature float_moment --feature float_ansnr
                --feature float_motion=motion_add_scale1=true:motion_add_uv=true --feature float_ssim=enable_lcs=true
                --feature float_vif --feature float_vif=vif_prescale=0.75:vif_prescale_method=lanczos4:vif_skip_scale0=true
-               --feature float_adm --feature float_adm=adm_p_norm=2.5:adm_skip_scale0=true)
+               --feature float_adm --feature float_adm=adm_p_norm=2.5:adm_skip_scale0=true
+               --feature float_ms_ssim=enable_lcs=true --feature psnr_hvs)
   # cambi_cuda with every device path: resampling, anti-dithering, both pictures, heat maps.
   cambi_twin=(--no_prediction --feature cambi=full_ref=true:enc_width=500:enc_height=281:src_width=400:src_height=240
               --feature cambi=enc_bitdepth=10:max_log_contrast=5:heatmaps_path=/tmp/cs_cambi_heatmaps)
@@ -87,6 +88,14 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "cambi" memcheck $dispatch 4 4 "${cambi_twin[@]}"
     sanitize "speed twins" memcheck $dispatch 4 10 "${speed_twins[@]}"
   done
+  # The SSIM twins' ordered map sums (the chunked walk, float_common/cuda/ordered_sum.cu), forced for
+  # every sum; psnr_hvs's plane sums take the same walk.
+  if [ -n "$ref" ] && [ -n "$dis" ]; then
+    for tool in memcheck racecheck; do
+      VMAF_CUDA_SSIM_SEQUENTIAL_SUMS=1 sanitize "SSIM ordered sums, psnr_hvs" $tool serial 0 2 --no_prediction \
+        --feature float_ms_ssim=enable_lcs=true --feature float_ssim=scale=1:enable_lcs=true --feature psnr_hvs
+    done
+  fi
   # The ssimulacra2 map sums' staged double buffer (shared memory).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "ssimulacra2" racecheck serial 0 2 --no_prediction --feature ssimulacra2
   # Shared-memory hazards of cambi's per-warp window histograms.

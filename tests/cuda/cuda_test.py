@@ -25,10 +25,11 @@ results = []
 # report "cuda" in feature_backends, every other kind "cpu" with one stderr
 # notice. Add a kind here when its twin lands.
 TWINS = {"psnr", "vif", "adm", "motion", "xpsnr", "float_psnr", "float_moment", "float_ansnr", "float_motion", "float_ssim",
-         "float_vif", "float_adm", "ssimulacra2", "cambi", "speed_chroma", "speed_temporal"}
+         "float_vif", "float_adm", "ssimulacra2", "cambi", "speed_chroma", "speed_temporal", "float_ms_ssim",
+         "psnr_hvs"}
 # Pinned names (kind + "_cuda") checked by the selection contract.
 PINNED = ["psnr_cuda", "vif_cuda", "adm_cuda", "motion_cuda", "xpsnr_cuda", "cambi_cuda", "speed_chroma_cuda",
-          "speed_temporal_cuda"]
+          "speed_temporal_cuda", "float_ms_ssim_cuda", "psnr_hvs_cuda"]
 
 
 def check(name, cond, detail=""):
@@ -158,15 +159,16 @@ def strip(report):
 
 
 def feature_set(name, *features, deep=False, no_prediction=False, pairs="", banded=False, corpus=True,
-                batched=True):
+                batched=True, env=None):
     """A parity case: --feature arguments, run on every corpus pair unless not
     corpus (and, with deep, on the 12- and 16-bit pairs deep_pairs() makes;
     with banded, on banded_pairs()'s), or only on the pairs whose name matches
     the regular expression `pairs`; batched=False skips the batched-dispatch
-    run (for twins that wait inside compute() whatever VMAF_CUDA_DISPATCH says)."""
+    run (for twins that wait inside compute() whatever VMAF_CUDA_DISPATCH says);
+    env: variables for the CUDA runs."""
     args = (["--no_prediction"] if no_prediction else []) + [a for f in features for a in ("--feature", f)]
     return {"name": name, "args": args, "deep": deep, "pairs": pairs, "banded": banded, "corpus": corpus,
-            "batched": batched}
+            "batched": batched, "env": env or {}}
 
 
 # speed_chroma options of the VMAF v1.0.16 models (model/vmaf_v1.0.16_*.json): prescale 1, 0.5, 0.6.
@@ -178,6 +180,8 @@ SPEED_OPT_PAIRS = r"^(p01_\w*crf35|p04[ab]_\w*crf30|p05_\w*noise|p1[01]_\w*)$"
 
 # 8-bit 4:2:0, 10-bit 4:2:0 / 4:2:2 / 4:4:4, 8-bit 4:4:4 / 4:2:2, 12- and 16-bit, the odd size.
 CAMBI_PAIRS = r"^p(01|03|04a|04b|09|10|11|12)_|^p05_.*_crf30$"
+# psnr_hvs's pairs: the same without 16 bits (the kind rejects them), plus the deep 12-bit one.
+HVS_PAIRS = r"^p(01|03|03s12|04a|04b|09|11|12)_|^p05_.*_crf30$"
 
 FEATURE_SETS = [
     feature_set("int1", "psnr=enable_mse=true:enable_apsnr=true", "motion=debug=true", "vif=debug=true"),
@@ -209,7 +213,14 @@ FEATURE_SETS = [
     feature_set("float_ssim_lcs_db", "float_ssim=enable_lcs=true:enable_db=true:clip_db=true",
                 "float_ms_ssim=enable_lcs=true:enable_db=true:clip_db=true", deep=True, no_prediction=True),
     feature_set("float_ssim_scale1", "float_ssim=scale=1:enable_lcs=true", deep=True, no_prediction=True),
-    feature_set("float_ssim_scale3", "float_ssim=scale=3:enable_db=true", deep=True, no_prediction=True),
+    feature_set("float_ssim_scale3", "float_ssim=scale=3:enable_db=true", "float_ms_ssim=enable_db=true", deep=True,
+                no_prediction=True),
+    # The SSIM twins' sequential map sums (taken when the parallel sum's error bound leaves the float
+    # mean undecided, rare on small frames), forced for every sum.
+    feature_set("ssim_sequential_sums", "float_ms_ssim=enable_lcs=true", "float_ssim=enable_lcs=true:scale=1",
+                no_prediction=True, pairs=CAMBI_PAIRS, env={"VMAF_CUDA_SSIM_SEQUENTIAL_SUMS": "1"}),
+    # psnr_hvs_cuda (no options; Y, Cb, Cr and the combination): 8, 10 and 12 bits, every subsampling, odd size.
+    feature_set("psnr_hvs", "psnr_hvs", deep=True, no_prediction=True, pairs=HVS_PAIRS),
     # float_vif_cuda: every option (gain limit, kernel scales incl. the largest filter, sigma_nsq,
     # skip_scale0, the scale floors, debug) and every prescale method, down and up.
     feature_set("float_vif_opts", "float_vif=debug=true",
@@ -462,8 +473,9 @@ def parity(vmaf, clipdir, tmp, extra):
             # The clips are small, where the default dispatch is serial: batched too.
             for threads, dispatch in [("0", None), ("4", None)] + ([("4", "batched")] if fs.get("batched", True) else []):
                 how = f"--threads {threads}" + (f" VMAF_CUDA_DISPATCH={dispatch}" if dispatch else "")
+                env = {**fs.get("env", {}), **({"VMAF_CUDA_DISPATCH": dispatch} if dispatch else {})}
                 p = run(vmaf, hm("gpu", base) + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
-                        {"VMAF_CUDA_DISPATCH": dispatch} if dispatch else None)
+                        env or None)
                 if p.returncode:
                     check(f"{label} cuda {how}", False, p.stderr)
                     continue
