@@ -10,6 +10,7 @@
 CLIPDIR holds raw pairs named like the shared corpus
 (p01_576x324_yuv420p_ref.yuv, p01_576x324_yuv420p_crf35.yuv, ...)."""
 import array
+import concurrent.futures
 import json
 import os
 import random
@@ -323,6 +324,16 @@ FEATURE_SETS = [
                 "speed_chroma=speed_prescale=1.5:speed_prescale_method=lanczos4",
                 "speed_chroma=speed_prescale=0.7:speed_prescale_method=lanczos4:speed_kernelscale=0.711111",
                 no_prediction=True, pairs=SPEED_OPT_PAIRS),
+    # Every VMAF v1.0.16 model at once (cambi, speed_chroma, adm3, motion3 with the models' options)
+    # and the CTC presets: every feature on the device (aom_ctc's ciede excepted: docs/ciede.md).
+    {"name": "v1_models", "deep": False,
+     "args": [a for i, v in enumerate(["vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
+                                       "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+                                       "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h_2160"])
+              for a in ("--model", f"version={v}:name=m{i}")]},
+    {"name": "nflx_ctc", "deep": False, "args": ["--nflx_ctc", "v1.0"]},
+    *[{"name": f"aom_ctc_{v}", "deep": False, "args": ["--aom_ctc", v], "allow_cpu": ["ciede"]}
+      for v in ("v1.0", "v3.0", "v6.0", "v7.0")],
 ]
 
 
@@ -443,7 +454,6 @@ def parity(vmaf, clipdir, tmp, extra):
     if not cuda_works(vmaf, ["-r", ps[0][1], "-d", ps[0][2]] + ps[0][3]):
         print("SKIP: no usable CUDA device")
         sys.exit(SKIP)
-    t = lambda n: os.path.join(tmp, n)
     sets = [fs for fs in FEATURE_SETS if re.search(os.environ.get("VMAF_PARITY_SETS", ""), fs["name"])]
     if any(fs["deep"] for fs in sets):
         ps_deep = ps + deep_pairs(clipdir, tmp)
@@ -452,52 +462,68 @@ def parity(vmaf, clipdir, tmp, extra):
     if any(fs["name"].startswith("cambi") for fs in sets):
         cambi_bad_input(vmaf, tmp)
     pair_rx = os.environ.get("VMAF_PARITY_PAIRS", "")
+    cases = []
     for fs in sets:
         own = ps_deep if fs["deep"] else ps
         if not fs.get("corpus", True):
             own = [p for p in own if p not in ps]  # the deep pairs only
         for name, ref, dist, geom in own + (band if fs.get("banded") else []):
-            if not re.search(pair_rx, name) or not re.search(fs.get("pairs", ""), name):
-                continue
-            label = f"{name} {fs['name']}"
-            base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + fs["args"] + extra
-            def hm(side, args):
-                shutil.rmtree(t("hm_" + side), ignore_errors=True)
-                return [a.replace("{HM}", t("hm_" + side)) for a in args]
+            if re.search(pair_rx, name) and re.search(fs.get("pairs", ""), name):
+                cases.append((fs, name, ref, dist, geom))
+    # Cases run side by side, each in its own folder: one case's runs leave the GPU machine's
+    # cores and device mostly idle. VMAF_PARITY_JOBS=1 runs them one at a time.
+    jobs = int(os.environ.get("VMAF_PARITY_JOBS", max(1, (os.cpu_count() or 2) // 2)))
+    for k in range(len(cases)):
+        os.makedirs(os.path.join(tmp, f"case{k}"), exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(lambda kc: parity_case(vmaf, os.path.join(tmp, f"case{kc[0]}"), extra, *kc[1]),
+                      enumerate(cases)))
 
-            p = run(vmaf, hm("cpu", base) + ["--backend", "cpu", "-o", t("cpu.json")])
-            if p.returncode:
-                check(f"{label} cpu run", False, p.stderr)
-                continue
-            cpu = json.load(open(t("cpu.json")))
-            # The clips are small, where the default dispatch is serial: batched too.
-            for threads, dispatch in [("0", None), ("4", None)] + ([("4", "batched")] if fs.get("batched", True) else []):
-                how = f"--threads {threads}" + (f" VMAF_CUDA_DISPATCH={dispatch}" if dispatch else "")
-                env = {**fs.get("env", {}), **({"VMAF_CUDA_DISPATCH": dispatch} if dispatch else {})}
-                p = run(vmaf, hm("gpu", base) + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
-                        env or None)
-                if p.returncode:
-                    check(f"{label} cuda {how}", False, p.stderr)
-                    continue
-                gpu = json.load(open(t("gpu.json")))
-                same = strip(cpu) == strip(gpu)
-                detail = ""
-                if not same:
-                    for fc, fg in zip(cpu["frames"], gpu["frames"]):
-                        for key in fc["metrics"]:
-                            if fc["metrics"][key] != fg["metrics"].get(key):
-                                detail = f"frame {fc['frameNum']} {key}: cpu {fc['metrics'][key]} cuda {fg['metrics'].get(key)}"
-                                break
-                        if detail:
-                            break
-                if not detail and any("{HM}" in a for a in base):
-                    detail = same_files(t("hm_cpu"), t("hm_gpu"))
-                    same = same and not detail
-                on_cpu = [f for f, b in gpu.get("feature_backends", {}).items() if b != "cuda"]
-                if on_cpu:
-                    detail = f"ran on the CPU, not compared with a twin: {on_cpu}"
-                check(f"{label} cuda {how} == cpu ({len(cpu['frames'])} frames)",
-                      same and gpu["backend_used"] == "cuda" and not on_cpu, detail)
+
+def parity_case(vmaf, case_dir, extra, fs, name, ref, dist, geom):
+    """One feature set on one pair: the CPU's report against CUDA's at each
+    thread/dispatch setting (files in case_dir)."""
+    t = lambda n: os.path.join(case_dir, n)
+    label = f"{name} {fs['name']}"
+    base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + fs["args"] + extra
+    def hm(side, args):
+        shutil.rmtree(t("hm_" + side), ignore_errors=True)
+        return [a.replace("{HM}", t("hm_" + side)) for a in args]
+
+    p = run(vmaf, hm("cpu", base) + ["--backend", "cpu", "-o", t("cpu.json")])
+    if p.returncode:
+        check(f"{label} cpu run", False, p.stderr)
+        return
+    cpu = json.load(open(t("cpu.json")))
+    # The clips are small, where the default dispatch is serial: batched too.
+    for threads, dispatch in [("0", None), ("4", None)] + ([("4", "batched")] if fs.get("batched", True) else []):
+        how = f"--threads {threads}" + (f" VMAF_CUDA_DISPATCH={dispatch}" if dispatch else "")
+        env = {**fs.get("env", {}), **({"VMAF_CUDA_DISPATCH": dispatch} if dispatch else {})}
+        p = run(vmaf, hm("gpu", base) + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
+                env or None)
+        if p.returncode:
+            check(f"{label} cuda {how}", False, p.stderr)
+            continue
+        gpu = json.load(open(t("gpu.json")))
+        same = strip(cpu) == strip(gpu)
+        detail = ""
+        if not same:
+            for fc, fg in zip(cpu["frames"], gpu["frames"]):
+                for key in fc["metrics"]:
+                    if fc["metrics"][key] != fg["metrics"].get(key):
+                        detail = f"frame {fc['frameNum']} {key}: cpu {fc['metrics'][key]} cuda {fg['metrics'].get(key)}"
+                        break
+                if detail:
+                    break
+        if not detail and any("{HM}" in a for a in base):
+            detail = same_files(t("hm_cpu"), t("hm_gpu"))
+            same = same and not detail
+        on_cpu = [f for f, b in gpu.get("feature_backends", {}).items()
+                  if b != "cuda" and f not in fs.get("allow_cpu", ())]
+        if on_cpu:
+            detail = f"ran on the CPU, not compared with a twin: {on_cpu}"
+        check(f"{label} cuda {how} == cpu ({len(cpu['frames'])} frames)",
+              same and gpu["backend_used"] == "cuda" and not on_cpu, detail)
 
 
 def same_files(a, b):
