@@ -529,8 +529,8 @@ TEST(CudaCApiMisuse, CallsOutOfOrderAndBadArguments) {
     EXPECT_EQ(vmaf_cuda_preallocate_pictures(v, pc), 0);
     EXPECT_EQ(vmaf_cuda_preallocate_pictures(v, pc), -EINVAL);  // twice
     EXPECT_EQ(vmaf_cuda_fetch_preallocated_picture(v, nullptr), -EINVAL);
-    // A feature without a CUDA twin (float_vif, for now) cannot read device pictures: refused, not computed on the CPU.
-    ASSERT_EQ(vmaf_use_feature(v, "float_vif", nullptr), 0);
+    // A feature without a CUDA twin (ciede: docs/ciede.md) cannot read device pictures: refused, not computed on the CPU.
+    ASSERT_EQ(vmaf_use_feature(v, "ciede", nullptr), 0);
     VmafPicture r{}, d{};
     ASSERT_EQ(vmaf_cuda_fetch_preallocated_picture(v, &r), 0);
     ASSERT_EQ(vmaf_cuda_fetch_preallocated_picture(v, &d), 0);

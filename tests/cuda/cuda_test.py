@@ -332,7 +332,8 @@ FEATURE_SETS = [
                                        "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h_2160"])
               for a in ("--model", f"version={v}:name=m{i}")]},
     {"name": "nflx_ctc", "deep": False, "args": ["--nflx_ctc", "v1.0"]},
-    *[{"name": f"aom_ctc_{v}", "deep": False, "args": ["--aom_ctc", v], "allow_cpu": ["ciede"]}
+    *[{"name": f"aom_ctc_{v}", "deep": False, "args": ["--aom_ctc", v], "allow_cpu": ["ciede"],
+       "pairs": r"^(?!p10_)"}  # psnr_hvs takes up to 12 bits
       for v in ("v1.0", "v3.0", "v6.0", "v7.0")],
 ]
 
