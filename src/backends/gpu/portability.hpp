@@ -1,0 +1,120 @@
+// One GPU source for two toolchains: the CUDA backend's sources and every
+// feature's kernels (src/features/<name>/cuda/) compile unchanged as CUDA
+// (nvcc) and as HIP (hipcc/clang for AMD, or HIP's NVIDIA platform over nvcc).
+//
+// Contract for GPU code (kernels and host code alike):
+// - include this header instead of <cuda_runtime.h>;
+// - spell the runtime API with CUDA's names: a HIP build (VMAF_GPU_HIP
+//   defined) maps each name listed below onto HIP's. A name missing from the
+//   list fails the HIP build (CI compiles every kernel for AMD), so add it here;
+// - never assume 32 lanes per warp: AMD runs wave64 (gfx9) or wave32
+//   (gfx10+). Use gpu::kWarpSize, gpu::shfl_down and the reductions of
+//   backends/cuda/reduce.cuh; no __shfl_*_sync, __syncwarp or lane masks;
+// - launch with <<<grid, block, shared, stream>>> (both toolchains accept it).
+#pragma once
+
+#if defined(VMAF_GPU_HIP)
+
+#include <hip/hip_runtime.h>
+
+/// The backend these sources build: its name (--backend, reports) and label (messages).
+#define VMAF_GPU_NAME "hip"
+#define VMAF_GPU_LABEL "HIP"
+#define VMAF_GPU_DESCRIPTOR kHipBackend
+
+// Types and constants.
+#define cudaError_t hipError_t
+#define cudaSuccess hipSuccess
+#define cudaErrorNoDevice hipErrorNoDevice
+#define cudaErrorInsufficientDriver hipErrorInsufficientDriver
+#define cudaStream_t hipStream_t
+#define cudaEvent_t hipEvent_t
+#define cudaMemcpyKind hipMemcpyKind
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#ifndef cudaStreamNonBlocking  // CUDA's own macro on HIP's NVIDIA platform
+#define cudaStreamNonBlocking hipStreamNonBlocking
+#endif
+#ifndef cudaEventDisableTiming  // CUDA's own macro on HIP's NVIDIA platform
+#define cudaEventDisableTiming hipEventDisableTiming
+#endif
+#ifndef cudaHostAllocDefault  // CUDA's own macro on HIP's NVIDIA platform
+#define cudaHostAllocDefault hipHostMallocDefault
+#endif
+#ifndef cudaHostAllocPortable  // CUDA's own macro on HIP's NVIDIA platform
+#define cudaHostAllocPortable hipHostMallocPortable
+#endif
+#ifndef cudaHostRegisterPortable  // CUDA's own macro on HIP's NVIDIA platform
+#define cudaHostRegisterPortable hipHostRegisterPortable
+#endif
+// Functions.
+#define cudaGetErrorString hipGetErrorString
+#define cudaGetLastError hipGetLastError
+#define cudaGetDeviceCount hipGetDeviceCount
+#define cudaSetDevice hipSetDevice
+#define cudaMalloc hipMalloc
+#define cudaMallocPitch hipMallocPitch
+#define cudaFree hipFree
+#define cudaHostAlloc hipHostMalloc
+#define cudaFreeHost hipHostFree
+#define cudaHostRegister hipHostRegister
+#define cudaHostUnregister hipHostUnregister
+#define cudaMemcpy hipMemcpy
+#define cudaMemcpyAsync hipMemcpyAsync
+#define cudaMemcpy2D hipMemcpy2D
+#define cudaMemcpy2DAsync hipMemcpy2DAsync
+#define cudaMemset hipMemset
+#define cudaMemsetAsync hipMemsetAsync
+#define cudaMemset2D hipMemset2D
+#define cudaStreamCreate hipStreamCreate
+#define cudaStreamCreateWithFlags hipStreamCreateWithFlags
+#define cudaStreamDestroy hipStreamDestroy
+#define cudaStreamSynchronize hipStreamSynchronize
+#define cudaStreamWaitEvent hipStreamWaitEvent
+#define cudaEventCreate hipEventCreate
+#define cudaEventCreateWithFlags hipEventCreateWithFlags
+#define cudaEventDestroy hipEventDestroy
+#define cudaEventRecord hipEventRecord
+#define cudaEventSynchronize hipEventSynchronize
+#define cudaEventElapsedTime hipEventElapsedTime
+// HIP's null stream is the legacy default stream.
+#define cudaStreamLegacy static_cast<hipStream_t>(nullptr)
+
+#else
+
+#include <cuda_runtime.h>
+
+#define VMAF_GPU_NAME "cuda"
+#define VMAF_GPU_LABEL "CUDA"
+#define VMAF_GPU_DESCRIPTOR kCudaBackend
+
+#endif
+
+namespace vmaf::gpu {
+
+/// Lanes per warp (wavefront) of the code being compiled: 32 on NVIDIA; on
+/// AMD the target's wavefront size in device code (64 for gfx9, 32 for
+/// gfx10+ by default). Host code sees AMD's 64, which only sizes nothing.
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+inline constexpr unsigned kWarpSize = __AMDGCN_WAVEFRONT_SIZE;
+#elif defined(__HIP_PLATFORM_AMD__)
+inline constexpr unsigned kWarpSize = 64;
+#else
+inline constexpr unsigned kWarpSize = 32;
+#endif
+
+#if defined(__CUDACC__) || defined(__HIP__)
+/// v of the lane `delta` above this one within aligned groups of `width`
+/// lanes (a power of two, at most kWarpSize; every lane of the warp must call it).
+template <typename T>
+__device__ __forceinline__ T shfl_down(T v, unsigned delta, int width = static_cast<int>(kWarpSize)) {
+#if defined(__HIP_PLATFORM_AMD__)
+    return __shfl_down(v, delta, width);
+#else
+    return __shfl_down_sync(0xffffffffu, v, delta, width);
+#endif
+}
+#endif
+
+}  // namespace vmaf::gpu
