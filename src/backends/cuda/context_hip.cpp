@@ -9,6 +9,9 @@
 
 #include "backends/cuda/context.hpp"
 #include "vmaf/engine.hpp"
+#if defined(VMAF_HIP_LOADER)
+#include "backends/gpu/hip_runtime_loader.hpp"
+#endif
 
 namespace vmaf::cuda {
 
@@ -44,6 +47,11 @@ std::string no_device_reason(hipError_t e) {
 }
 
 void require_device() {
+#if defined(VMAF_HIP_LOADER)
+    if (!gpu::hip_runtime_loaded())
+        throw BackendError(VMAF_GPU_NAME, -ENODEV,
+                           std::string("the HIP runtime (") + gpu::kHipRuntimeLibrary + ") is not installed");
+#endif
     int n = 0;
     const hipError_t e = hipGetDeviceCount(&n);
     if (e != hipSuccess) {
