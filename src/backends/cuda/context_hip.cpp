@@ -22,8 +22,11 @@ std::atomic<bool> g_bound{false};
 
 }  // namespace
 
-bool save_current(void** saved, bool starting) {
-    if (!starting && !g_bound.load(std::memory_order_acquire)) return false;
+// Only once HIP has run here: restoring a device is hipSetDevice, which on HIP's
+// NVIDIA platform would replace a caller's current CUDA context (the C API's
+// CUDA entry points guard it with `starting` for the CUDA backend's sake).
+bool save_current(void** saved, bool /*starting*/) {
+    if (!g_bound.load(std::memory_order_acquire)) return false;
     int device = 0;
     if (hipGetDevice(&device) != hipSuccess) {
         (void)hipGetLastError();

@@ -8,8 +8,10 @@
 //   defined) maps each name listed below onto HIP's. A name missing from the
 //   list fails the HIP build (CI compiles every kernel for AMD), so add it here;
 // - never assume 32 lanes per warp: AMD runs wave64 (gfx9) or wave32
-//   (gfx10+). Use gpu::kWarpSize, gpu::shfl_down and the reductions of
-//   backends/cuda/reduce.cuh; no __shfl_*_sync, __syncwarp or lane masks;
+//   (gfx10+). Use gpu::kWarpSize, gpu::shfl_down/shfl_up/shfl_xor/shfl,
+//   gpu::sync_warp and the reductions of backends/cuda/reduce.cuh; no
+//   __shfl_*_sync, __syncwarp or full-warp lane masks. Code written for
+//   32-lane groups stays correct on wave64 when every shuffle passes width 32;
 // - launch with <<<grid, block, shared, stream>>> (both toolchains accept it).
 #pragma once
 
@@ -113,6 +115,48 @@ __device__ __forceinline__ T shfl_down(T v, unsigned delta, int width = static_c
     return __shfl_down(v, delta, width);
 #else
     return __shfl_down_sync(0xffffffffu, v, delta, width);
+#endif
+}
+
+/// v of the lane `delta` below this one within aligned groups of `width` lanes.
+template <typename T>
+__device__ __forceinline__ T shfl_up(T v, unsigned delta, int width = static_cast<int>(kWarpSize)) {
+#if defined(__HIP_PLATFORM_AMD__)
+    return __shfl_up(v, delta, width);
+#else
+    return __shfl_up_sync(0xffffffffu, v, delta, width);
+#endif
+}
+
+/// v of the lane whose index within its group of `width` lanes is this one's XOR `mask`.
+template <typename T>
+__device__ __forceinline__ T shfl_xor(T v, int mask, int width = static_cast<int>(kWarpSize)) {
+#if defined(__HIP_PLATFORM_AMD__)
+    return __shfl_xor(v, mask, width);
+#else
+    return __shfl_xor_sync(0xffffffffu, v, mask, width);
+#endif
+}
+
+/// v of lane `src` of this lane's group of `width` lanes (a broadcast).
+template <typename T>
+__device__ __forceinline__ T shfl(T v, int src, int width = static_cast<int>(kWarpSize)) {
+#if defined(__HIP_PLATFORM_AMD__)
+    return __shfl(v, src, width);
+#else
+    return __shfl_sync(0xffffffffu, v, src, width);
+#endif
+}
+
+/// Orders shared-memory accesses among the lanes of this warp (CUDA's
+/// __syncwarp(); on AMD a wavefront-scope fence around the wave barrier).
+__device__ __forceinline__ void sync_warp() {
+#if defined(__HIP_PLATFORM_AMD__)
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+    __builtin_amdgcn_wave_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+#else
+    __syncwarp();
 #endif
 }
 #endif
