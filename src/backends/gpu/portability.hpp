@@ -83,6 +83,15 @@
 // HIP's null stream is the legacy default stream.
 #define cudaStreamLegacy static_cast<hipStream_t>(nullptr)
 
+#if defined(__HIP_PLATFORM_AMD__)
+// Device intrinsics whose HIP (ROCm 5.2) version is not CUDA's: __fsqrt_rn is
+// the native v_sqrt_f32 there (about 1 ulp), while sqrtf, under
+// -fhip-fp32-correctly-rounded-divide-sqrt (cmake/Hip.cmake), is the IEEE
+// square root, as CUDA's __fsqrt_rn. (__fdiv_rn, __dsqrt_rn and the other
+// _rn operations are IEEE in both.)
+#define __fsqrt_rn(x) (::sqrtf(x))
+#endif
+
 #else
 
 #include <cuda_runtime.h>
