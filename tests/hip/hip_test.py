@@ -39,6 +39,10 @@ def main():
         p = run(vmaf, ["--version"])
         backends = (p.stdout + p.stderr).partition("backends:")[2].split(",")[0].split()
         check("--version lists hip among the backends", p.returncode == 0 and "hip" in backends, p.stdout + p.stderr)
+        # Starts without ROCm: libamdhip64 is opened at run time, never a link dependency.
+        needed = subprocess.run(["readelf", "-d", vmaf], capture_output=True, text=True).stdout
+        check("the binary links no ROCm library", "Shared library" in needed and "amdhip64" not in needed
+              and "hsa-runtime" not in needed, needed)
         gpu = cuda_works(vmaf, base, "hip")
         print(f"HIP device usable: {gpu}")
 
