@@ -13,6 +13,8 @@
 //   __shfl_*_sync, __syncwarp or full-warp lane masks. Code written for
 //   32-lane groups stays correct on wave64 when every shuffle passes width 32;
 // - launch with <<<grid, block, shared, stream>>> (both toolchains accept it).
+// The HIP build also defines the token `cuda` as `hip` (cmake/Hip.cmake), so
+// the HIP copy's namespaces differ from the CUDA copy's in the same binary.
 #pragma once
 
 #if defined(VMAF_GPU_HIP)
@@ -106,7 +108,7 @@ namespace vmaf::gpu {
 
 /// Lanes per warp (wavefront) of the code being compiled: 32 on NVIDIA; on
 /// AMD the target's wavefront size in device code (64 for gfx9, 32 for
-/// gfx10+ by default). Host code sees AMD's 64, which only sizes nothing.
+/// gfx10+ by default). Host code of an AMD build sees 64: only device code may depend on it.
 #if defined(__AMDGCN_WAVEFRONT_SIZE)
 inline constexpr unsigned kWarpSize = __AMDGCN_WAVEFRONT_SIZE;
 #elif defined(__HIP_PLATFORM_AMD__)
