@@ -82,8 +82,10 @@
 #define cudaEventRecord hipEventRecord
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaEventElapsedTime hipEventElapsedTime
+#ifndef cudaStreamLegacy  // CUDA's own macro on HIP's NVIDIA platform
 // HIP's null stream is the legacy default stream.
 #define cudaStreamLegacy static_cast<hipStream_t>(nullptr)
+#endif
 
 #if defined(__HIP_PLATFORM_AMD__)
 // Device intrinsics whose HIP (ROCm 5.2) version is not CUDA's: __fsqrt_rn is
