@@ -17,6 +17,8 @@
 // the HIP copy's namespaces differ from the CUDA copy's in the same binary.
 #pragma once
 
+#include <type_traits>
+
 #if defined(VMAF_GPU_HIP)
 
 #include <hip/hip_runtime.h>
@@ -120,12 +122,26 @@ inline constexpr unsigned kWarpSize = 32;
 #endif
 
 #if defined(__CUDACC__) || defined(__HIP__)
+#if defined(__HIP_PLATFORM_AMD__)
+namespace detail {
+/// HIP's shuffles take int, unsigned, long long, float, double...: narrower
+/// integers go through int or unsigned.
+template <typename T>
+__device__ __forceinline__ auto shfl_arg(T v) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) < sizeof(int))
+        return static_cast<std::conditional_t<std::is_signed_v<T>, int, unsigned>>(v);
+    else
+        return v;
+}
+}  // namespace detail
+#endif
+
 /// v of the lane `delta` above this one within aligned groups of `width`
 /// lanes (a power of two, at most kWarpSize; every lane of the warp must call it).
 template <typename T>
 __device__ __forceinline__ T shfl_down(T v, unsigned delta, int width = static_cast<int>(kWarpSize)) {
 #if defined(__HIP_PLATFORM_AMD__)
-    return __shfl_down(v, delta, width);
+    return static_cast<T>(__shfl_down(detail::shfl_arg(v), delta, width));
 #else
     return __shfl_down_sync(0xffffffffu, v, delta, width);
 #endif
@@ -135,7 +151,7 @@ __device__ __forceinline__ T shfl_down(T v, unsigned delta, int width = static_c
 template <typename T>
 __device__ __forceinline__ T shfl_up(T v, unsigned delta, int width = static_cast<int>(kWarpSize)) {
 #if defined(__HIP_PLATFORM_AMD__)
-    return __shfl_up(v, delta, width);
+    return static_cast<T>(__shfl_up(detail::shfl_arg(v), delta, width));
 #else
     return __shfl_up_sync(0xffffffffu, v, delta, width);
 #endif
@@ -145,7 +161,7 @@ __device__ __forceinline__ T shfl_up(T v, unsigned delta, int width = static_cas
 template <typename T>
 __device__ __forceinline__ T shfl_xor(T v, int mask, int width = static_cast<int>(kWarpSize)) {
 #if defined(__HIP_PLATFORM_AMD__)
-    return __shfl_xor(v, mask, width);
+    return static_cast<T>(__shfl_xor(detail::shfl_arg(v), mask, width));
 #else
     return __shfl_xor_sync(0xffffffffu, v, mask, width);
 #endif
@@ -155,7 +171,7 @@ __device__ __forceinline__ T shfl_xor(T v, int mask, int width = static_cast<int
 template <typename T>
 __device__ __forceinline__ T shfl(T v, int src, int width = static_cast<int>(kWarpSize)) {
 #if defined(__HIP_PLATFORM_AMD__)
-    return __shfl(v, src, width);
+    return static_cast<T>(__shfl(detail::shfl_arg(v), src, width));
 #else
     return __shfl_sync(0xffffffffu, v, src, width);
 #endif
@@ -175,3 +191,32 @@ __device__ __forceinline__ void sync_warp() {
 #endif
 
 }  // namespace vmaf::gpu
+
+#if defined(__HIP_PLATFORM_AMD__) && (defined(__CUDACC__) || defined(__HIP__)) && HIP_VERSION < 60200000
+// CUDA's warp-synchronous intrinsics, which ROCm 5.2 lacks, for code written
+// for 32-lane warps: on AMD they act on aligned groups of 32 lanes (half a
+// wave64, a whole wave32), so such code keeps its meaning when its lane index
+// is threadIdx.x & 31. The shuffles take the mask as "every lane of the
+// group" (as full-warp CUDA code passes); the ballot reports only lanes in mask.
+template <typename T>
+__device__ __forceinline__ T __shfl_sync(unsigned, T v, int src, int width = 32) {
+    return vmaf::gpu::shfl(v, src, width);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_up_sync(unsigned, T v, unsigned delta, int width = 32) {
+    return vmaf::gpu::shfl_up(v, delta, width);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_down_sync(unsigned, T v, unsigned delta, int width = 32) {
+    return vmaf::gpu::shfl_down(v, delta, width);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_xor_sync(unsigned, T v, int mask, int width = 32) {
+    return vmaf::gpu::shfl_xor(v, mask, width);
+}
+__device__ __forceinline__ unsigned __ballot_sync(unsigned mask, int predicate) {
+    const unsigned long long wave = __ballot(predicate);
+    return static_cast<unsigned>(wave >> (__lane_id() & 32u)) & mask;
+}
+__device__ __forceinline__ void __syncwarp(unsigned = 0xffffffffu) { vmaf::gpu::sync_warp(); }
+#endif
