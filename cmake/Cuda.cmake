@@ -22,17 +22,6 @@ if(NOT VMAF_ENABLE_CUDA STREQUAL "OFF")
   endif()
 endif()
 
-# Generated table of compiled backends (empty without CUDA).
-set(_vmaf_backend_syms "")
-if(VMAF_HAVE_CUDA)
-  list(APPEND _vmaf_backend_syms kCudaBackend)
-endif()
-vmaf_write_registry(OUTPUT "${PROJECT_BINARY_DIR}/generated/backend_list.cpp" GENERATOR cmake/Cuda.cmake
-  INCLUDE backends/backend.hpp NAMESPACE vmaf TYPE BackendDescriptor ARRAY kBackends COUNT kBackendCount
-  SYMBOLS ${_vmaf_backend_syms})
-target_sources(vmaf PRIVATE "${PROJECT_BINARY_DIR}/generated/backend_list.cpp"
-                            "${PROJECT_SOURCE_DIR}/src/backends/backend.cpp")
-
 if(NOT VMAF_HAVE_CUDA)
   message(STATUS "CUDA backend: off (no nvcc)")
   return()

@@ -13,6 +13,7 @@
 #   5. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
+#   5. with HIP_VMAF=<a vmaf built with the HIP backend>: scripts/hip-parity.sh on it
 # Usage: scripts/gpu-tests.sh [VMAF binary] [clip dir] [extra vmaf args for parity...]
 # Defaults: build/cuda/tools/vmaf/vmaf (built if missing and cmake/nvcc exist), testclips/clips
 # (tests/cuda/make_gpu_clips.py makes a trimmed corpus that travels; scripts/gpu-machine-build.sh
@@ -176,5 +177,12 @@ if [ -x "$CAPI" ]; then
   fi
 else
   echo "$CAPI not built: C API GPU test skipped"
+fi
+# 5. The HIP backend, when HIP_VMAF names a binary built with it (over nvcc:
+#    -DVMAF_HIP_PLATFORM=nvidia, docs/hip.md): selection and the parity suite with --backend hip.
+if [ -n "${HIP_VMAF:-}" ]; then
+  scripts/hip-parity.sh "$HIP_VMAF" "$CLIPS" "$@"; hrc=$?
+  [ $hrc -eq 77 ] && echo "HIP backend skipped: no usable HIP device"
+  [ $hrc -ne 0 ] && [ $hrc -ne 77 ] && { echo "FAIL HIP backend (scripts/hip-parity.sh rc=$hrc)"; rc=1; }
 fi
 exit $rc

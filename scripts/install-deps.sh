@@ -10,6 +10,7 @@ pkgs=(
   ffmpeg chromium
   nasm make patch  # tests/ffmpeg: FFmpeg 5.1 built from Debian's source package (+ ffmpeg-patches/5.1)
   clang libclang-rt-14-dev  # the `debug` preset: ASan/UBSan build and libFuzzer targets
+  hipcc libamdhip64-dev rocm-device-libs  # the HIP backend: kernels compiled for AMD targets (ROCm 5.2)
 )
 missing=()
 for p in "${pkgs[@]}"; do

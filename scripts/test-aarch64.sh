@@ -18,7 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 build=build/aarch64
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DVMAF_LARGE_GOLDEN=OFF -DVMAF_ENABLE_CUDA=OFF -DVMAF_ENABLE_FFMPEG=OFF >/dev/null
+  -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DVMAF_LARGE_GOLDEN=OFF -DVMAF_ENABLE_CUDA=OFF -DVMAF_ENABLE_HIP=OFF -DVMAF_ENABLE_FFMPEG=OFF >/dev/null
 # Kernel tests and the CLI only: the full suite runs natively.
 targets=(vmaf_cli)
 for t in $(ninja -C "$build" -t targets all | sed -n 's/^\([a-z0-9_]*checkasm_test\): .*/\1/p' | sort -u); do targets+=("$t"); done

@@ -38,6 +38,8 @@ struct EngineConfig {
     /// Caller-created backend state, e.g. from vmaf::cuda::create_state(); the
     /// backend uses it instead of creating its own. Its type is backend-specific.
     std::shared_ptr<void> backend_state;
+    bool no_hip = false;  ///< never use HIP (auto then skips it)
+    int hip_device = -1;  ///< device index when the HIP backend is chosen (-1: `device`)
 };
 
 /// A requested backend (or a GPU-pinned feature's backend, e.g. psnr_cuda)
@@ -82,6 +84,8 @@ struct BackendRequest {
     std::vector<std::string> probe_order;
     /// State the caller made for the named backend (create_backend_state), used instead of new state.
     std::shared_ptr<void> state;
+    bool no_hip = false;  ///< never HIP: auto skips it, "hip" is refused
+    int hip_device = -1;  ///< device index for the HIP backend (-1: `device`)
 };
 
 struct BackendChoice {

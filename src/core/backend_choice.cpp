@@ -10,6 +10,18 @@ namespace {
 
 constexpr std::string_view kNames[] = {"auto", "cpu", "cuda", "sycl", "hip", "metal"};
 
+/// Why `name` may not be used under `req` (--no_cuda, --no_hip), or null.
+const char* disabled(const BackendRequest& req, std::string_view name) {
+    if (name == "cuda" && req.no_cuda) return "CUDA is disabled (--no_cuda)";
+    if (name == "hip" && req.no_hip) return "HIP is disabled (--no_hip)";
+    return nullptr;
+}
+
+/// The device index `req` asks of backend `name`.
+int device_for(const BackendRequest& req, std::string_view name) {
+    return name == "hip" && req.hip_device >= 0 ? req.hip_device : req.device;
+}
+
 /// The GPU backends `req` lets auto try, in order (compiled in or not).
 std::vector<std::string> candidates(const BackendRequest& req) {
     std::vector<std::string> out;
@@ -21,7 +33,7 @@ std::vector<std::string> candidates(const BackendRequest& req) {
         for (const BackendDescriptor* b : backend_registry()) out.emplace_back(b->name);
     else
         out = req.probe_order;
-    std::erase_if(out, [&](const std::string& n) { return n == "cuda" && req.no_cuda; });
+    std::erase_if(out, [&](const std::string& n) { return disabled(req, n) != nullptr; });
     return out;
 }
 
@@ -49,7 +61,7 @@ StartedBackend start_chosen_backend(const BackendRequest& req, bool want_session
         c.probes = "cpu requested";
         return out;
     }
-    if (req.name == "cuda" && req.no_cuda) throw BackendError("cuda", -ENODEV, "CUDA is disabled (--no_cuda)");
+    if (const char* why = disabled(req, req.name)) throw BackendError(req.name, -ENODEV, why);
     const bool is_auto = req.name == "auto";
     for (const std::string& name : candidates(req)) {
         try {
@@ -60,16 +72,16 @@ StartedBackend start_chosen_backend(const BackendRequest& req, bool want_session
             const std::shared_ptr<void> given = is_auto ? nullptr : req.state;
             if (want_session) {
                 BackendStartOptions o;
-                o.device = req.device;
+                o.device = device_for(req, name);
                 o.external = given;
                 out.session = b->start(o);
                 c.state = given;
             } else {
-                c.state = given ? given : b->create_state(req.device, nullptr);
+                c.state = given ? given : b->create_state(device_for(req, name), nullptr);
             }
             c.name = name;
             c.fallback_reason.clear();
-            add_clause(c.probes, name + ": device " + std::to_string(req.device) + " works");
+            add_clause(c.probes, name + ": device " + std::to_string(device_for(req, name)) + " works");
             return out;
         } catch (const BackendError& e) {
             if (!is_auto) throw;
@@ -84,7 +96,7 @@ StartedBackend start_chosen_backend(const BackendRequest& req, bool want_session
 BackendChoice choose_backend(const BackendRequest& req) { return start_chosen_backend(req, false).choice; }
 
 const BackendDescriptor* first_candidate(const BackendRequest& req) {
-    if (!is_backend_name(req.name) || (req.name == "cuda" && req.no_cuda)) return nullptr;
+    if (!is_backend_name(req.name) || disabled(req, req.name)) return nullptr;
     for (const std::string& name : candidates(req))
         if (const BackendDescriptor* b = find_backend(name)) return b;
     return nullptr;

@@ -75,7 +75,9 @@ struct Engine::Impl {
     std::future<StartedBackend> starting;
     const BackendDescriptor* starting_backend = nullptr;
 
-    BackendRequest request() const { return {cfg.backend, cfg.device, cfg.no_cuda, {}, cfg.backend_state}; }
+    BackendRequest request() const {
+        return {cfg.backend, cfg.device, cfg.no_cuda, {}, cfg.backend_state, cfg.no_hip, cfg.hip_device};
+    }
     /// Starts the configured backend once (Engine::select_backend()).
     const BackendSelection& select();
     /// Prepares a run over pictures of `geom`: the backend, where each

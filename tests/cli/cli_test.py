@@ -327,7 +327,7 @@ with tempfile.TemporaryDirectory() as tmp:
     p = expect_error("--backend vulkan is unsupported", base + ["--backend", "vulkan"], "vulkan", rc=1)
     for b in ["cuda", "sycl", "hip", "metal"]:
         out = t(f"be_{b}.json")
-        p = expect_error(f"--backend {b} not compiled in exits 100", base + ["--backend", b, "--json", "-o", out], b, rc=100)
+        p = expect_error(f"--backend {b} not compiled in or without a device exits 100", base + ["--backend", b, "--json", "-o", out], b, rc=100)
         d = json.loads(open(out).read())
         check(f"--backend {b} error descriptor", d.get("backend_requested") == b and d.get("exit_code") == 100
               and "error" in d and "errno" in d and open(out).read().count("\n") == 1)

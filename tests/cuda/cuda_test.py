@@ -5,7 +5,9 @@
   cuda_test.py parity VMAF CLIPDIR      --backend cuda == --backend cpu, every value
                                         (exit 77 = skipped when no CUDA device works;
                                         VMAF_PARITY_SETS / VMAF_PARITY_PAIRS: regular
-                                        expressions selecting feature sets and pairs)
+                                        expressions selecting feature sets and pairs;
+                                        VMAF_PARITY_BACKEND=hip: the HIP backend, built
+                                        from the same sources, instead of CUDA)
 
 CLIPDIR holds raw pairs named like the shared corpus
 (p01_576x324_yuv420p_ref.yuv, p01_576x324_yuv420p_crf35.yuv, ...)."""
@@ -61,9 +63,9 @@ def pairs(clipdir):
     return out
 
 
-def cuda_works(vmaf, base):
+def cuda_works(vmaf, base, backend="cuda"):
     with tempfile.TemporaryDirectory() as tmp:
-        p = run(vmaf, base + ["--backend", "cuda", "--frame_cnt", "1", "--json", "-o", os.path.join(tmp, "x.json")])
+        p = run(vmaf, base + ["--backend", backend, "--frame_cnt", "1", "--json", "-o", os.path.join(tmp, "x.json")])
         return p.returncode == 0
 
 
@@ -84,7 +86,7 @@ def selection(vmaf, clipdir, tmp):
         open(t("o.json"), "w").write("old")
         p = run(vmaf, base + ["--backend", b, "--json", "-o", t("o.json")])
         d = json.load(open(t("o.json")))
-        check(f"{b}: not compiled in, exit 100 + descriptor",
+        check(f"{b}: not compiled in or no device, exit 100 + descriptor",
               p.returncode == 100 and one_line(p) and d["backend_requested"] == b and d["exit_code"] == 100
               and d["errno"] < 0 and "error" in d and d["adr"] == "ADR-0498", p.stderr)
     for f in PINNED:
@@ -97,8 +99,9 @@ def selection(vmaf, clipdir, tmp):
     p = run(vmaf, base + ["--no_cuda", "--backend", "cuda", "--json", "-o", t("o.json")])
     check("--backend cuda --no_cuda: exit 100", p.returncode == 100 and one_line(p)
           and json.load(open(t("o.json")))["backend_requested"] == "cuda", p.stderr)
-    p = run(vmaf, base + ["--no_cuda", "--json", "-o", t("n.json")])
-    check("auto --no_cuda: cpu, silent", p.returncode == 0 and p.stderr.strip() == ""
+    # (--no_hip too: a build with the HIP backend would try it next)
+    p = run(vmaf, base + ["--no_cuda", "--no_hip", "--json", "-o", t("n.json")])
+    check("auto --no_cuda --no_hip: cpu, silent", p.returncode == 0 and p.stderr.strip() == ""
           and json.load(open(t("n.json")))["backend_used"] == "cpu", p.stderr)
     p = run(vmaf, base + ["--backend", "cpu", "--json", "-o", t("c.json")])
     check("--backend cpu: cpu, silent", p.returncode == 0 and p.stderr.strip() == ""
@@ -451,9 +454,10 @@ def banded_pairs(tmp):
 def parity(vmaf, clipdir, tmp, extra):
     """VMAF_PARITY_SETS / VMAF_PARITY_PAIRS (regular expressions) select the
     feature sets (by name) and pairs (by file name) to compare; all by default."""
+    gpu_backend = os.environ.get("VMAF_PARITY_BACKEND", "cuda")
     ps = pairs(clipdir)
-    if not cuda_works(vmaf, ["-r", ps[0][1], "-d", ps[0][2]] + ps[0][3]):
-        print("SKIP: no usable CUDA device")
+    if not cuda_works(vmaf, ["-r", ps[0][1], "-d", ps[0][2]] + ps[0][3], gpu_backend):
+        print(f"SKIP: no usable {gpu_backend} device")
         sys.exit(SKIP)
     sets = [fs for fs in FEATURE_SETS if re.search(os.environ.get("VMAF_PARITY_SETS", ""), fs["name"])]
     if any(fs["deep"] for fs in sets):
@@ -477,13 +481,13 @@ def parity(vmaf, clipdir, tmp, extra):
     for k in range(len(cases)):
         os.makedirs(os.path.join(tmp, f"case{k}"), exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(lambda kc: parity_case(vmaf, os.path.join(tmp, f"case{kc[0]}"), extra, *kc[1]),
+        list(pool.map(lambda kc: parity_case(vmaf, os.path.join(tmp, f"case{kc[0]}"), gpu_backend, extra, *kc[1]),
                       enumerate(cases)))
 
 
-def parity_case(vmaf, case_dir, extra, fs, name, ref, dist, geom):
-    """One feature set on one pair: the CPU's report against CUDA's at each
-    thread/dispatch setting (files in case_dir)."""
+def parity_case(vmaf, case_dir, gpu_backend, extra, fs, name, ref, dist, geom):
+    """One feature set on one pair: the CPU's report against gpu_backend's at
+    each thread/dispatch setting (files in case_dir)."""
     t = lambda n: os.path.join(case_dir, n)
     label = f"{name} {fs['name']}"
     base = ["-r", ref, "-d", dist] + geom + ["--precision", "max", "--json"] + fs["args"] + extra
@@ -500,10 +504,10 @@ def parity_case(vmaf, case_dir, extra, fs, name, ref, dist, geom):
     for threads, dispatch in [("0", None), ("4", None)] + ([("4", "batched")] if fs.get("batched", True) else []):
         how = f"--threads {threads}" + (f" VMAF_CUDA_DISPATCH={dispatch}" if dispatch else "")
         env = {**fs.get("env", {}), **({"VMAF_CUDA_DISPATCH": dispatch} if dispatch else {})}
-        p = run(vmaf, hm("gpu", base) + ["--backend", "cuda", "--threads", threads, "-o", t("gpu.json")],
+        p = run(vmaf, hm("gpu", base) + ["--backend", gpu_backend, "--threads", threads, "-o", t("gpu.json")],
                 env or None)
         if p.returncode:
-            check(f"{label} cuda {how}", False, p.stderr)
+            check(f"{label} {gpu_backend} {how}", False, p.stderr)
             continue
         gpu = json.load(open(t("gpu.json")))
         same = strip(cpu) == strip(gpu)
@@ -512,7 +516,7 @@ def parity_case(vmaf, case_dir, extra, fs, name, ref, dist, geom):
             for fc, fg in zip(cpu["frames"], gpu["frames"]):
                 for key in fc["metrics"]:
                     if fc["metrics"][key] != fg["metrics"].get(key):
-                        detail = f"frame {fc['frameNum']} {key}: cpu {fc['metrics'][key]} cuda {fg['metrics'].get(key)}"
+                        detail = f"frame {fc['frameNum']} {key}: cpu {fc['metrics'][key]} {gpu_backend} {fg['metrics'].get(key)}"
                         break
                 if detail:
                     break
@@ -520,11 +524,11 @@ def parity_case(vmaf, case_dir, extra, fs, name, ref, dist, geom):
             detail = same_files(t("hm_cpu"), t("hm_gpu"))
             same = same and not detail
         on_cpu = [f for f, b in gpu.get("feature_backends", {}).items()
-                  if b != "cuda" and f not in fs.get("allow_cpu", ())]
+                  if b != gpu_backend and f not in fs.get("allow_cpu", ())]
         if on_cpu:
             detail = f"ran on the CPU, not compared with a twin: {on_cpu}"
-        check(f"{label} cuda {how} == cpu ({len(cpu['frames'])} frames)",
-              same and gpu["backend_used"] == "cuda" and not on_cpu, detail)
+        check(f"{label} {gpu_backend} {how} == cpu ({len(cpu['frames'])} frames)",
+              same and gpu["backend_used"] == gpu_backend and not on_cpu, detail)
 
 
 def same_files(a, b):

@@ -317,6 +317,8 @@ with tempfile.TemporaryDirectory() as tmp:
     bad("--score-backend vulkan", geo + ["--crf", "30", "--score-backend", "vulkan"], "vulkan")
     if not os.path.exists("/dev/nvidiactl"):
         bad("--score-backend cuda without a GPU", geo + ["--crf", "30", "--score-backend", "cuda"], "not available")
+    if not os.path.exists("/dev/kfd") and not os.path.exists("/dev/nvidiactl"):
+        bad("--score-backend hip without a GPU", geo + ["--crf", "30", "--score-backend", "hip"], "not available")
     corrupt = t("corrupt.jsonl")
     with open(corrupt, "w") as f:
         f.write('{"schema_version": 1, "encoder": "libx264"\nnot json\n')

@@ -181,8 +181,10 @@ Execution:
                             16 AVX-512, 32 AVX-512ICL
   --backend NAME            auto | cpu | cuda | sycl | hip | metal
   --no_cuda                 never use CUDA
+  --no_hip                  never use HIP
+  --hip_device N            the HIP backend's device index (default 0)
   --gpumask MASK            non-zero: never use the GPU (upstream's flag;
-                            here as --no_cuda)
+                            here as --no_cuda --no_hip)
   --no_gpu_decode           with a GPU backend, decode containers on the CPU
                             (by default the GPU's decoder (NVDEC) takes the
                             streams it supports when every feature runs on
@@ -236,6 +238,9 @@ Args parse_args(int argc_in, char** argv_in) {
     app.add_option("--precision", precision);
     app.add_option("--backend", a.backend);
     app.add_flag("--no_cuda", a.no_cuda);
+    app.add_flag("--no_hip", a.no_hip);
+    std::string hip_device;
+    app.add_option("--hip_device", hip_device);
     app.add_flag("-n,--no_prediction", a.no_prediction);
     app.add_flag("-q,--quiet", a.quiet);
     app.add_flag("-v,--version", a.version);
@@ -305,6 +310,12 @@ Args parse_args(int argc_in, char** argv_in) {
         if (a.backend != "auto" && a.backend != "cpu")
             throw UsageError{"--gpumask " + gpumask + " keeps scoring off the GPU, but --backend " + a.backend + " asks for it"};
         a.no_cuda = true;
+        a.no_hip = true;
+    }
+    if (!hip_device.empty()) {
+        const unsigned d = parse_unsigned("--hip_device", hip_device);
+        if (d > 1023) throw UsageError{"--hip_device must be at most 1023"};
+        a.hip_device = static_cast<int>(d);
     }
     if (!frame_cnt.empty()) a.limits.frame_count = parse_unsigned("--frame_cnt", frame_cnt);
     if (!skip_ref.empty()) a.limits.skip_ref = parse_unsigned("--frame_skip_ref", skip_ref);

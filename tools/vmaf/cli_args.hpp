@@ -33,6 +33,8 @@ struct Args {
     bool common_bitdepth = false;  ///< deepen the shallower input to the other's bit depth (upstream's common_bitdepth)
     std::string backend = "auto";
     bool no_cuda = false;
+    bool no_hip = false;
+    int hip_device = -1;  ///< --hip_device; -1: not given
 };
 
 /// Thrown for a usage error; the CLI prints the message and exits 1.

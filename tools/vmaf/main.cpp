@@ -150,6 +150,8 @@ int run(const vmaf::cli::Args& args) {
     cfg.no_prediction = args.no_prediction;
     cfg.backend = args.backend;
     cfg.no_cuda = args.no_cuda;
+    cfg.no_hip = args.no_hip;
+    cfg.hip_device = args.hip_device;
     vmaf::Engine engine(cfg);
     // Models first, then extra features: this fixes upstream's report key order.
     if (args.models.empty() && !args.no_prediction) {

@@ -1,14 +1,31 @@
 // The CUDA context the backend runs in: a device's primary context (the
 // runtime's default) or a context the caller made with the driver API (as
-// FFmpeg's CUDA hardware device has). Host code only.
+// FFmpeg's CUDA hardware device has). Host code only. The HIP build of these
+// sources implements this interface in context_hip.cpp (devices only: a
+// caller's native context is refused).
 #pragma once
 
+#include "backends/gpu/portability.hpp"
+#if !defined(VMAF_GPU_HIP)
 #include <cuda.h>  // driver API types only: functions come through the runtime's entry points
-#include <cuda_runtime.h>
+#endif
 
 #include <string>
 
 namespace vmaf::cuda {
+
+#if defined(VMAF_GPU_HIP)
+using NativeContext = void*;
+/// The device node whose absence means no GPU driver is loaded.
+#if defined(__HIP_PLATFORM_AMD__)
+inline constexpr const char* kDriverNode = "/dev/kfd";
+#else
+inline constexpr const char* kDriverNode = "/dev/nvidiactl";
+#endif
+#else
+using NativeContext = CUcontext;
+inline constexpr const char* kDriverNode = "/dev/nvidiactl";
+#endif
 
 /// Throws BackendError(-ENODEV) with the reason in the user's terms when the
 /// CUDA runtime finds no usable device (no driver, driver not loaded or too
@@ -36,7 +53,7 @@ public:
     static Context primary(int device);
     /// The caller's driver-API context `ctx`. Throws BackendError: -ENODEV
     /// without a usable driver, -EINVAL when `ctx` is not a valid context.
-    static Context external(CUcontext ctx);
+    static Context external(NativeContext ctx);
 
     /// Makes this context current on the calling thread (replacing the
     /// thread's current one, as cudaSetDevice does); throws Error(Internal)
@@ -45,14 +62,14 @@ public:
     /// The device ordinal the context belongs to.
     int device() const { return device_; }
     /// The caller's context, or null for a primary context.
-    CUcontext external_handle() const { return ctx_; }
+    NativeContext external_handle() const { return ctx_; }
     /// The driver handle of this context (a primary one is made current on
     /// the calling thread to obtain it). Throws as bind() does.
-    CUcontext native() const;
+    NativeContext native() const;
 
 private:
     int device_ = 0;
-    CUcontext ctx_ = nullptr;
+    NativeContext ctx_ = nullptr;
 };
 
 }  // namespace vmaf::cuda

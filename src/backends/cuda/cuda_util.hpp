@@ -2,7 +2,7 @@
 // session and the feature twins. Host code only (compiled by the C++ compiler).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -18,7 +18,7 @@ namespace vmaf::cuda {
 
 /// Throws vmaf::Error(Internal) naming `what` when `e` is not cudaSuccess.
 inline void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw Error(ErrorKind::Internal, std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+    if (e != cudaSuccess) throw Error(ErrorKind::Internal, std::string(VMAF_GPU_LABEL ": ") + what + ": " + cudaGetErrorString(e));
 }
 
 /// Owner of one CUDA allocation; `Memory` provides alloc(bytes) and release(p).

@@ -2,7 +2,7 @@
 // produces (NV12 and P010 chroma, P010/P016 luma).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 

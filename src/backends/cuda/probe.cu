@@ -1,5 +1,5 @@
 // A trivial kernel that tells whether the device can run this build's code.
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <string>
 
@@ -17,11 +17,11 @@ bool probe_device(std::string& err) {
         probe_kernel<<<1, 1>>>(d);
         e = cudaGetLastError();
         if (e == cudaSuccess) e = cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
-        cudaFree(d);
+        (void)cudaFree(d);
     }
     if (e != cudaSuccess || h != 42) {
         err = e != cudaSuccess ? cudaGetErrorString(e) : "wrong probe result";
-        cudaGetLastError();
+        (void)cudaGetLastError();
         return false;
     }
     return true;

@@ -37,18 +37,18 @@ std::unique_ptr<BackendSession> start(const BackendStartOptions& o) {
     try {
         ctx.bind();
     } catch (const Error& e) {
-        throw BackendError("cuda", -EIO, std::string("cannot use the CUDA context (") + e.what() + ")");
+        throw BackendError(VMAF_GPU_NAME, -EIO, std::string("cannot use the " VMAF_GPU_LABEL " context (") + e.what() + ")");
     }
     std::string err;
     if (!probe_device(err))
-        throw BackendError("cuda", -EIO,
-                           "CUDA device " + std::to_string(ctx.device()) + " cannot run kernels (" + err + ")");
+        throw BackendError(VMAF_GPU_NAME, -EIO,
+                           VMAF_GPU_LABEL " device " + std::to_string(ctx.device()) + " cannot run kernels (" + err + ")");
     return std::make_unique<Session>(ctx);
 }
 
 std::shared_ptr<void> create_state(int device, void* native) {
     auto st = std::make_shared<State>();
-    st->context = native ? Context::external(static_cast<CUcontext>(native)) : Context::primary(device);
+    st->context = native ? Context::external(static_cast<NativeContext>(native)) : Context::primary(device);
     BackendStartOptions o;
     o.external = st;
     start(o);  // checks that the context runs kernels
@@ -125,14 +125,18 @@ cudaMemcpyKind copy_kind(MemoryKind m) {
 }  // namespace
 
 std::shared_ptr<PictureAllocator> upload_allocator(const BackendStartOptions& o) {
-    if (::access("/dev/nvidiactl", F_OK) != 0) return nullptr;  // no NVIDIA driver loaded here
+    if (::access(kDriverNode, F_OK) != 0) return nullptr;  // no GPU driver loaded here
     return std::make_shared<PinnedAllocator>(context_of(o));
 }
 
 std::optional<DeviceTarget> Session::device_target() const {
+#if defined(VMAF_GPU_HIP)
+    return std::nullopt;  // no decoder delivers frames in HIP memory
+#else
     // A decoder's frames live in the device's primary context: a caller's own context cannot read them.
     if (context_.external_handle()) return std::nullopt;
     return DeviceTarget{"cuda", context_.device(), context_.native()};
+#endif
 }
 
 std::shared_ptr<PictureAllocator> Session::picture_allocator() {
@@ -266,7 +270,7 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
     s->waited = false;
     for (int side = 0; side < 2; ++side) {
         const Picture& pic = side ? dist : ref;
-        if (pic.planes() < s->frame.planes) throw Error(ErrorKind::Internal, "cuda: a luma-only picture where chroma is needed");
+        if (pic.planes() < s->frame.planes) throw Error(ErrorKind::Internal, VMAF_GPU_NAME ": a luma-only picture where chroma is needed");
         if (pic.memory() != MemoryKind::Host) {
             upload_run();
             if (pic.memory() == MemoryKind::Device && !s->waited) {
@@ -283,7 +287,7 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
             const DevicePlane& dp = side ? s->frame.dist[p] : s->frame.ref[p];
             const Plane& src = pic.plane(p);
             if (src.width != dp.width || src.height != dp.height)
-                throw Error(ErrorKind::Input, "cuda: picture geometry differs from the run's");
+                throw Error(ErrorKind::Input, VMAF_GPU_NAME ": picture geometry differs from the run's");
             if (pic.memory() == MemoryKind::Host) {
                 if (!s->host.size()) s->host = PinnedBuffer(s->dev.size());
                 std::uint8_t* host = s->host.get<std::uint8_t>();
@@ -349,7 +353,7 @@ std::shared_ptr<FrameResults> Session::acquire_results() {
 
 ResultArea Session::reserve_results(std::size_t bytes) {
     std::lock_guard lk(m_);
-    if (results_sealed_) throw Error(ErrorKind::Internal, "cuda: results reserved after the run's first frame");
+    if (results_sealed_) throw Error(ErrorKind::Internal, VMAF_GPU_NAME ": results reserved after the run's first frame");
     const ResultArea a{(results_bytes_ + 7) / 8 * 8, bytes};
     results_bytes_ = a.offset + bytes;
     return a;
@@ -383,7 +387,7 @@ Results Session::submit(unsigned index, ResultArea a, cudaStream_t s, cudaEvent_
 
 Session::Slot& Session::active(unsigned index) {
     auto it = active_.find(index);
-    if (it == active_.end()) throw Error(ErrorKind::Internal, "cuda: frame " + std::to_string(index) + " is not staged");
+    if (it == active_.end()) throw Error(ErrorKind::Internal, VMAF_GPU_NAME ": frame " + std::to_string(index) + " is not staged");
     return *it->second;
 }
 
@@ -400,8 +404,8 @@ const DeviceFrame& Session::frame(unsigned index) {
 }  // namespace vmaf::cuda
 
 namespace vmaf {
-extern const BackendDescriptor kCudaBackend;
-const BackendDescriptor kCudaBackend{.name = "cuda",
+extern const BackendDescriptor VMAF_GPU_DESCRIPTOR;
+const BackendDescriptor VMAF_GPU_DESCRIPTOR{.name = VMAF_GPU_NAME,
                                      .start = &cuda::start,
                                      .create_state = &cuda::create_state,
                                      .upload_allocator = &cuda::upload_allocator,

@@ -2,7 +2,7 @@
 // host memory and shared by every CUDA twin of that frame.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <memory>
 #include <span>
@@ -59,7 +59,7 @@ public:
     template <typename T>
     const T* get() const {
         if (!copied_) {
-            if (!frame_->issued) throw Error(ErrorKind::Internal, "cuda: results read before the frame's readback");
+            if (!frame_->issued) throw Error(ErrorKind::Internal, VMAF_GPU_NAME ": results read before the frame's readback");
             check(cudaEventSynchronize(frame_->copied.get()), "cudaEventSynchronize");
         }
         return reinterpret_cast<const T*>(frame_->host.get<std::uint8_t>() + area_.offset);
@@ -94,7 +94,7 @@ public:
     explicit Session(Context context);
     ~Session() override;
 
-    std::string_view name() const override { return "cuda"; }
+    std::string_view name() const override { return VMAF_GPU_NAME; }
     std::unique_ptr<FeatureExtractor> create_extractor(const ExtractorInfo& kind, const OptionValues& opts,
                                                        const VideoGeometry& geom, const ExtractorContext& ctx) override;
     std::unique_ptr<FeatureExtractor> create_group_extractor(const ExtractorInfo& kind,

@@ -339,7 +339,7 @@ __device__ __forceinline__ i64 masked(i32 target, u32 thr, const ScaleParams& sp
 /// whatever the hardware's warp width.
 template <typename U>
 __device__ __forceinline__ U sum32(U v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o, 32);
+    for (int o = 16; o > 0; o >>= 1) v += gpu::shfl_down(v, o, 32);
     return v;
 }
 

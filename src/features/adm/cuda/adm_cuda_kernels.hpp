@@ -5,7 +5,7 @@
 // per-scale float finishing stays on the host.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Device kernels of the float_ansnr twin (host-callable launcher).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backends/gpu/portability.hpp"
+
 namespace vmaf::floatfeat::cuda {
 
 /// floatfeat::sample_to_float: 8-bit as is, deeper divided (in float) by
@@ -106,14 +108,14 @@ __global__ void sequential_sum(Term term, unsigned long long n, Gate gate, doubl
                 for (int k = 0; k < K; ++k) stage[k][j] = t[k];
             }
         }
-        __syncwarp();
+        __syncthreads();  // the block is one warp
         if (threadIdx.x == 0) {
             const unsigned long long m = n - i0 < kSeqChunk ? n - i0 : kSeqChunk;
             for (unsigned j = 0; j < m; ++j)
 #pragma unroll
                 for (int k = 0; k < K; ++k) acc[k] = acc[k] + stage[k][j];
         }
-        __syncwarp();
+        __syncthreads();  // the block is one warp
     }
     if (threadIdx.x == 0)
 #pragma unroll

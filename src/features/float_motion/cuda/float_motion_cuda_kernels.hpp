@@ -2,7 +2,7 @@
 // are dense float arrays (row stride = width).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 

@@ -2,7 +2,7 @@
 // 8 to 12 bits use the psnr twin's integer SSE kernel.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 

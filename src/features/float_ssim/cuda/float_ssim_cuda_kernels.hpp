@@ -2,7 +2,7 @@
 // decimation (or conversion) of the luma, then the shared device SSIM.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 

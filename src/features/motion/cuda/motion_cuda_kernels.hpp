@@ -1,7 +1,7 @@
 // Device kernels of the motion twin (host-callable launchers).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 #include <cstdint>

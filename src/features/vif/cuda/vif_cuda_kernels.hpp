@@ -2,7 +2,7 @@
 // exact; the per-scale float finishing stays on the host.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 #include <cstdint>

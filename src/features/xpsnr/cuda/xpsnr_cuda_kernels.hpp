@@ -3,7 +3,7 @@
 // equal the CPU's exactly.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "backends/gpu/portability.hpp"
 
 #include <cstddef>
 #include <cstdint>
