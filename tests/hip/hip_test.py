@@ -43,7 +43,7 @@ def main():
         needed = subprocess.run(["readelf", "-d", vmaf], capture_output=True, text=True).stdout
         check("the binary links no ROCm library", "Shared library" in needed and "amdhip64" not in needed
               and "hsa-runtime" not in needed, needed)
-        gpu = cuda_works(vmaf, base, "hip")
+        gpu = cuda_works(vmaf, ["-r", ref, "-d", dist] + geom, "hip")  # base has --frame_cnt already
         print(f"HIP device usable: {gpu}")
 
         p, d = descriptor(vmaf, base + ["--backend", "hip", "--no_hip"], t("o.json"))
