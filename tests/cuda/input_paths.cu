@@ -148,7 +148,11 @@ int main(int argc, char** argv) {
         need(cudaMemcpyAsync(dev, pinned, su.frame, cudaMemcpyHostToDevice, s), "copy");
         need(cudaStreamSynchronize(s), "sync");
     });
+    // A frame is registered by one thread at a time (two threads can hold the
+    // same frame when the file is shorter than the frames in flight).
+    std::vector<std::mutex> frame_locks(su.frames);
     run(su, "register", [&](unsigned, std::size_t k, cudaStream_t s, void* dev, void*) {
+        std::lock_guard<std::mutex> frame_lock(frame_locks[k]);
         const std::size_t begin = k * su.frame / page * page;
         const std::size_t end = ((k + 1) * su.frame + page - 1) / page * page;
         void* p = const_cast<unsigned char*>(su.map) + begin;
