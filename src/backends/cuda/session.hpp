@@ -149,6 +149,27 @@ private:
     std::unique_ptr<Pool<FrameResults>> results_;
 };
 
+/// The entry points of a twin with option-set groups: `Make(session, kind,
+/// sets, geom, ctx)` builds one extractor for 1..MaxSets option sets; a larger
+/// group gets null (each set then gets a twin of its own).
+template <auto Make, std::size_t MaxSets>
+struct GroupTwin {
+    static std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
+                                                    const VideoGeometry& g, const ExtractorContext& ctx) {
+        const OptionValues* const one[] = {&o};
+        return Make(s, kind, std::span<const OptionValues* const>(one), g, ctx);
+    }
+    static std::unique_ptr<FeatureExtractor> create_group(Session& s, const ExtractorInfo& kind,
+                                                          std::span<const OptionValues* const> sets,
+                                                          const VideoGeometry& g, const ExtractorContext& ctx) {
+        if (sets.size() > MaxSets) return nullptr;
+        return Make(s, kind, sets, g, ctx);
+    }
+    static constexpr TwinDescriptor descriptor(std::string_view kind_name) {
+        return {.kind = kind_name, .create = &create, .create_group = &create_group};
+    }
+};
+
 /// Kernel-side probe: launches a trivial kernel; false with `err` set if it cannot run.
 bool probe_device(std::string& err);
 

@@ -71,22 +71,14 @@ private:
     DeviceBuffer lut_;
 };
 
-std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
-                                         const VideoGeometry& g, const ExtractorContext& /*ctx*/) {
-    const OptionValues* sets[] = {&o};
-    return std::make_unique<AdmCuda>(s, kind, sets, g);
-}
-
-std::unique_ptr<FeatureExtractor> create_group(Session& s, const ExtractorInfo& kind,
-                                               std::span<const OptionValues* const> sets, const VideoGeometry& g,
-                                               const ExtractorContext& /*ctx*/) {
-    if (sets.size() > adm::cuda::kMaxGainLimits) return nullptr;
+std::unique_ptr<FeatureExtractor> make(Session& s, const ExtractorInfo& kind, std::span<const OptionValues* const> sets,
+                                       const VideoGeometry& g, const ExtractorContext& /*ctx*/) {
     return std::make_unique<AdmCuda>(s, kind, sets, g);
 }
 
 }  // namespace
 
 extern const TwinDescriptor kAdmCudaTwin;
-const TwinDescriptor kAdmCudaTwin{.kind = "adm", .create = &create, .create_group = &create_group};
+const TwinDescriptor kAdmCudaTwin = GroupTwin<&make, adm::cuda::kMaxGainLimits>::descriptor("adm");
 
 }  // namespace vmaf::cuda

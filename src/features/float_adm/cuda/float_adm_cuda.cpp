@@ -239,23 +239,9 @@ std::unique_ptr<FeatureExtractor> make(Session& s, const ExtractorInfo& kind, st
     return std::make_unique<FloatAdmCuda>(s, kind, std::move(opts), g, ag, off);
 }
 
-std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
-                                         const VideoGeometry& g, const ExtractorContext& ctx) {
-    const OptionValues* sets[] = {&o};
-    return make(s, kind, sets, g, ctx);
-}
-
-/// Option sets equal but in adm_enhn_gain_limit (float_adm's group_options).
-std::unique_ptr<FeatureExtractor> create_group(Session& s, const ExtractorInfo& kind,
-                                               std::span<const OptionValues* const> sets, const VideoGeometry& g,
-                                               const ExtractorContext& ctx) {
-    if (sets.size() > static_cast<std::size_t>(fc::kAdmMaxLimits)) return nullptr;
-    return make(s, kind, sets, g, ctx);
-}
-
 }  // namespace
 
 extern const TwinDescriptor kFloatAdmCudaTwin;
-const TwinDescriptor kFloatAdmCudaTwin{.kind = "float_adm", .create = &create, .create_group = &create_group};
+const TwinDescriptor kFloatAdmCudaTwin = GroupTwin<&make, static_cast<std::size_t>(fc::kAdmMaxLimits)>::descriptor("float_adm");
 
 }  // namespace vmaf::cuda

@@ -193,23 +193,9 @@ std::unique_ptr<FeatureExtractor> make(Session& s, const ExtractorInfo& kind, st
     return std::make_unique<FloatVifCuda>(s, kind, std::move(p), g, vg);
 }
 
-std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
-                                         const VideoGeometry& g, const ExtractorContext& ctx) {
-    const OptionValues* sets[] = {&o};
-    return make(s, kind, sets, g, ctx);
-}
-
-/// Option sets equal but in vif_enhn_gain_limit (float_vif's group_options).
-std::unique_ptr<FeatureExtractor> create_group(Session& s, const ExtractorInfo& kind,
-                                               std::span<const OptionValues* const> sets, const VideoGeometry& g,
-                                               const ExtractorContext& ctx) {
-    if (sets.size() > static_cast<std::size_t>(fc::kVifMaxLimits)) return nullptr;
-    return make(s, kind, sets, g, ctx);
-}
-
 }  // namespace
 
 extern const TwinDescriptor kFloatVifCudaTwin;
-const TwinDescriptor kFloatVifCudaTwin{.kind = "float_vif", .create = &create, .create_group = &create_group};
+const TwinDescriptor kFloatVifCudaTwin = GroupTwin<&make, static_cast<std::size_t>(fc::kVifMaxLimits)>::descriptor("float_vif");
 
 }  // namespace vmaf::cuda

@@ -82,22 +82,14 @@ private:
     DeviceBuffer table_;
 };
 
-std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
-                                         const VideoGeometry& g, const ExtractorContext& /*ctx*/) {
-    const OptionValues* sets[] = {&o};
-    return std::make_unique<VifCuda>(s, kind, sets, g);
-}
-
-std::unique_ptr<FeatureExtractor> create_group(Session& s, const ExtractorInfo& kind,
-                                               std::span<const OptionValues* const> sets, const VideoGeometry& g,
-                                               const ExtractorContext& /*ctx*/) {
-    if (sets.size() > vif::cuda::kMaxGainLimits) return nullptr;
+std::unique_ptr<FeatureExtractor> make(Session& s, const ExtractorInfo& kind, std::span<const OptionValues* const> sets,
+                                       const VideoGeometry& g, const ExtractorContext& /*ctx*/) {
     return std::make_unique<VifCuda>(s, kind, sets, g);
 }
 
 }  // namespace
 
 extern const TwinDescriptor kVifCudaTwin;
-const TwinDescriptor kVifCudaTwin{.kind = "vif", .create = &create, .create_group = &create_group};
+const TwinDescriptor kVifCudaTwin = GroupTwin<&make, vif::cuda::kMaxGainLimits>::descriptor("vif");
 
 }  // namespace vmaf::cuda
