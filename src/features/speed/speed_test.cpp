@@ -11,6 +11,7 @@
 #include "core/feature_extractor.hpp"
 #include "core/feature_name.hpp"
 #include "features/speed/speed_core.hpp"
+#include "features/speed/speed_test_pattern.hpp"
 #include "features/speed/speed_linalg.hpp"
 #include "support/extractor_run.hpp"
 #include "vmaf/error.hpp"
@@ -66,21 +67,7 @@ TEST(Speed, KeysAndErrors) {
     EXPECT_NO_THROW(make(kSpeedTemporalInfo, {{"speed_kernelscale", "2"}}, g));
 }
 
-/// A w x h plane of samples (bpc bits): large-scale shapes (SpEED decimates
-/// by 16) plus noise; `seed` changes the noise and the shapes' contrast.
-std::vector<std::uint16_t> pattern(unsigned w, unsigned h, unsigned bpc, unsigned seed) {
-    std::vector<std::uint16_t> v(std::size_t{w} * h);
-    std::uint32_t x = 2463534242u + seed;
-    for (unsigned y = 0; y < h; ++y)
-        for (unsigned c = 0; c < w; ++c) {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            const unsigned shape = ((c / 23 + y / 19) % 3) * (40 + 20 * seed) + ((c * y / 97) % 50) + (c ^ y) % 31;
-            v[std::size_t{y} * w + c] = static_cast<std::uint16_t>(((shape + (x & 15)) << (bpc - 8)) + (x >> 28));
-        }
-    return v;
-}
+using speed::test::pattern;
 
 // The CUDA twins' split: device_result (what the kernels compute) finished by
 // finish_estimate and combine must give score()'s value and error flag bit

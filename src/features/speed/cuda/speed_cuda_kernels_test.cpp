@@ -12,6 +12,7 @@
 
 #include "features/speed/cuda/speed_cuda_plan.hpp"
 #include "features/speed/speed_core.hpp"
+#include "features/speed/speed_test_pattern.hpp"
 
 namespace {
 
@@ -22,20 +23,7 @@ bool have_device() {
     return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
-/// Large-scale shapes plus noise (SpEED decimates by 16), `seed` varying both.
-std::vector<std::uint16_t> pattern(unsigned w, unsigned h, unsigned bpc, unsigned seed) {
-    std::vector<std::uint16_t> v(std::size_t{w} * h);
-    std::uint32_t x = 2463534242u + seed;
-    for (unsigned y = 0; y < h; ++y)
-        for (unsigned c = 0; c < w; ++c) {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            const unsigned shape = ((c / 23 + y / 19) % 3) * (40 + 20 * seed) + ((c * y / 97) % 50) + (c ^ y) % 31;
-            v[std::size_t{y} * w + c] = static_cast<std::uint16_t>(((shape + (x & 15)) << (bpc - 8)) + (x >> 28));
-        }
-    return v;
-}
+using speed::test::pattern;
 
 /// A plane's samples in host memory (8-bit narrowed) and a device copy.
 struct TestPlane {
