@@ -1,20 +1,22 @@
-// Why the chunked walk equals the sequential sum. Let the running sum s be a
-// normal float/double of binade e and sign g, with M mantissa bits (23, 52):
+// Why the walk equals the sequential sum. Let the running sum s be a normal
+// float/double of binade e and sign g, with M mantissa bits (23, 52):
 // |s| = S q, q = 2^(e - M), S an integer in [2^M, 2^(M+1)). Adding t gives
 // the exact |s| + g t = (S + g T) q, T = t / q. While that stays in
 // [2^e, 2^(e+1)) the result is the nearest multiple of q, (S + round(g T)) q,
 // and round(g T) = g round(T) does not depend on S unless T's fraction is
-// exactly 1/2 (a tie, rounded to even). So for a chunk of terms without a
-// tie, with increments b_i = round(T_i) and prefix sums P_k = b_1 + ... +
-// b_k: if every S + g P_k lies in [2^M + 1, 2^(M+1) - 2] (then every exact
-// intermediate lies in the binade, as |T_i - b_i| <= 1/2), the chunk leaves
-// S + g P_last. Chunk totals and the extremes of P are computed in parallel
-// (integers below 2^50: exact in double and int64) for three binades around
-// a guess (the exponent of the chunk's prefix sum added in any order); one
-// warp per sequence walks the chunks in order, taking a chunk whole when s's
-// binade is a usable candidate and the bounds hold, and adding its terms one
-// by one otherwise (the start, binade changes, ties, large terms, s zero or
-// subnormal, NaN and infinities).
+// exactly 1/2 (a tie, rounded to even). So for a run of terms without a tie,
+// with increments b_i = round(T_i) and prefix sums P_k = b_1 + ... + b_k: if
+// every S + g P_k lies in [2^M + 1, 2^(M+1) - 2] (then every exact
+// intermediate lies in the binade, as |T_i - b_i| <= 1/2), the run leaves
+// S + g P_last. Chunks of kChunk terms get their totals and prefix extremes
+// in parallel (integers below 2^50: exact in int64) for three binades around
+// a guess (the exponent of the chunk's prefix sum added in any order). One
+// warp per sequence then walks 32 chunks per step: a scan of the chunks'
+// totals for s's binade takes every chunk up to the first whose bounds fail
+// (or that lacks s's binade); that chunk's terms go 32 per step the same way
+// (a scan of the b_i), and a term that fails (binade change, tie, large
+// term) or any term while s is zero, subnormal, infinite or NaN is added
+// as the CPU adds it.
 #include <cstdint>
 
 #include "features/float_common/cuda/ordered_sum.hpp"
@@ -23,7 +25,9 @@ namespace vmaf::floatfeat::cuda {
 
 namespace {
 
-constexpr unsigned kChunk = 1024, kThreads = 256, kPer = kChunk / kThreads;
+constexpr unsigned kChunk = 1024, kThreads = 256, kPer = kChunk / kThreads, kWarps = kThreads / 32;
+constexpr unsigned kFull = 0xffffffffu;
+constexpr double kLargeTerm = 0x1p40;  ///< |T| from here on is added term by term (keeps every sum below 2^50)
 
 template <typename T>
 struct Bits;
@@ -45,7 +49,7 @@ struct Bits<double> {
 };
 
 struct ChunkMeta {
-    double total[3], lo[3], hi[3];  ///< P_last, min P_k, max P_k for binades guess - 1, guess, guess + 1
+    long long total[3], lo[3], hi[3];  ///< P_last, min P_k, max P_k for binades guess - 1, guess, guess + 1
     int guess;
     unsigned flags;  ///< bit j: candidate j usable; bit 3: every term is +-0
 };
@@ -65,41 +69,70 @@ struct Layout {
     unsigned long long first[kMaxOrderedSums];
 };
 
-/// Inclusive scan of one value per thread over the block (kThreads threads).
-__device__ double block_scan(double v, double* sh) {
-    sh[threadIdx.x] = v;
-    __syncthreads();
-    for (unsigned o = 1; o < kThreads; o <<= 1) {
-        const double add = threadIdx.x >= o ? sh[threadIdx.x - o] : 0.0;
-        __syncthreads();
-        sh[threadIdx.x] = sh[threadIdx.x] + add;
-        __syncthreads();
+__device__ unsigned lane_id() {
+    return threadIdx.x & 31u;
+}
+
+__device__ long long warp_inclusive_sum(long long v) {
+    for (unsigned o = 1; o < 32; o <<= 1) {
+        const long long u = __shfl_up_sync(kFull, v, o);
+        if (lane_id() >= o) v += u;
     }
-    const double r = sh[threadIdx.x];
-    __syncthreads();
-    return r;
+    return v;
 }
 
 template <bool Max>
-__device__ double block_extreme(double v, double* sh) {
-    sh[threadIdx.x] = v;
-    __syncthreads();
-    for (unsigned o = kThreads / 2; o > 0; o >>= 1) {
-        if (threadIdx.x < o) {
-            const double a = sh[threadIdx.x], b = sh[threadIdx.x + o];
-            sh[threadIdx.x] = Max ? (a > b ? a : b) : (a < b ? a : b);
-        }
-        __syncthreads();
+__device__ long long warp_extreme(long long v) {
+    for (unsigned o = 16; o > 0; o >>= 1) {
+        const long long u = __shfl_xor_sync(kFull, v, o);
+        v = Max ? (u > v ? u : v) : (u < v ? u : v);
     }
-    const double r = sh[0];
-    __syncthreads();
-    return r;
+    return v;
 }
+
+/// The increment b = round(v / q) with q = 2^(e - M), or false for a tie or a large term (or NaN, infinity).
+template <typename T>
+__device__ bool increment(T v, int e, long long& b) {
+    // Exact (a power-of-two scaling; an underflowing result is far below 1/2, so its b is 0 either way).
+    const double q = scalbn(static_cast<double>(v), Bits<T>::kMant - e);
+    const double whole = floor(q), frac = q - whole;  // frac rounds monotonically: 0.5 only for a tie or near one
+    if (!(fabs(q) < kLargeTerm) || frac == 0.5) return false;
+    b = static_cast<long long>(whole) + (frac > 0.5 ? 1 : 0);
+    return true;
+}
+
+/// s's integer significand S, sign and binade, when s is normal.
+template <typename T>
+struct Running {
+    using B = Bits<T>;
+    using U = typename B::U;
+    static constexpr U kOne = U{1} << B::kMant;  // the implicit bit
+    U bits;
+    long long S;
+    int e;
+    bool neg, normal;
+    __device__ explicit Running(T s) : bits(B::of(s)) {
+        const unsigned ex = static_cast<unsigned>(bits >> B::kMant) & B::kExpMask;
+        normal = ex != 0 && ex != B::kExpMask;
+        e = static_cast<int>(ex) - B::kBias;
+        neg = (bits >> (8 * sizeof(U) - 1)) != 0;
+        S = static_cast<long long>((bits & (kOne - 1)) | kOne);
+    }
+    /// S after a signed increment run of P (P added to |s| for s >= 0, taken from it for s < 0).
+    __device__ long long after(long long P) const { return neg ? S - P : S + P; }
+    __device__ static bool inside(long long v) {
+        constexpr auto one = static_cast<long long>(kOne);
+        return v >= one + 1 && v <= 2 * one - 2;
+    }
+    __device__ T with(long long next) const {
+        return B::from((bits & ~(kOne - 1)) | (static_cast<U>(next) - kOne));
+    }
+};
 
 /// csum[first[k] + c]: chunk c of sequence k added in double, any order (a guess only).
 template <typename T>
 __global__ void chunk_sums(Layout<T> L, const int* gate, double* csum) {
-    __shared__ double sh[kThreads];
+    __shared__ double warp_sum[kWarps];
     if (gate && *gate == 0) return;
     const unsigned k = blockIdx.y;
     const unsigned long long n = L.seqs.n[k], base = blockIdx.x * static_cast<unsigned long long>(kChunk);
@@ -108,8 +141,14 @@ __global__ void chunk_sums(Layout<T> L, const int* gate, double* csum) {
     double v = 0.0;
     for (unsigned i = threadIdx.x; i < kChunk; i += kThreads)
         if (base + i < n) v = v + static_cast<double>(t[base + i]);
-    v = block_scan(v, sh);
-    if (threadIdx.x == kThreads - 1) csum[L.first[k] + blockIdx.x] = v;
+    for (unsigned o = 16; o > 0; o >>= 1) v = v + __shfl_xor_sync(kFull, v, o);
+    if (lane_id() == 0) warp_sum[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double total = 0.0;
+        for (unsigned w = 0; w < kWarps; ++w) total = total + warp_sum[w];
+        csum[L.first[k] + blockIdx.x] = total;
+    }
 }
 
 /// meta[first[k] + c].guess: the binade (in T) of the sum of chunks < c. Block k, 1024 threads.
@@ -143,7 +182,8 @@ __global__ void chunk_guesses(Layout<T> L, const int* gate, const double* csum, 
 /// meta's totals, prefix extremes and flags. Thread r holds terms kPer r .. kPer r + kPer - 1 of the chunk.
 template <typename T>
 __global__ void chunk_meta(Layout<T> L, const int* gate, ChunkMeta* meta) {
-    __shared__ double sh[kThreads];
+    __shared__ long long wtotal[3][kWarps], wlo[3][kWarps], whi[3][kWarps];
+    __shared__ unsigned wflags[kWarps];
     if (gate && *gate == 0) return;
     const unsigned k = blockIdx.y;
     const unsigned long long n = L.seqs.n[k], base = blockIdx.x * static_cast<unsigned long long>(kChunk);
@@ -151,105 +191,132 @@ __global__ void chunk_meta(Layout<T> L, const int* gate, ChunkMeta* meta) {
     const T* t = L.seqs.term[k];
     ChunkMeta& m = meta[L.first[k] + blockIdx.x];
     const int guess = m.guess;
-    double v[kPer];
+    T v[kPer];
     bool zero = true;
     for (unsigned r = 0; r < kPer; ++r) {
         const unsigned long long i = base + kPer * threadIdx.x + r;
-        v[r] = i < n ? static_cast<double>(t[i]) : 0.0;
-        zero = zero && v[r] == 0.0;
+        v[r] = i < n ? t[i] : T(0);
+        zero = zero && v[r] == T(0);
     }
-    unsigned flags = 0;
-    double total[3], lo[3], hi[3];
+    const unsigned w = threadIdx.x / 32;
+    unsigned flags = __ballot_sync(kFull, zero) == kFull ? 8u : 0u;
     for (int j = 0; j < 3; ++j) {
         const int e = guess + j - 1;
         bool ok = e >= 1 - Bits<T>::kBias && e <= Bits<T>::kBias;
-        double p = 0.0, pmin = 0.0, pmax = 0.0;  // this thread's prefixes, relative to its start
+        long long p = 0, pmin = 0, pmax = 0;  // this thread's prefixes, relative to its start
         for (unsigned r = 0; r < kPer; ++r) {
-            // Exact (a power-of-two scaling; an underflowing result is far below 1/2, so its b is 0 either way).
-            const double q = scalbn(v[r], Bits<T>::kMant - e);
-            const double whole = floor(q),
-                         frac = q - whole;  // frac rounds monotonically: 0.5 only for a tie or near one
-            if (!(fabs(q) < 0x1p40) || frac == 0.5) ok = false;
-            p = p + (ok ? whole + (frac > 0.5 ? 1.0 : 0.0) : 0.0);
+            long long b = 0;
+            ok = increment(v[r], e, b) && ok;
+            p += ok ? b : 0;
             pmin = r == 0 || p < pmin ? p : pmin;
             pmax = r == 0 || p > pmax ? p : pmax;
         }
-        const double incl = block_scan(p, sh), offset = incl - p;
-        lo[j] = block_extreme<false>(offset + pmin, sh);
-        hi[j] = block_extreme<true>(offset + pmax, sh);
-        if (threadIdx.x == kThreads - 1) sh[0] = incl;  // the chunk's last prefix
-        __syncthreads();
-        total[j] = sh[0];
-        __syncthreads();
-        if (__syncthreads_and(ok)) flags |= 1u << j;
-    }
-    if (__syncthreads_and(zero)) flags |= 8u;
-    if (threadIdx.x == 0) {
-        for (int j = 0; j < 3; ++j) {
-            m.total[j] = total[j];
-            m.lo[j] = lo[j];
-            m.hi[j] = hi[j];
+        const long long incl = warp_inclusive_sum(p), before = incl - p;
+        const long long lo = warp_extreme<false>(before + pmin), hi = warp_extreme<true>(before + pmax);
+        if (__ballot_sync(kFull, ok) == kFull) flags |= 1u << j;
+        if (lane_id() == 31) {
+            wtotal[j][w] = incl;
+            wlo[j][w] = lo;
+            whi[j][w] = hi;
         }
-        m.flags = flags;
     }
+    if (lane_id() == 0) wflags[w] = flags;
+    __syncthreads();
+    if (threadIdx.x < 3) {  // thread j joins the warps' runs for candidate j
+        const unsigned j = threadIdx.x;
+        long long total = 0, lo = 0, hi = 0;
+        for (unsigned x = 0; x < kWarps; ++x) {
+            const long long l = total + wlo[j][x], h = total + whi[j][x];
+            lo = x == 0 || l < lo ? l : lo;
+            hi = x == 0 || h > hi ? h : hi;
+            total += wtotal[j][x];
+        }
+        m.total[j] = total;
+        m.lo[j] = lo;
+        m.hi[j] = hi;
+    } else if (threadIdx.x == 32) {
+        unsigned f = 0xfu;
+        for (unsigned x = 0; x < kWarps; ++x) f &= wflags[x];
+        m.flags = f;
+    }
+}
+
+/// The sequential sum continued from s over t[0 .. len), len <= kChunk, by one warp (s the same in every lane).
+template <typename T>
+__device__ T walk_terms(const T* t, unsigned len, T s, T* stage) {
+    for (unsigned i = lane_id(); i < len; i += 32) stage[i] = t[i];
+    __syncwarp();
+    unsigned i0 = 0;
+    while (i0 < len) {
+        const Running<T> r(s);
+        if (!r.normal) {  // zero, subnormal, infinite or NaN: the CPU's addition
+            s = s + stage[i0++];
+            continue;
+        }
+        const unsigned i = i0 + lane_id();
+        long long b = 0;
+        const bool ok = i < len && increment(stage[i], r.e, b);
+        const long long P = warp_inclusive_sum(ok ? b : 0);
+        const unsigned bad = __ballot_sync(kFull, !(ok && Running<T>::inside(r.after(P))));
+        const unsigned taken = bad ? static_cast<unsigned>(__ffs(static_cast<int>(bad))) - 1 : 32u;
+        const long long P_taken = __shfl_sync(kFull, P, taken == 0 ? 0 : taken - 1);
+        if (taken > 0) s = r.with(r.after(P_taken));
+        i0 += taken;
+        if (taken < 32 && i0 < len) s = s + stage[i0++];  // the term that fails, as the CPU adds it
+    }
+    __syncwarp();
+    return s;
+}
+
+__device__ ChunkMeta load_meta(const ChunkMeta* cm, unsigned long long c, unsigned long long chunks) {
+    ChunkMeta x{};
+    if (c < chunks) x = cm[c];
+    return x;
 }
 
 /// Block k (one warp): sums[k] = the sequential sum of sequence k.
 template <typename T>
 __global__ void walk(Layout<T> L, const int* gate, const ChunkMeta* meta, T* sums) {
-    using B = Bits<T>;
-    using U = typename B::U;
-    __shared__ ChunkMeta smeta[32];
     __shared__ T stage[kChunk];
     if (gate && *gate == 0) return;
     const unsigned k = blockIdx.x;
     const unsigned long long n = L.seqs.n[k], chunks = chunk_count(n);
     const T* t = L.seqs.term[k];
     const ChunkMeta* cm = meta + L.first[k];
-    constexpr U kOne = U{1} << B::kMant;  // the implicit bit
-    constexpr U kSignExp = ~(kOne - 1);
     T s = 0;  // the same value in every lane
-    for (unsigned long long c0 = 0; c0 < chunks; c0 += 32) {
-        if (c0 + threadIdx.x < chunks) smeta[threadIdx.x] = cm[c0 + threadIdx.x];
-        __syncwarp();
-        const unsigned m = chunks - c0 < 32 ? static_cast<unsigned>(chunks - c0) : 32;
-        for (unsigned c = 0; c < m; ++c) {
-            const ChunkMeta& x = smeta[c];
-            const U bits = B::of(s);
-            const unsigned ex = static_cast<unsigned>(bits >> B::kMant) & B::kExpMask;
-            bool done = false;
-            if (bits == 0 && (x.flags & 8u)) {
-                done = true;  // +0 plus zeros of either sign
-            } else if (ex != 0 && ex != B::kExpMask) {
-                const int j = static_cast<int>(ex) - B::kBias - x.guess + 1;
-                if (j >= 0 && j < 3 && (x.flags >> j & 1u)) {
-                    const auto S = static_cast<long long>((bits & (kOne - 1)) | kOne);
-                    const auto total = static_cast<long long>(x.total[j]), lo = static_cast<long long>(x.lo[j]),
-                               hi = static_cast<long long>(x.hi[j]);
-                    const bool neg = (bits >> (8 * sizeof(U) - 1)) != 0;
-                    const long long low = neg ? S - hi : S + lo, high = neg ? S - lo : S + hi;
-                    constexpr auto one = static_cast<long long>(kOne);
-                    if (low >= one + 1 && high <= 2 * one - 2) {
-                        const long long next = neg ? S - total : S + total;
-                        s = B::from((bits & kSignExp) | (static_cast<U>(next) - kOne));
-                        done = true;
-                    }
-                }
-            }
-            if (!done) {  // the CPU's loop over this chunk
-                const unsigned long long base = (c0 + c) * kChunk;
-                const unsigned len = n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk;
-                for (unsigned i = threadIdx.x; i < len; i += 32) stage[i] = t[base + i];
-                __syncwarp();
-                if (threadIdx.x == 0)
-                    for (unsigned i = 0; i < len; ++i) s = s + stage[i];
-                s = __shfl_sync(0xffffffffu, s, 0);
-                __syncwarp();
-            }
+    unsigned long long c = 0;
+    ChunkMeta x = load_meta(cm, c + lane_id(), chunks), next = load_meta(cm, c + 32 + lane_id(), chunks);
+    while (c < chunks) {
+        // Lane i: chunk c + i, taken whole if every chunk before it in this step was.
+        const Running<T> r(s);
+        const int j = r.e - x.guess + 1;
+        const bool usable = r.normal && c + lane_id() < chunks && j >= 0 && j < 3 && (x.flags >> j & 1u);
+        const long long total = usable ? x.total[j] : 0, lo = usable ? x.lo[j] : 0, hi = usable ? x.hi[j] : 0;
+        const long long incl = warp_inclusive_sum(total), start = r.after(incl - total);
+        const long long low = r.neg ? start - hi : start + lo, high = r.neg ? start - lo : start + hi;
+        const unsigned bad = __ballot_sync(kFull, !(usable && Running<T>::inside(low) && Running<T>::inside(high)));
+        const unsigned taken = bad ? static_cast<unsigned>(__ffs(static_cast<int>(bad))) - 1 : 32u;
+        const long long incl_taken = __shfl_sync(kFull, incl, taken == 0 ? 0 : taken - 1);
+        if (taken > 0) s = r.with(r.after(incl_taken));
+        if (taken == 32) {
+            c += 32;
+            x = next;
+            next = load_meta(cm, c + 32 + lane_id(), chunks);
+            continue;
         }
-        __syncwarp();
+        c += taken;
+        if (c >= chunks) break;
+        // Chunk c, term by term from s (or skipped: +0 plus zeros of either sign stays +0).
+        const unsigned zeros = __shfl_sync(kFull, x.flags, taken) & 8u;
+        if (!(Bits<T>::of(s) == 0 && zeros)) {
+            const unsigned long long base = c * kChunk;
+            s = walk_terms(t + base, n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk, s, stage);
+        }
+        ++c;
+        x = load_meta(cm, c + lane_id(), chunks);
+        next = load_meta(cm, c + 32 + lane_id(), chunks);
     }
-    if (threadIdx.x == 0) sums[k] = s;
+    if (lane_id() == 0) sums[k] = s;
 }
 
 template <typename T>
