@@ -13,8 +13,8 @@
 // a guess (the exponent of the chunk's prefix sum added in any order). One
 // warp per sequence then walks 32 chunks per step: a scan of the chunks'
 // totals for s's binade takes every chunk up to the first whose bounds fail
-// (or that lacks s's binade); that chunk's terms go 32 per step the same way
-// (a scan of the b_i), and a term that fails (binade change, tie, large
+// (or that lacks s's binade); that chunk's terms go 256 per step the same way
+// (a scan of the b_i, exact integers from the terms' bits), and a term that fails (binade change, tie, large
 // term) or any term while s is zero, subnormal, infinite or NaN is added
 // as the CPU adds it.
 #include <cstdint>
@@ -27,7 +27,7 @@ namespace {
 
 constexpr unsigned kChunk = 1024, kThreads = 256, kPer = kChunk / kThreads, kWarps = kThreads / 32;
 constexpr unsigned kFull = 0xffffffffu;
-constexpr double kLargeTerm = 0x1p40;  ///< |T| from here on is added term by term (keeps every sum below 2^50)
+constexpr int kLargeLog2 = 40;  ///< |T| >= 2^40 is added term by term (keeps every sum below 2^50)
 
 template <typename T>
 struct Bits;
@@ -90,14 +90,35 @@ __device__ long long warp_extreme(long long v) {
     return v;
 }
 
-/// The increment b = round(v / q) with q = 2^(e - M), or false for a tie or a large term (or NaN, infinity).
+/// The increment b = round(v / q) with q = 2^(e - M), in integers (exact), or false for a tie or a large term
+/// (|v / q| >= 2^40), an infinity or NaN.
 template <typename T>
 __device__ bool increment(T v, int e, long long& b) {
-    // Exact (a power-of-two scaling; an underflowing result is far below 1/2, so its b is 0 either way).
-    const double q = scalbn(static_cast<double>(v), Bits<T>::kMant - e);
-    const double whole = floor(q), frac = q - whole;  // frac rounds monotonically: 0.5 only for a tie or near one
-    if (!(fabs(q) < kLargeTerm) || frac == 0.5) return false;
-    b = static_cast<long long>(whole) + (frac > 0.5 ? 1 : 0);
+    using B = Bits<T>;
+    const auto bits = B::of(v);
+    const unsigned ex = static_cast<unsigned>(bits >> B::kMant) & B::kExpMask;
+    if (ex == B::kExpMask) return false;
+    constexpr unsigned long long kImplicit = 1ull << B::kMant;
+    const unsigned long long m = (static_cast<unsigned long long>(bits) & (kImplicit - 1)) | (ex ? kImplicit : 0);
+    // |v| = m 2^(E - bias - M) with E = max(ex, 1), so |v| / q = m / 2^sh.
+    const int sh = e + B::kBias - (ex ? static_cast<int>(ex) : 1);
+    if (m == 0) {
+        b = 0;
+        return true;
+    }
+    if (sh <= -kLargeLog2 || (kLargeLog2 + sh < 64 && m >= 1ull << (kLargeLog2 + sh))) return false;
+    unsigned long long mag;
+    if (sh <= 0) {
+        mag = m << -sh;
+    } else if (sh > 62) {
+        mag = 0;  // m < 2^53 <= 2^(sh - 1): below one half
+    } else {
+        const unsigned long long half = 1ull << (sh - 1), rem = m & ((half << 1) - 1);
+        if (rem == half) return false;
+        mag = (m >> sh) + (rem > half ? 1 : 0);
+    }
+    const bool neg = (bits >> (8 * sizeof(bits) - 1)) != 0;
+    b = neg ? -static_cast<long long>(mag) : static_cast<long long>(mag);
     return true;
 }
 
@@ -241,9 +262,11 @@ __global__ void chunk_meta(Layout<T> L, const int* gate, ChunkMeta* meta) {
     }
 }
 
-/// The sequential sum continued from s over t[0 .. len), len <= kChunk, by one warp (s the same in every lane).
+/// The sequential sum continued from s over t[0 .. len), len <= kChunk, by one warp (s the same in every
+/// lane); lane i looks at kLaneTerms consecutive terms of each step.
 template <typename T>
 __device__ T walk_terms(const T* t, unsigned len, T s, T* stage) {
+    constexpr unsigned kLaneTerms = 8, kStep = 32 * kLaneTerms;
     for (unsigned i = lane_id(); i < len; i += 32) stage[i] = t[i];
     __syncwarp();
     unsigned i0 = 0;
@@ -253,16 +276,41 @@ __device__ T walk_terms(const T* t, unsigned len, T s, T* stage) {
             s = s + stage[i0++];
             continue;
         }
-        const unsigned i = i0 + lane_id();
-        long long b = 0;
-        const bool ok = i < len && increment(stage[i], r.e, b);
-        const long long P = warp_inclusive_sum(ok ? b : 0);
-        const unsigned bad = __ballot_sync(kFull, !(ok && Running<T>::inside(r.after(P))));
-        const unsigned taken = bad ? static_cast<unsigned>(__ffs(static_cast<int>(bad))) - 1 : 32u;
-        const long long P_taken = __shfl_sync(kFull, P, taken == 0 ? 0 : taken - 1);
+        const unsigned first = i0 + kLaneTerms * lane_id();
+        long long b[kLaneTerms], lane_total = 0;
+        unsigned ok = 0;
+#pragma unroll
+        for (unsigned k = 0; k < kLaneTerms; ++k) {
+            b[k] = 0;
+            if (first + k < len && increment(stage[first + k], r.e, b[k])) ok |= 1u << k;
+            lane_total += (ok >> k & 1u) ? b[k] : 0;
+        }
+        const long long incl = warp_inclusive_sum(lane_total);
+        long long P = incl - lane_total, P_fail = 0;  // P_fail: the run's total before this lane's first failure
+        unsigned fail = kLaneTerms;
+#pragma unroll
+        for (unsigned k = 0; k < kLaneTerms; ++k) {
+            const long long next = P + ((ok >> k & 1u) ? b[k] : 0);
+            if (fail == kLaneTerms && !((ok >> k & 1u) && Running<T>::inside(r.after(next)))) {
+                fail = k;
+                P_fail = P;
+            }
+            P = next;
+        }
+        const unsigned bad = __ballot_sync(kFull, fail < kLaneTerms);
+        unsigned taken;
+        long long P_taken;
+        if (bad == 0) {
+            taken = kStep;
+            P_taken = __shfl_sync(kFull, incl, 31);
+        } else {
+            const unsigned lane = static_cast<unsigned>(__ffs(static_cast<int>(bad))) - 1;
+            taken = kLaneTerms * lane + __shfl_sync(kFull, fail, lane);
+            P_taken = __shfl_sync(kFull, P_fail, lane);
+        }
         if (taken > 0) s = r.with(r.after(P_taken));
         i0 += taken;
-        if (taken < 32 && i0 < len) s = s + stage[i0++];  // the term that fails, as the CPU adds it
+        if (taken < kStep && i0 < len) s = s + stage[i0++];  // the term that fails, as the CPU adds it
     }
     __syncwarp();
     return s;
@@ -272,6 +320,25 @@ __device__ ChunkMeta load_meta(const ChunkMeta* cm, unsigned long long c, unsign
     ChunkMeta x{};
     if (c < chunks) x = cm[c];
     return x;
+}
+
+/// Lane src's metadata (fields one by one: no local-memory copy).
+__device__ ChunkMeta shfl_meta(const ChunkMeta& x, unsigned src) {
+    ChunkMeta y;
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+        y.total[j] = __shfl_sync(kFull, x.total[j], src);
+        y.lo[j] = __shfl_sync(kFull, x.lo[j], src);
+        y.hi[j] = __shfl_sync(kFull, x.hi[j], src);
+    }
+    y.guess = __shfl_sync(kFull, x.guess, src);
+    y.flags = __shfl_sync(kFull, x.flags, src);
+    return y;
+}
+
+/// a[j] for j in 0..2 without indexing (which would put the metadata in local memory).
+__device__ long long pick(const long long (&a)[3], int j) {
+    return j == 0 ? a[0] : (j == 1 ? a[1] : a[2]);
 }
 
 /// Block k (one warp): sums[k] = the sequential sum of sequence k.
@@ -291,7 +358,8 @@ __global__ void walk(Layout<T> L, const int* gate, const ChunkMeta* meta, T* sum
         const Running<T> r(s);
         const int j = r.e - x.guess + 1;
         const bool usable = r.normal && c + lane_id() < chunks && j >= 0 && j < 3 && (x.flags >> j & 1u);
-        const long long total = usable ? x.total[j] : 0, lo = usable ? x.lo[j] : 0, hi = usable ? x.hi[j] : 0;
+        const long long total = usable ? pick(x.total, j) : 0, lo = usable ? pick(x.lo, j) : 0,
+                        hi = usable ? pick(x.hi, j) : 0;
         const long long incl = warp_inclusive_sum(total), start = r.after(incl - total);
         const long long low = r.neg ? start - hi : start + lo, high = r.neg ? start - lo : start + hi;
         const unsigned bad = __ballot_sync(kFull, !(usable && Running<T>::inside(low) && Running<T>::inside(high)));
@@ -312,9 +380,13 @@ __global__ void walk(Layout<T> L, const int* gate, const ChunkMeta* meta, T* sum
             const unsigned long long base = c * kChunk;
             s = walk_terms(t + base, n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk, s, stage);
         }
+        // On from chunk c + 1: lane i's chunks move down by d lanes (x from x or next, next from next or memory).
+        const unsigned d = taken + 1, from = (lane_id() + d) & 31u;
+        const bool low_half = lane_id() + d < 32;
+        const ChunkMeta x_shift = shfl_meta(x, from), next_shift = shfl_meta(next, from);
         ++c;
-        x = load_meta(cm, c + lane_id(), chunks);
-        next = load_meta(cm, c + 32 + lane_id(), chunks);
+        x = low_half ? x_shift : next_shift;
+        next = low_half ? next_shift : load_meta(cm, c + 32 + lane_id(), chunks);
     }
     if (lane_id() == 0) sums[k] = s;
 }
