@@ -5,6 +5,7 @@
 #include "backends/gpu/portability.hpp"
 
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -101,8 +102,12 @@ private:
     cudaEvent_t e_ = nullptr;
 };
 
-/// A free list of reusable objects (work contexts, buffers): at most as many
-/// exist as were ever in use at once, so memory is bounded by concurrency.
+/// A free list of reusable objects (work contexts, buffers): acquire() makes
+/// no more than were ever in use at once, acquire_ready() up to its cap, so
+/// memory is bounded by concurrency. First in, first out: the object handed out is the one released longest
+/// ago, whose queued device work is the most likely to be done (a frame slot
+/// released a moment ago still has that frame's kernels queued; reusing it
+/// first would make the next frame wait for them).
 template <typename T>
 class Pool {
 public:
@@ -112,12 +117,28 @@ public:
         {
             std::lock_guard lk(m_);
             if (!free_.empty()) {
-                auto p = std::move(free_.back());
-                free_.pop_back();
+                auto p = std::move(free_.front());
+                free_.pop_front();
                 return p;
             }
         }
-        return make_();
+        return make();
+    }
+    /// The longest-released object for which `ready` holds; else a new one
+    /// while fewer than `cap` exist; else the longest-released one.
+    std::unique_ptr<T> acquire_ready(const std::function<bool(T&)>& ready, std::size_t cap) {
+        {
+            std::lock_guard lk(m_);
+            auto it = free_.begin();
+            while (it != free_.end() && !ready(**it)) ++it;
+            if (it == free_.end() && made_ >= cap && !free_.empty()) it = free_.begin();
+            if (it != free_.end()) {
+                auto p = std::move(*it);
+                free_.erase(it);
+                return p;
+            }
+        }
+        return make();
     }
     void release(std::unique_ptr<T> p) {
         if (!p) return;
@@ -126,13 +147,21 @@ public:
     }
     void clear() {
         std::lock_guard lk(m_);
+        made_ -= free_.size();
         free_.clear();
     }
 
 private:
+    std::unique_ptr<T> make() {
+        std::unique_ptr<T> p = make_();
+        std::lock_guard lk(m_);
+        ++made_;
+        return p;
+    }
     std::function<std::unique_ptr<T>()> make_;
     std::mutex m_;
-    std::vector<std::unique_ptr<T>> free_;
+    std::deque<std::unique_ptr<T>> free_;
+    std::size_t made_ = 0;
 };
 
 /// RAII lease of a pooled object.

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <new>
 
 namespace vmaf::cuda {
@@ -56,6 +57,10 @@ std::shared_ptr<void> create_state(int device, void* native) {
 }
 
 }  // namespace
+
+/// Frame slots (staging and a stream each) kept at most: enough frames queued
+/// to keep the GPU busy while workers read the next ones.
+constexpr std::size_t kMaxSlots = 8;
 
 struct Session::Slot {
     PinnedBuffer host;
@@ -243,9 +248,11 @@ void Session::run_end() {
 
 void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dist) {
     bind();
-    std::unique_ptr<Slot> s = slots_->acquire();
-    // A reused slot: its last upload and every reader registered by
-    // add_reader() must be done before the staging is overwritten.
+    // A slot whose last frame is done, else a new one (up to kMaxSlots), else
+    // the longest-released one: its last upload and every reader registered
+    // by add_reader() must be done before the staging is overwritten.
+    std::unique_ptr<Slot> s = slots_->acquire_ready(
+        [](Slot& x) { return cudaStreamQuery(x.stream.get()) == cudaSuccess; }, kMaxSlots);
     check(cudaStreamSynchronize(s->stream.get()), "cudaStreamSynchronize");
     cudaStream_t st = s->stream.get();
     {
@@ -323,10 +330,13 @@ void Session::frame_end(unsigned index) {
         s = std::move(it->second);
         active_.erase(it);
     }
-    // The caller releases the pictures after this: copies that read them
-    // directly must be complete. Readers still running were registered with
-    // add_reader(); frame_begin synchronises the slot's stream before reuse.
-    if (s->direct) check(cudaEventSynchronize(s->ready.get()), "cudaEventSynchronize");
+    // Copies that read the pictures directly must be complete before the
+    // caller releases them. A batched frame's pictures are held until its
+    // finish stage, which waits for the readback queued below, after the
+    // copies: the worker goes on at once. Readers still running were registered
+    // with add_reader(); frame_begin synchronises the slot's stream before reuse.
+    if (s->direct && (!s->batched || std::uncaught_exceptions() > 0))
+        check(cudaEventSynchronize(s->ready.get()), "cudaEventSynchronize");
     if (s->batched) {
         // The one readback of the frame: the slot's stream waits for every
         // batched twin's work (add_reader), so this copy follows it.

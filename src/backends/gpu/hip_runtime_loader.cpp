@@ -18,8 +18,8 @@
     X(hipHostMalloc) X(hipHostFree) X(hipHostRegister) X(hipHostUnregister) X(hipMemcpy) X(hipMemcpyAsync)        \
     X(hipMemcpy2D) X(hipMemcpy2DAsync) X(hipMemset) X(hipMemsetAsync) X(hipMemset2D) X(hipStreamCreate)           \
     X(hipStreamCreateWithFlags) X(hipStreamDestroy) X(hipStreamSynchronize) X(hipStreamWaitEvent)                 \
-    X(hipEventCreate) X(hipEventCreateWithFlags) X(hipEventDestroy) X(hipEventRecord) X(hipEventSynchronize)     \
-    X(hipEventElapsedTime) X(hipDeviceSynchronize)
+    X(hipStreamQuery) X(hipEventCreate) X(hipEventCreateWithFlags) X(hipEventDestroy) X(hipEventRecord)          \
+    X(hipEventSynchronize) X(hipEventElapsedTime) X(hipDeviceSynchronize)
 
 extern "C" {
 

@@ -4,6 +4,8 @@
 // below the running sum, runs of +-0, subnormal sums, infinities and NaN,
 // lengths around the chunk size, several sequences per launch, and the gate.
 // Skips without a CUDA device.
+#include "features/float_common/cuda/ordered_sum.hpp"
+
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -13,8 +15,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include "features/float_common/cuda/ordered_sum.hpp"
 
 namespace {
 
@@ -115,7 +115,8 @@ std::vector<Case<T>> cases(std::size_t big) {
     {  // terms far above the running sum, then tiny ones that vanish
         std::vector<T> t;
         for (std::size_t i = 0; i < 4000; ++i) t.push_back(i % 500 == 0 ? static_cast<T>(1e30) : static_cast<T>(1e-3));
-        for (std::size_t i = 0; i < 4000; ++i) t.push_back(i % 500 == 0 ? static_cast<T>(-1e30) : static_cast<T>(1e-20));
+        for (std::size_t i = 0; i < 4000; ++i)
+            t.push_back(i % 500 == 0 ? static_cast<T>(-1e30) : static_cast<T>(1e-20));
         add("large and vanishing terms", t);
     }
     {  // zeros of both signs, alone and before other terms
@@ -130,7 +131,8 @@ std::vector<Case<T>> cases(std::size_t big) {
     }
     {  // a subnormal running sum
         std::vector<T> t(5000);
-        for (auto& v : t) v = std::numeric_limits<T>::denorm_min() * static_cast<T>(1 + (rng() % 5)) * (rng() % 2 ? 1 : -1);
+        for (auto& v : t)
+            v = std::numeric_limits<T>::denorm_min() * static_cast<T>(1 + (rng() % 5)) * (rng() % 2 ? 1 : -1);
         add("subnormal sums", t);
     }
     {  // infinities and NaN after a normal stretch
