@@ -196,10 +196,8 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     const auto t0 = std::chrono::steady_clock::now();
     const Stages stages{
         [&](Token& t) { return input.next(t); },
-        [&](Token& t, bool parallel) {
-            input.load(t);
-            d.compute(t, parallel);
-        },
+        [&](Token& t) { input.load(t); },
+        [&](Token& t, bool parallel) { d.compute(t, parallel); },
         [&](Token& t) { d.collect(t); },
     };
     run_stages(stages, d.cfg.threads, in_flight);

@@ -4,14 +4,93 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace vmaf::engine_detail {
 
-void run_stages(const Stages& s, unsigned threads, unsigned in_flight) {
+namespace {
+
+/// The stage spans of one run, written to VMAF_PIPELINE_TRACE's file at the end.
+class StageTrace {
+public:
+    StageTrace() : t0_(std::chrono::steady_clock::now()) {
+        if (const char* p = std::getenv("VMAF_PIPELINE_TRACE"); p && *p) path_ = p;
+    }
+    ~StageTrace() {
+        if (path_.empty()) return;
+        std::FILE* f = std::fopen(path_.c_str(), "w");
+        if (!f) return;  // a diagnostic: never fails the run
+        std::fprintf(f, "pair,stage,thread,start_us,end_us\n");
+        for (const Span& x : spans_)
+            std::fprintf(f, "%u,%s,%zu,%.1f,%.1f\n", x.pair, x.stage, x.thread, x.start, x.end);
+        std::fclose(f);
+    }
+    bool on() const { return !path_.empty(); }
+    /// Microseconds since the run's start.
+    double now() const {
+        return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0_).count();
+    }
+    /// Stage `stage` of pair `pair` ran on this thread from `start` until now.
+    void add(unsigned pair, const char* stage, double start) {
+        const double end = now();
+        const std::size_t thread = std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000;
+        std::lock_guard lk(m_);
+        spans_.push_back({pair, stage, thread, start, end});
+    }
+
+private:
+    struct Span {
+        unsigned pair;
+        const char* stage;
+        std::size_t thread;
+        double start, end;
+    };
+    std::chrono::steady_clock::time_point t0_;
+    std::string path_;
+    std::mutex m_;
+    std::vector<Span> spans_;
+};
+
+/// `s` with each stage timed into `trace`.
+Stages traced(const Stages& s, StageTrace& trace) {
+    Stages t;
+    t.read = [&s, &trace](Token& k) {
+        const double a = trace.now();
+        const bool more = s.read(k);
+        if (more) trace.add(k.index, "read", a);
+        return more;
+    };
+    if (s.load)
+        t.load = [&s, &trace](Token& k) {
+            const double a = trace.now();
+            s.load(k);
+            trace.add(k.index, "load", a);
+        };
+    t.work = [&s, &trace](Token& k, bool parallel) {
+        const double a = trace.now();
+        s.work(k, parallel);
+        trace.add(k.index, "work", a);
+    };
+    t.collect = [&s, &trace](Token& k) {
+        const double a = trace.now();
+        s.collect(k);
+        trace.add(k.index, "collect", a);
+    };
+    return t;
+}
+
+void run_untraced(const Stages& s, unsigned threads, unsigned in_flight) {
     if (threads == 0) {
         Token t;
         while (s.read(t)) {
+            if (s.load) s.load(t);
             s.work(t, false);
             s.collect(t);
         }
@@ -33,11 +112,21 @@ void run_stages(const Stages& s, unsigned threads, unsigned in_flight) {
                                         }) &
                 tbb::make_filter<Ptr, Ptr>(tbb::filter_mode::parallel,
                                            [&](Ptr t) {
+                                               if (s.load) s.load(*t);
                                                s.work(*t, true);
                                                return t;
                                            }) &
                 tbb::make_filter<Ptr, void>(tbb::filter_mode::serial_in_order, [&](Ptr t) { s.collect(*t); }));
     });
+}
+
+}  // namespace
+
+void run_stages(const Stages& s, unsigned threads, unsigned in_flight) {
+    StageTrace trace;
+    if (!trace.on()) return run_untraced(s, threads, in_flight);
+    const Stages t = traced(s, trace);
+    run_untraced(t, threads, in_flight);
 }
 
 unsigned pairs_in_flight(const VideoGeometry& g, bool luma_only, unsigned threads, bool gpu) {

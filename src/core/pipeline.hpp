@@ -12,13 +12,19 @@ namespace vmaf::engine_detail {
 
 struct Stages {
     std::function<bool(Token&)> read;            ///< false: no more pairs
+    std::function<void(Token&)> load;            ///< the pair's pictures (parallel; may be empty)
     std::function<void(Token&, bool)> work;      ///< bool: may use worker threads within the pair
     std::function<void(Token&)> collect;
 };
 
-/// With `threads` 0, each pair goes through the three stages on the calling
+/// With `threads` 0, each pair goes through the stages on the calling
 /// thread; otherwise up to `in_flight` pairs are between read and collect at
 /// once, on `threads` workers.
+///
+/// With VMAF_PIPELINE_TRACE=FILE in the environment, every stage of every
+/// pair is timed and FILE gets one CSV line per stage when the run ends
+/// (pair, stage, worker thread, start and end in microseconds from the run's
+/// start): where workers wait. bench/pipeline_trace.py summarises it.
 void run_stages(const Stages& s, unsigned threads, unsigned in_flight);
 
 /// Pairs in flight for frames of `g` read on `threads` workers. The CPU: two

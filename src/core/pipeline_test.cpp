@@ -2,6 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
 namespace vmaf::engine_detail {
 namespace {
 
@@ -33,6 +42,70 @@ TEST(PairsInFlight, GpuBudgetCountsThePlanesAPairHolds) {
     EXPECT_EQ(pairs_in_flight(g422, false, 8, true), 8u);
     const VideoGeometry big = geometry(8192, 8192, PixelFormat::Yuv444, 16);
     EXPECT_EQ(pairs_in_flight(big, false, 8, true), 4u);    // never fewer than four
+}
+
+/// Stages over `n` pairs recording what happened to each.
+struct Recorder {
+    unsigned n, next = 0;
+    std::mutex m;
+    std::map<unsigned, std::string> steps;  // per pair: the stages in the order they ran
+    std::vector<unsigned> collected;
+    Stages stages() {
+        return Stages{
+            [this](Token& t) {
+                if (next == n) return false;
+                t.index = next++;
+                return true;
+            },
+            [this](Token& t) {
+                std::lock_guard lk(m);
+                steps[t.index] += "L";
+            },
+            [this](Token& t, bool) {
+                std::lock_guard lk(m);
+                steps[t.index] += "W";
+            },
+            [this](Token& t) {
+                std::lock_guard lk(m);
+                steps[t.index] += "C";
+                collected.push_back(t.index);
+            },
+        };
+    }
+};
+
+TEST(RunStages, LoadWorkCollectPerPairCollectedInOrder) {
+    for (const unsigned threads : {0u, 3u}) {
+        Recorder r{20};
+        run_stages(r.stages(), threads, 5);
+        ASSERT_EQ(r.collected.size(), 20u);
+        for (unsigned i = 0; i < 20; ++i) {
+            EXPECT_EQ(r.collected[i], i);
+            EXPECT_EQ(r.steps[i], "LWC") << "pair " << i << ", " << threads << " threads";
+        }
+    }
+}
+
+TEST(RunStages, TraceFileHasEveryStageOfEveryPair) {
+    const std::string path = ::testing::TempDir() + "pipeline_trace.csv";
+    std::remove(path.c_str());
+    ::setenv("VMAF_PIPELINE_TRACE", path.c_str(), 1);
+    Recorder r{7};
+    run_stages(r.stages(), 2, 3);
+    ::unsetenv("VMAF_PIPELINE_TRACE");
+    std::ifstream f(path);
+    std::string line;
+    ASSERT_TRUE(std::getline(f, line));
+    EXPECT_EQ(line, "pair,stage,thread,start_us,end_us");
+    std::map<std::string, unsigned> count;
+    while (std::getline(f, line)) {
+        const auto a = line.find(','), b = line.find(',', a + 1);
+        ++count[line.substr(a + 1, b - a - 1)];
+    }
+    EXPECT_EQ(count["read"], 7u);
+    EXPECT_EQ(count["load"], 7u);
+    EXPECT_EQ(count["work"], 7u);
+    EXPECT_EQ(count["collect"], 7u);
 }
 
 }  // namespace

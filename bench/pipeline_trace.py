@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Summarise a VMAF_PIPELINE_TRACE file: where the engine's workers spend a run.
+
+usage: VMAF_PIPELINE_TRACE=trace.csv vmaf ... ; bench/pipeline_trace.py trace.csv
+
+Prints, per stage, the spans' count, mean and 90th percentile and how many
+run at once on average (total time / wall time); per worker thread, the
+share of the run in each stage and waiting between them (in TBB, not in a
+stage: no pair to take)."""
+import collections
+import csv
+import sys
+
+
+def main(path):
+    rows = list(csv.DictReader(open(path)))
+    if not rows:
+        sys.exit(f"{path}: no spans")
+    start = min(float(r["start_us"]) for r in rows)
+    wall = max(float(r["end_us"]) for r in rows) - start
+    pairs = len({r["pair"] for r in rows if r["stage"] == "work"})
+    print(f"{pairs} pairs in {wall / 1e3:.1f} ms: {pairs / wall * 1e6:.0f} pairs/s")
+    by_stage = collections.defaultdict(list)
+    by_thread = collections.defaultdict(lambda: collections.Counter())
+    for r in rows:
+        d = float(r["end_us"]) - float(r["start_us"])
+        by_stage[r["stage"]].append(d)
+        by_thread[r["thread"]][r["stage"]] += d
+    print(f"{'stage':8s} {'count':>6s} {'mean ms':>8s} {'p90 ms':>8s} {'at once':>8s}")
+    for stage in ("read", "load", "work", "collect"):
+        v = sorted(by_stage.get(stage, []))
+        if not v:
+            continue
+        print(f"{stage:8s} {len(v):6d} {sum(v) / len(v) / 1e3:8.2f} {v[int(0.9 * (len(v) - 1))] / 1e3:8.2f}"
+              f" {sum(v) / wall:8.2f}")
+    print("per thread: share of the run in load / work / collect / outside a stage")
+    for t, c in sorted(by_thread.items(), key=lambda kv: -sum(kv[1].values())):
+        busy = sum(c.values())
+        shares = " ".join(f"{c[s] / wall * 100:5.1f}%" for s in ("load", "work", "collect"))
+        print(f"  thread {t:>6s}: {shares} {max(0.0, wall - busy) / wall * 100:5.1f}%")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
