@@ -58,9 +58,10 @@ std::shared_ptr<void> create_state(int device, void* native) {
 
 }  // namespace
 
-/// Frame slots (staging and a stream each) kept at most: enough frames queued
-/// to keep the GPU busy while workers read the next ones.
-constexpr std::size_t kMaxSlots = 8;
+/// Frame slots (staging and a stream each) kept at most: one per worker of a
+/// 16-thread run, so that no worker waits for a slot while the GPU keeps up
+/// (a slot is made only when every free one still has work queued).
+constexpr std::size_t kMaxSlots = 16;
 
 struct Session::Slot {
     PinnedBuffer host;
