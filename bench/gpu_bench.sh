@@ -7,12 +7,14 @@
 # planes: cuda_h2d_ceiling) with the engine's share of it. Also the start-up
 # floor (one 576x324 frame) and the GPU memory peak of 4K VMAF+NEG.
 #
-# usage: bench/gpu_bench.sh BUILD_DIR CLIPDIR [FRAMES_4K]
+# usage: [THREADS=N] [FEATURES="..."] bench/gpu_bench.sh BUILD_DIR CLIPDIR [FRAMES_4K]
+#   THREADS: the engine's --threads (default 8; 4K runs from page cache are bound by the host's
+#   reading threads: VMAF_PIPELINE_TRACE and bench/pipeline_trace.py show it).
 #   BUILD_DIR: a CUDA build with tests on (tools/vmaf/vmaf, tests/cuda/cuda_device_fps,
 #   tests/cuda/cuda_h2d_ceiling); CLIPDIR holds p01_576x324_yuv420p_{ref,crf35}.yuv.
 #   Needs python3 with numpy; writes ~13 GB of inputs under $TMPDIR (default /tmp).
 set -euo pipefail
-B=$1 C=$2 N4=${3:-240}
+B=$1 C=$2 N4=${3:-240} TH=${THREADS:-8}
 N1=$((N4 * 4))
 V=$B/tools/vmaf/vmaf DF=$B/tests/cuda/cuda_device_fps H2D=$B/tests/cuda/cuda_h2d_ceiling
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,7 +39,7 @@ for spec in "VMAF+NEG 10-bit 4K:4k:3840:2160:10:neg" "VMAF+NEG 10-bit 1080p:1080
             "VMAF v0.6.1 8-bit 4K:4k:3840:2160:8:061" "VMAF v0.6.1 8-bit 1080p:1080:1920:1080:8:061"; do
   IFS=: read -r name tag W H b m <<< "$spec"
   if [ "$m" = neg ]; then M=$NEG DM=$DNEG; else M=$V061 DM=$DV061; fi
-  args="-r $tmp/ref-$tag-$b.yuv -d $tmp/crf35-$tag-$b.yuv -w $W -h $H -p 420 -b $b --backend cuda --threads 8 $M"
+  args="-r $tmp/ref-$tag-$b.yuv -d $tmp/crf35-$tag-$b.yuv -w $W -h $H -p 420 -b $b --backend cuda --threads $TH $M"
   best=0 walls=()
   for r in 1 2 3; do
     t0=$(date +%s.%N)
@@ -93,14 +95,14 @@ if command -v nvidia-smi >/dev/null; then
 fi
 # Every other twin at 4K 10-bit (the issues' rows): engine fps from page cache (best of 2), GPU side
 # alone, and the CPU path at all host cores for the GPU/CPU ratio. FEATURES=... overrides the list.
-echo "== twins, 4K 10-bit x$N4: engine fps (--threads 8) / GPU side / CPU (--threads $(nproc)) / GPU:CPU"
+echo "== twins, 4K 10-bit x$N4: engine fps (--threads $TH) / GPU side / CPU (--threads $(nproc)) / GPU:CPU"
 A4="-r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10"
 for f in ${FEATURES:-psnr float_ssim float_ms_ssim psnr_hvs ciede ssimulacra2 cambi xpsnr speed_chroma model:vmaf_v1.0.16_3d0h model:vmaf_float_v0.6.1}; do
   if [ "${f#model:}" != "$f" ]; then sel="-m version=${f#model:}" dsel="-m ${f#model:}"; else sel="--no_prediction --feature $f" dsel=$f; fi
   best=0
   for r in 1 2; do
     # shellcheck disable=SC2086
-    $V $A4 --backend cuda --threads 8 $sel --json -o "$tmp/tw.json" 2>"$tmp/err.txt" || { echo "$f: $(tail -1 "$tmp/err.txt")"; continue 2; }
+    $V $A4 --backend cuda --threads $TH $sel --json -o "$tmp/tw.json" 2>"$tmp/err.txt" || { echo "$f: $(tail -1 "$tmp/err.txt")"; continue 2; }
     best=$(python3 -c "print(max($best, $(fps "$tmp/tw.json")))")
   done
   where=$(python3 -c "import json; d=json.load(open('$tmp/tw.json')); print(','.join(sorted(set(d.get('feature_backends', {}).values()))))")
@@ -112,10 +114,10 @@ for f in ${FEATURES:-psnr float_ssim float_ms_ssim psnr_hvs ciede ssimulacra2 ca
   printf '%-26s %8.0f %8s %8.1f %7s  (ran on: %s)\n' "$f" "$best" "${dev:-?}" "$cpu" \
     "$(python3 -c "print(f'{$best / $cpu:.1f}x')")" "$where"
 done
-echo "== VMAF v1.0.16_3d0h 10-bit 1080p x$N1: engine fps (--threads 8) / GPU side"
+echo "== VMAF v1.0.16_3d0h 10-bit 1080p x$N1: engine fps (--threads $TH) / GPU side"
 best=0
 for r in 1 2; do
-  $V -r "$tmp/ref-1080-10.yuv" -d "$tmp/crf35-1080-10.yuv" -w 1920 -h 1080 -p 420 -b 10 --backend cuda --threads 8 \
+  $V -r "$tmp/ref-1080-10.yuv" -d "$tmp/crf35-1080-10.yuv" -w 1920 -h 1080 -p 420 -b 10 --backend cuda --threads $TH \
     -m version=vmaf_v1.0.16_3d0h --json -o "$tmp/v1.json" 2>/dev/null && best=$(python3 -c "print(max($best, $(fps "$tmp/v1.json")))")
 done
 echo "vmaf_v1.0.16_3d0h 1080p: engine $best, GPU side $($DF 1920 1080 $N1 8 -b 10 -m vmaf_v1.0.16_3d0h 2>&1 | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')"
