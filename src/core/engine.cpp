@@ -1,8 +1,10 @@
 #include "vmaf/engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "core/engine_impl.hpp"
 #include "core/pair_input.hpp"
@@ -106,8 +108,10 @@ RunScope Engine::Impl::begin_run(const VideoGeometry& g, const ExtractorContext&
     return scope;
 }
 
-unsigned Engine::Impl::in_flight(bool luma_only, bool gpu) const {
-    return pairs_in_flight(geom, luma_only, cfg.threads, gpu);
+unsigned Engine::Impl::in_flight(bool luma_only, bool gpu, std::optional<std::uint64_t> pairs) const {
+    const unsigned n = pairs_in_flight(geom, luma_only, cfg.threads, gpu);
+    // A short clip needs no more pictures than it has pairs (a GPU run allocates them page-locked up front).
+    return pairs ? static_cast<unsigned>(std::clamp<std::uint64_t>(*pairs, 1, n)) : n;
 }
 
 void Engine::add_model(const ModelRequest& req) {
@@ -158,12 +162,17 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
     d.warnings.clear();
     d.notices.clear();
     const bool luma_only = d.x.luma_only();  // read only what some extractor needs
+    std::optional<std::uint64_t> most;  // pairs at most, when both sources know their length
+    if (ref.frames_left() && dist.frames_left()) {
+        most = std::min(*ref.frames_left(), *dist.frames_left());
+        if (limits.frame_count) most = std::min<std::uint64_t>(*most, *limits.frame_count);
+    }
 
     EarlyPlan early;  // planned again below should that backend not be the one that starts
     if (!d.selection && d.starting.valid() && d.starting_backend && d.starting_backend->upload_allocator) {
         early.allocator = d.starting_backend->upload_allocator(BackendStartOptions{d.cfg.device, d.cfg.backend_state});
         if (early.allocator) try {
-                const ReadPlan plan{luma_only, early.allocator, d.in_flight(luma_only, true) + 2, true};
+                const ReadPlan plan{luma_only, early.allocator, d.in_flight(luma_only, true, most) + 2, true};
                 ref.plan(plan);
                 dist.plan(plan);
             } catch (const std::exception&) {
@@ -182,7 +191,7 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
             }
     // Pictures in the backend's upload memory when it has one, as many in
     // flight as the pipeline holds.
-    const unsigned in_flight = d.in_flight(luma_only, d.session != nullptr);
+    const unsigned in_flight = d.in_flight(luma_only, d.session != nullptr, most);
     if (early.allocator && d.session && d.session->name() == d.starting_backend->name) {
         if (early.error) std::rethrow_exception(early.error);
     } else {

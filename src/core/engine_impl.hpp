@@ -86,7 +86,7 @@ struct Engine::Impl {
     /// `ctx`: the run's cpumask and the reference input's frame rate (0/0 when unknown).
     RunScope begin_run(const VideoGeometry& g, const ExtractorContext& ctx);
     /// Frame pairs in flight in the threaded pipeline (see engine.cpp).
-    unsigned in_flight(bool luma_only, bool gpu) const;
+    unsigned in_flight(bool luma_only, bool gpu, std::optional<std::uint64_t> pairs = std::nullopt) const;
     /// Compute stage of one pair.
     void compute(Token& t, bool parallel) { x.compute(t, parallel, session.get(), cfg.subsample); }
     /// Collect and predict stages of one pair (frame order).

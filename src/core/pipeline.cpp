@@ -140,8 +140,8 @@ unsigned pairs_in_flight(const VideoGeometry& g, bool luma_only, unsigned thread
         const std::size_t rows = p ? (g.height + (1u << cs.y) - 1) >> cs.y : g.height;
         picture += static_cast<std::size_t>(probe.plane(p).stride) * rows;
     }
-    constexpr std::size_t kBudget = std::size_t{512} << 20;
-    const std::size_t fit = std::clamp<std::size_t>(kBudget / (2 * picture), 4, 16);
+    constexpr std::size_t kBudget = std::size_t{1} << 30;
+    const std::size_t fit = std::clamp<std::size_t>(kBudget / (2 * picture), 4, 32);
     return static_cast<unsigned>(std::min<std::size_t>(cpu, fit));
 }
 

@@ -29,9 +29,11 @@ void run_stages(const Stages& s, unsigned threads, unsigned in_flight);
 
 /// Pairs in flight for frames of `g` read on `threads` workers. The CPU: two
 /// per worker, plus one. A GPU backend keeps them in page-locked memory,
-/// costly to allocate: 4 to 16 within a 512 MiB budget of the bytes a pair
-/// really holds (luma only, or every plane at the format's subsampling),
-/// enough for every worker to read a pair while others upload and wait.
+/// costly to allocate: as many as the CPU's, 4 to 32 within a 1 GiB budget of
+/// the bytes a pair really holds (luma only, or every plane at the format's
+/// subsampling). Pairs read but not yet collected (collection is in frame
+/// order) hold theirs: with one pair a worker, 16 workers of a 4K run kept
+/// only 7-8 reads going (pipeline trace, H200 host).
 unsigned pairs_in_flight(const VideoGeometry& g, bool luma_only, unsigned threads, bool gpu);
 
 }  // namespace vmaf::engine_detail

@@ -30,18 +30,21 @@ TEST(PairsInFlight, CpuTwoPerWorkerPlusOne) {
 }
 
 TEST(PairsInFlight, GpuBudgetCountsThePlanesAPairHolds) {
-    // 4K 10-bit 4:2:0: 24.9 MB a picture with chroma, so ten pairs in 512 MiB
-    // (counting chroma planes at full size gave five, which starved the readers).
+    // 4K 10-bit 4:2:0: 24.9 MB a picture with chroma, 16.6 MB luma only; a
+    // 1 GiB budget of page-locked pairs, as many as the CPU's two per worker
+    // plus one, 4 to 32.
     const VideoGeometry g420 = geometry(3840, 2160, PixelFormat::Yuv420, 10);
-    EXPECT_EQ(pairs_in_flight(g420, false, 8, true), 10u);
-    EXPECT_EQ(pairs_in_flight(g420, true, 8, true), 16u);   // 16.6 MB: the cap
-    EXPECT_EQ(pairs_in_flight(g420, true, 4, true), 9u);    // two per worker, plus one
+    EXPECT_EQ(pairs_in_flight(g420, false, 8, true), 17u);
+    EXPECT_EQ(pairs_in_flight(g420, false, 16, true), 21u);  // 1 GiB / 49.8 MB
+    EXPECT_EQ(pairs_in_flight(g420, true, 8, true), 17u);
+    EXPECT_EQ(pairs_in_flight(g420, true, 16, true), 32u);   // 33.2 MB a pair: the cap
+    EXPECT_EQ(pairs_in_flight(g420, true, 4, true), 9u);     // two per worker, plus one
     const VideoGeometry g444 = geometry(3840, 2160, PixelFormat::Yuv444, 16);
-    EXPECT_EQ(pairs_in_flight(g444, false, 8, true), 5u);
+    EXPECT_EQ(pairs_in_flight(g444, false, 8, true), 10u);
     const VideoGeometry g422 = geometry(3840, 2160, PixelFormat::Yuv422, 10);
-    EXPECT_EQ(pairs_in_flight(g422, false, 8, true), 8u);
+    EXPECT_EQ(pairs_in_flight(g422, false, 16, true), 16u);
     const VideoGeometry big = geometry(8192, 8192, PixelFormat::Yuv444, 16);
-    EXPECT_EQ(pairs_in_flight(big, false, 8, true), 4u);    // never fewer than four
+    EXPECT_EQ(pairs_in_flight(big, false, 8, true), 4u);     // never fewer than four
 }
 
 /// Stages over `n` pairs recording what happened to each.
