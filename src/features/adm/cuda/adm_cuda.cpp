@@ -24,7 +24,12 @@ class AdmCuda final : public SumsTwin<DeviceBuffer> {
 public:
     AdmCuda(Session& s, const ExtractorInfo& kind, std::span<const OptionValues* const> sets, const VideoGeometry& g)
         : SumsTwin(s, "adm", g, sets.size() * adm::cuda::kSums * sizeof(unsigned long long),
-                   [this] { return DeviceBuffer(adm::cuda::scratch_bytes(w_, h_)); }),
+                   [this] {
+                       // Zeroed once: the kernels leave their row sums zero after each frame.
+                       DeviceBuffer b(adm::cuda::scratch_bytes(w_, h_));
+                       check(cudaMemset(b.get(), 0, b.size()), "adm scratch");
+                       return b;
+                   }),
           w_(g.width),
           h_(g.height),
           outputs_(static_cast<unsigned>(kind.outputs.size())) {

@@ -7,6 +7,8 @@
 #include "backends/cuda/reduce.cuh"
 #include "adm_cuda_kernels.hpp"
 
+#include <type_traits>
+
 namespace vmaf::adm::cuda {
 
 namespace {
@@ -32,17 +34,16 @@ __device__ __forceinline__ int mirror(int k, int n) {
 struct ScaleBufs {
     i32* A[2];        ///< band A of ref / dis (int32, also scale 0)
     void* det[2][3];  ///< H, V, D of ref / dis
+    u64* rows;        ///< per gain limit, per band row: kSumsPerScale row sums
+    int band_h;       ///< rows of the band (the row sums' stride per limit)
 };
-
-/// Per-row sums of the masking pass (kSumsPerScale per scored row), zeroed
-/// before each use and emptied by finish_rows.
-constexpr std::size_t row_sums_count(unsigned h) { return static_cast<std::size_t>((h + 1) / 2) * kSumsPerScale; }
 
 std::size_t align_up(std::size_t v) { return (v + 255) & ~std::size_t{255}; }
 
 /// Lays the four scales out in `base` (or only sizes them when base is null),
-/// then the row sums.
-std::size_t layout(unsigned w, unsigned h, char* base, ScaleBufs out[4], u64** rows = nullptr) {
+/// then each scale's row sums (kMaxGainLimits of them). The row sums must be
+/// zero before the first frame; finish_rows leaves them zero.
+std::size_t layout(unsigned w, unsigned h, char* base, ScaleBufs out[4]) {
     std::size_t off = 0;
     auto take = [&](std::size_t bytes) {
         void* p = base ? base + off : nullptr;
@@ -59,10 +60,15 @@ std::size_t layout(unsigned w, unsigned h, char* base, ScaleBufs out[4], u64** r
         for (int side = 0; side < 2; ++side) b.A[side] = static_cast<i32*>(take(n * 4));
         for (int side = 0; side < 2; ++side)
             for (int t = 0; t < 3; ++t) b.det[side][t] = take(n * es);
+        b.band_h = static_cast<int>(bh);
         if (out) out[s] = b;
     }
-    u64* r = static_cast<u64*>(take(row_sums_count(h) * sizeof(u64)));
-    if (rows) *rows = r;
+    bw = w, bh = h;
+    for (int s = 0; s < 4; ++s) {
+        bh = (bh + 1) / 2;
+        void* r = take(std::size_t{bh} * kSumsPerScale * kMaxGainLimits * sizeof(u64));
+        if (out) out[s].rows = static_cast<u64*>(r);
+    }
     return off;
 }
 
@@ -74,34 +80,47 @@ struct DwtOut {
     void* det[3];  ///< H, V, D
 };
 
-/// Scale 0's DWT of both pictures (blockIdx.z), tiled: a thread filters one
-/// input column vertically for all kDwtRows output rows of the tile from one
-/// run of loaded samples (lo and hi into shared memory), then four outputs of
-/// a row horizontally. `Acc` holds the vertical sums: int is exact up to 15
-/// bits a sample (|sum| < 50582 * 2^15 < 2^31), long long beyond; the
-/// horizontal sums of 16-bit lo/hi always fit an int (54822 * 2^15 < 2^31).
-constexpr int kDwtRows = 8, kDwtCols = 128, kDwtThreads = 256;
+/// Scale 0's DWT of both pictures (blockIdx.z), tiled: kDwtRows x kDwtCols
+/// outputs a block. The block's threads split into kDwtGroups groups of
+/// kDwtIn threads; each filters one input column vertically for kDwtRows /
+/// kDwtGroups output rows from one run of loaded samples (lo and hi into
+/// shared memory; kDwtIn = 2 * kDwtCols + 2 columns, so one pass), then a
+/// thread filters one output column of kDwtRows / 8 rows horizontally.
+/// `Acc` holds the vertical sums: int is exact up to 15 bits a sample
+/// (|sum| < 50582 * 2^15 < 2^31), long long beyond; the horizontal sums of
+/// 16-bit lo/hi always fit an int (54822 * 2^15 < 2^31).
+constexpr int kDwtCols = 63, kDwtIn = 2 * kDwtCols + 2, kDwtGroups = 2, kDwtRows = 16;
+constexpr int kDwtThreads = kDwtIn * kDwtGroups;
+static_assert(kDwtIn == 128 && kDwtThreads == 256, "one input column per thread and group");
 
 template <typename Sample, typename Acc>
 __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, const unsigned char* dis,
                                                     std::size_t pitch, int w, int h, int ow, int oh, unsigned bpc,
                                                     DwtOut o_ref, DwtOut o_dis) {
-    constexpr int kCols = 2 * kDwtCols + 2, kRun = 2 * (kDwtRows - 1) + 4;
-    __shared__ i16 s_lo[kDwtRows][kCols], s_hi[kDwtRows][kCols];
+    constexpr int kRowsPerGroup = kDwtRows / kDwtGroups, kRun = 2 * (kRowsPerGroup - 1) + 4;
+    __shared__ i16 s_lo[kDwtRows][kDwtIn], s_hi[kDwtRows][kDwtIn];
     const unsigned char* src = blockIdx.z ? dis : ref;
-    const DwtOut& o = blockIdx.z ? o_dis : o_ref;
     const int i0 = static_cast<int>(blockIdx.y) * kDwtRows, j0 = static_cast<int>(blockIdx.x) * kDwtCols;
     const int shift_v = static_cast<int>(bpc);
     const Acc add_v = Acc{1} << (bpc - 1);
-    for (int c = threadIdx.x; c < kCols; c += kDwtThreads) {
+    {
+        const int c = static_cast<int>(threadIdx.x) % kDwtIn, grp = static_cast<int>(threadIdx.x) / kDwtIn;
         // Columns and rows no output reads may mirror out of range: clamped.
         const int col = min(max(mirror(2 * j0 - 1 + c, w), 0), w - 1);
+        const int r0 = 2 * (i0 + grp * kRowsPerGroup) - 1;
         Acc v[kRun];
+        if (r0 >= 0 && r0 + kRun <= h) {
+            const unsigned char* p = src + static_cast<std::size_t>(r0) * pitch + col * sizeof(Sample);
 #pragma unroll
-        for (int m = 0; m < kRun; ++m)
-            v[m] = reinterpret_cast<const Sample*>(src + min(max(mirror(2 * i0 - 1 + m, h), 0), h - 1) * pitch)[col];
+            for (int m = 0; m < kRun; ++m) v[m] = *reinterpret_cast<const Sample*>(p + m * pitch);
+        } else {
 #pragma unroll
-        for (int r = 0; r < kDwtRows; ++r) {
+            for (int m = 0; m < kRun; ++m)
+                v[m] = reinterpret_cast<const Sample*>(
+                    src + static_cast<std::size_t>(min(max(mirror(r0 + m, h), 0), h - 1)) * pitch)[col];
+        }
+#pragma unroll
+        for (int r = 0; r < kRowsPerGroup; ++r) {
             Acc acc_lo = 0, acc_hi = 0;
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
@@ -109,17 +128,23 @@ __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, co
                 acc_hi += kHi[k] * v[2 * r + k];
             }
             acc_lo -= static_cast<Acc>(kLoSum) * add_v;
-            s_lo[r][c] = static_cast<i16>((acc_lo + add_v) >> shift_v);
-            s_hi[r][c] = static_cast<i16>((acc_hi + add_v) >> shift_v);
+            s_lo[grp * kRowsPerGroup + r][c] = static_cast<i16>((acc_lo + add_v) >> shift_v);
+            s_hi[grp * kRowsPerGroup + r][c] = static_cast<i16>((acc_hi + add_v) >> shift_v);
         }
     }
     __syncthreads();
-    const int r = static_cast<int>(threadIdx.x) / 32, i = i0 + r;
-    if (i >= oh) return;
+    // Horizontal: one output column (lanes: consecutive columns) of kDwtRows / 4 rows.
+    const int jj = static_cast<int>(threadIdx.x) % 64, rq = static_cast<int>(threadIdx.x) / 64;
+    const int j = j0 + jj;
+    if (jj >= kDwtCols || j >= ow) return;
+    i32* const oa = blockIdx.z ? o_dis.A : o_ref.A;
+    i16* const oh_ = static_cast<i16*>(blockIdx.z ? o_dis.det[0] : o_ref.det[0]);
+    i16* const ov_ = static_cast<i16*>(blockIdx.z ? o_dis.det[1] : o_ref.det[1]);
+    i16* const od_ = static_cast<i16*>(blockIdx.z ? o_dis.det[2] : o_ref.det[2]);
 #pragma unroll
-    for (int q = 0; q < kDwtCols / 32; ++q) {
-        const int jj = static_cast<int>(threadIdx.x) % 32 + 32 * q, j = j0 + jj;
-        if (j >= ow) break;
+    for (int q = 0; q < kDwtRows / 4; ++q) {
+        const int r = rq * (kDwtRows / 4) + q, i = i0 + r;
+        if (i >= oh) break;
         i32 sa = 0, sv = 0, sh = 0, sd = 0;
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
@@ -130,10 +155,10 @@ __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, co
             sd += kHi[k] * hi;
         }
         const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
-        o.A[idx] = static_cast<i16>((sa + 32768) >> 16);
-        static_cast<i16*>(o.det[1])[idx] = static_cast<i16>((sv + 32768) >> 16);
-        static_cast<i16*>(o.det[0])[idx] = static_cast<i16>((sh + 32768) >> 16);
-        static_cast<i16*>(o.det[2])[idx] = static_cast<i16>((sd + 32768) >> 16);
+        oa[idx] = static_cast<i16>((sa + 32768) >> 16);
+        ov_[idx] = static_cast<i16>((sv + 32768) >> 16);
+        oh_[idx] = static_cast<i16>((sh + 32768) >> 16);
+        od_[idx] = static_cast<i16>((sd + 32768) >> 16);
     }
 }
 
@@ -181,133 +206,145 @@ __device__ __forceinline__ bool angle_within_1deg(i64 ot_dp, i64 o_mag_sq, i64 t
     return dp >= 0.0 && __dmul_rn(dp, dp) >= __dmul_rn(__dmul_rn(static_cast<double>(cos1), om), tm);
 }
 
+/// The CPU's apply_gain, with its tests of the float rst_f = (k / 2^15) *
+/// (o / 64) written as the signs they are: both factors are exact in float
+/// and their nonzero product (at least 2^-21) neither underflows nor
+/// overflows, so rst_f > 0 exactly when k > 0 and o > 0, and rst_f < 0 when
+/// k > 0 and o < 0. (`pos`/`neg` include the angle test.)
 template <typename T>
-__device__ __forceinline__ T apply_gain(T rst, T t, float rst_f, bool angle, double egl) {
+__device__ __forceinline__ T apply_gain(T rst, T t, bool pos, bool neg, double egl) {
     // The results lie between rst and t, so the (truncating) casts are in range.
-    if (angle && rst_f > 0.f) {
+    if (pos) {
         const double g = __dmul_rn(static_cast<double>(rst), egl);
         rst = static_cast<T>(static_cast<i32>(g < t ? g : static_cast<double>(t)));
-    }
-    if (angle && rst_f < 0.f) {
+    } else if (neg) {
         const double g = __dmul_rn(static_cast<double>(rst), egl);
         rst = static_cast<T>(static_cast<i32>(g > t ? g : static_cast<double>(t)));
     }
     return rst;
 }
 
-__device__ __forceinline__ float rst_float(i64 k, i32 oo) {
-    return __fmul_rn(__fdiv_rn(static_cast<float>(k), 32768.f), __fdiv_rn(static_cast<float>(oo), 64.f));
+/// i64{u} * s, the CPU's 64-bit product, from one 32 x 32 -> 64 multiply:
+/// u * (s mod 2^32) is u * s plus u * 2^32 when s < 0.
+__device__ __forceinline__ i64 mul_us(u32 u, i32 s) {
+    const u64 p = static_cast<u64>(u) * static_cast<u32>(s);
+    return static_cast<i64>(s < 0 ? p - (static_cast<u64>(u) << 32) : p);
 }
 
-__device__ __forceinline__ void csf0(i16 src, u32 rf, int shift, i32 add, i16& cen, i16& flt) {
+/// i64{a} * b from the two halves of one 32 x 32 product (the compiler
+/// otherwise widens a truncated operand back to 64 bits and multiplies those).
+__device__ __forceinline__ i64 mul_ss(i32 a, i32 b) {
+    return static_cast<i64>((static_cast<u64>(static_cast<u32>(__mulhi(a, b))) << 32) | static_cast<u32>(a * b));
+}
+
+/// |v| of an int32 as the CPU's abs of its int64 widening, from 32 bits.
+__device__ __forceinline__ u32 abs_u32(i32 v) { return v < 0 ? 0u - static_cast<u32>(v) : static_cast<u32>(v); }
+
+/// CSF of one band sample: adds its masker contributions |c|/30 (flt) and
+/// |c|/15 (cen), as the u32 values the masking threshold adds, to f and c.
+__device__ __forceinline__ void csf0(i16 src, u32 rf, int shift, i32 add, u32& f, u32& c) {
     const i32 v = static_cast<i32>(rf) * src;
-    const i16 c = static_cast<i16>((v + add) >> shift);
-    const i32 ac = c < 0 ? -i32{c} : i32{c};
-    flt = static_cast<i16>((4369 * ac + 2048) >> 12);
-    cen = static_cast<i16>((8738 * ac + 2048) >> 12);
+    const i16 cc = static_cast<i16>((v + add) >> shift);
+    const i32 ac = cc < 0 ? -i32{cc} : i32{cc};
+    f += static_cast<u32>(static_cast<i16>((4369 * ac + 2048) >> 12));
+    c += static_cast<u32>(static_cast<i16>((8738 * ac + 2048) >> 12));
 }
 
-__device__ __forceinline__ void csf123(i32 src, u32 rf, i32& cen, i32& flt) {
-    const i32 c = static_cast<i32>((i64{rf} * src + (i64{1} << 27)) >> 28);
-    const i64 ac = c < 0 ? -i64{c} : i64{c};
-    flt = static_cast<i32>((143165577LL * ac + kQ32Round) >> 32);
-    cen = static_cast<i32>((286331153LL * ac + kQ32Round) >> 32);
+__device__ __forceinline__ void csf123(i32 src, u32 rf, u32& f, u32& c) {
+    const i32 cc = static_cast<i32>((mul_us(rf, src) + (i64{1} << 27)) >> 28);
+    const u64 ac = abs_u32(cc);
+    f += static_cast<u32>(static_cast<i32>((static_cast<i64>(143165577ull * ac) + kQ32Round) >> 32));
+    c += static_cast<u32>(static_cast<i32>((static_cast<i64>(286331153ull * ac) + kQ32Round) >> 32));
 }
 
-/// One band sample's decouple (restored r, additive a) and the CSF of the
-/// maskers: u32 values as the masking threshold adds them (the CPU's casts of
-/// its i16 / i32 cen and flt planes).
+/// Gain limits one masking block serves (blockIdx.z picks which).
+constexpr int kLimitsPerBlock = 2;
+
+/// One band sample's decouple under each of the block's limits: restored
+/// (r) and additive (a) parts per band, and over the bands the sums of the
+/// maskers' CSF terms: fa/ca of a (|csf|/30, |csf|/15), fr/cr of r. The
+/// threshold adds u32 values modulo 2^32, so adding the bands here first
+/// gives its bits (as the CPU's fsum rows do).
+template <typename P>
 struct Decoupled {
-    i32 r[3], a[3];
-    u32 flt_a[3], cen_a[3], flt_r[3], cen_r[3];
+    P r[kLimitsPerBlock][3], a[kLimitsPerBlock][3];
+    u32 fa[kLimitsPerBlock], ca[kLimitsPerBlock], fr[kLimitsPerBlock], cr[kLimitsPerBlock];
 };
 
-struct FusedArgs {
-    const void* o[3];    ///< ref detail bands H, V, D
-    const void* t[3];    ///< dis detail bands
+struct MaskArgs {
+    const void* o[3];  ///< ref detail bands H, V, D
+    const void* t[3];  ///< dis detail bands
     ScaleParams sp;
-    double egl;
+    GainLimits egl;
     float cos1;
     bool aim;
-    bool den;            ///< den is computed once per frame, with the first gain limit
+    u64* rows;         ///< row sums: [limit][row - score.top][kSumsPerScale]
+    int band_h;        ///< rows per limit in `rows`
 };
 
-template <bool Scale0>
-__device__ __forceinline__ void decouple_at(const FusedArgs& g, const i32* lut, int i, int j, Decoupled& d) {
+template <bool Scale0, typename P>
+__device__ __forceinline__ void decouple_at(const MaskArgs& g, const i32* lut, int l0, int nl, int i, int j,
+                                            Decoupled<P>& d) {
     const ScaleParams& sp = g.sp;
-    if (j < sp.support.left || j >= sp.support.right || i < sp.support.top || i >= sp.support.bottom) {
-        d = Decoupled{};
-        return;
+#pragma unroll
+    for (int l = 0; l < kLimitsPerBlock; ++l) {
+        d.fa[l] = d.ca[l] = d.fr[l] = d.cr[l] = 0;
+#pragma unroll
+        for (int t = 0; t < 3; ++t) d.r[l][t] = d.a[l][t] = 0;
     }
+    if (j < sp.support.left || j >= sp.support.right || i < sp.support.top || i >= sp.support.bottom) return;
     const std::size_t idx = static_cast<std::size_t>(i) * sp.w + j;
-    if constexpr (Scale0) {
-        i16 o[3], tt[3];
-        for (int t = 0; t < 3; ++t) {
-            o[t] = static_cast<const i16*>(g.o[t])[idx];
-            tt[t] = static_cast<const i16*>(g.t[t])[idx];
-        }
-        const bool angle = angle_within_1deg(i64{o[0]} * tt[0] + i64{o[1]} * tt[1], i64{o[0]} * o[0] + i64{o[1]} * o[1],
-                                             i64{tt[0]} * tt[0] + i64{tt[1]} * tt[1], g.cos1);
-        constexpr int kShift[3] = {15, 15, 17};
-        constexpr i32 kAdd[3] = {16384, 16384, 65535};
-        for (int t = 0; t < 3; ++t) {
-            const i16 oo = o[t], ttt = tt[t];
+    P o[3], tt[3];
+#pragma unroll
+    for (int t = 0; t < 3; ++t) {
+        o[t] = static_cast<const P*>(g.o[t])[idx];
+        tt[t] = static_cast<const P*>(g.t[t])[idx];
+    }
+    const bool angle = angle_within_1deg(i64{o[0]} * tt[0] + i64{o[1]} * tt[1], i64{o[0]} * o[0] + i64{o[1]} * o[1],
+                                         i64{tt[0]} * tt[0] + i64{tt[1]} * tt[1], g.cos1);
+#pragma unroll
+    for (int t = 0; t < 3; ++t) {
+        const P oo = o[t], ttt = tt[t];
+        i32 k;
+        if constexpr (Scale0) {
             const i32 tmp_k = oo == 0 ? 32768 : static_cast<i32>((i64{lut[oo]} * ttt + 16384) >> 15);
-            const i32 k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-            i16 rst = static_cast<i16>((k * oo + 16384) >> 15);
-            const float rst_f = rst_float(k, oo);
-            rst = apply_gain<i16>(rst, ttt, rst_f, angle, g.egl);
-            const i16 add = static_cast<i16>(ttt - rst);
-            d.r[t] = rst;
-            d.a[t] = add;
-            i16 cen, flt;
-            csf0(add, sp.rf[t], kShift[t], kAdd[t], cen, flt);
-            d.cen_a[t] = static_cast<u32>(cen);
-            d.flt_a[t] = static_cast<u32>(flt);
-            if (g.aim) {
-                csf0(rst, sp.rf[t], kShift[t], kAdd[t], cen, flt);
-                d.cen_r[t] = static_cast<u32>(cen);
-                d.flt_r[t] = static_cast<u32>(flt);
-            }
-        }
-    } else {
-        i32 o[3], tt[3];
-        for (int t = 0; t < 3; ++t) {
-            o[t] = static_cast<const i32*>(g.o[t])[idx];
-            tt[t] = static_cast<const i32*>(g.t[t])[idx];
-        }
-        const bool angle = angle_within_1deg(i64{o[0]} * tt[0] + i64{o[1]} * tt[1], i64{o[0]} * o[0] + i64{o[1]} * o[1],
-                                             i64{tt[0]} * tt[0] + i64{tt[1]} * tt[1], g.cos1);
-        for (int t = 0; t < 3; ++t) {
-            const i32 oo = o[t], ttt = tt[t];
+            k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
+        } else {
             i64 tmp_k = 32768;
             if (oo != 0) {
-                const u32 abs_o = static_cast<u32>(oo < 0 ? -i64{oo} : i64{oo});
-                const i64 sign = oo < 0 ? -1 : 1;
+                const u32 abs_o = abs_u32(oo);
                 int shift = 0;
                 u32 msb = abs_o;
                 if (abs_o >= 32768) {
                     shift = 17 - __clz(static_cast<int>(abs_o));
                     msb = (abs_o + (u32{1} << (shift - 1))) >> shift;
                 }
-                tmp_k = ((i64{lut[msb]} * ttt) * sign + (i64{1} << (14 + shift))) >> (15 + shift);
+                // The CPU multiplies by sign = +-1: a negation modulo 2^64.
+                const i64 q = i64{lut[msb]} * ttt;
+                tmp_k = ((oo < 0 ? -q : q) + (i64{1} << (14 + shift))) >> (15 + shift);
             }
-            const i64 k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
-            i32 rst = static_cast<i32>((k * oo + 16384) >> 15);
-            const float rst_f = rst_float(k, oo);
-            rst = apply_gain<i32>(rst, ttt, rst_f, angle, g.egl);
-            const i32 add = static_cast<i32>(static_cast<u32>(ttt) - static_cast<u32>(rst));
-            d.r[t] = rst;
-            d.a[t] = add;
-            i32 cen, flt;
-            csf123(add, sp.rf[t], cen, flt);
-            d.cen_a[t] = static_cast<u32>(cen);
-            d.flt_a[t] = static_cast<u32>(flt);
-            if (g.aim) {
-                csf123(rst, sp.rf[t], cen, flt);
-                d.cen_r[t] = static_cast<u32>(cen);
-                d.flt_r[t] = static_cast<u32>(flt);
+            k = static_cast<i32>(tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k));
+        }
+        const P rst0 = static_cast<P>((i64{k} * oo + 16384) >> 15);
+        const bool pos = angle && k > 0 && oo > 0, neg = angle && k > 0 && oo < 0;
+#pragma unroll
+        for (int l = 0; l < kLimitsPerBlock; ++l) {
+            if (l >= nl) break;
+            const P rst = apply_gain<P>(rst0, ttt, pos, neg, g.egl.v[l0 + l]);
+            P add;
+            if constexpr (Scale0) {
+                add = static_cast<P>(ttt - rst);
+                constexpr int kShift[3] = {15, 15, 17};
+                constexpr i32 kAdd[3] = {16384, 16384, 65535};
+                csf0(add, sp.rf[t], kShift[t], kAdd[t], d.fa[l], d.ca[l]);
+                if (g.aim) csf0(rst, sp.rf[t], kShift[t], kAdd[t], d.fr[l], d.cr[l]);
+            } else {
+                add = static_cast<P>(static_cast<u32>(ttt) - static_cast<u32>(rst));
+                csf123(add, sp.rf[t], d.fa[l], d.ca[l]);
+                if (g.aim) csf123(rst, sp.rf[t], d.fr[l], d.cr[l]);
             }
+            d.r[l][t] = rst;
+            d.a[l][t] = add;
         }
     }
 }
@@ -324,14 +361,13 @@ __device__ __forceinline__ i64 masked(i32 target, u32 thr, const ScaleParams& sp
         x = static_cast<i32>(static_cast<u32>(x < 0 ? -x : x) - (thr << kShiftSub[t]));
         x = x < 0 ? 0 : x;
         const i32 x_sq = static_cast<i32>((i64{x} * x + kAddSq[t]) >> kShiftSq[t]);
-        return (i64{x_sq} * x + sp.cm_add_cub[t]) >> sp.cm_shift_cub[t];
+        return (mul_ss(x_sq, x) + sp.cm_add_cub[t]) >> sp.cm_shift_cub[t];
     } else {
-        i32 x = static_cast<i32>((i64{target} * sp.rf[t] + (i64{1} << 27)) >> 28);
-        const u32 ax = x < 0 ? 0u - static_cast<u32>(x) : static_cast<u32>(x);
-        x = static_cast<i32>(ax - thr);
+        i32 x = static_cast<i32>((mul_us(sp.rf[t], target) + (i64{1} << 27)) >> 28);
+        x = static_cast<i32>(abs_u32(x) - thr);
         x = x < 0 ? 0 : x;
         const i32 x_sq = static_cast<i32>((i64{x} * x + 536870912) >> 30);
-        return (i64{x_sq} * x + sp.cm_add_cub[t]) >> sp.cm_shift_cub[t];
+        return (mul_ss(x_sq, x) + sp.cm_add_cub[t]) >> sp.cm_shift_cub[t];
     }
 }
 
@@ -343,20 +379,26 @@ __device__ __forceinline__ U sum32(U v) {
     return v;
 }
 
-// A tile of kTileRows x kTileCols scored samples: decouple + CSF of the tile
-// and its one-sample ring into shared memory, then per sample the 3x3 masking
-// threshold, the masked sums (dlm, and aim) and den; each row's sums are
-// added to that row's entries of the row-sums buffer (exact integer sums).
+// A tile of kTileRows x kTileCols scored samples, for up to kLimitsPerBlock
+// gain limits: decouple + CSF of the tile and its one-sample ring into shared
+// memory (the band data, the angle and k read and computed once for all
+// limits), then per sample and limit the 3x3 masking threshold and the masked
+// sums (dlm, and aim), and den once (with the first limit); each row's sums
+// are added to that row's entries of the limit's row sums (exact integer sums).
 constexpr int kTileRows = 8, kTileCols = 64, kFusedThreads = 256;
 constexpr int kRingRows = kTileRows + 2, kRingCols = kTileCols + 2;
 static_assert(kFusedThreads == kTileRows * 32, "one 32-lane group per tile row");
 
 template <bool Scale0>
-__global__ void __launch_bounds__(kFusedThreads) decouple_mask(FusedArgs g, const i32* lut, u64* row_sums) {
+__global__ void __launch_bounds__(kFusedThreads) decouple_mask(MaskArgs g, const i32* lut) {
+    using P = std::conditional_t<Scale0, i16, i32>;
     const ScaleParams& sp = g.sp;
-    __shared__ u32 s_flt_a[3][kRingRows][kRingCols], s_flt_r[3][kRingRows][kRingCols];
-    __shared__ u32 s_cen_a[3][kTileRows][kTileCols], s_cen_r[3][kTileRows][kTileCols];
-    __shared__ i32 s_r[3][kTileRows][kTileCols], s_a[3][kTileRows][kTileCols];
+    constexpr int L = kLimitsPerBlock;
+    __shared__ u32 s_fa[L][kRingRows][kRingCols], s_fr[L][kRingRows][kRingCols];
+    __shared__ u32 s_ca[L][kTileRows][kTileCols], s_cr[L][kTileRows][kTileCols];
+    __shared__ P s_r[L][3][kTileRows][kTileCols], s_a[L][3][kTileRows][kTileCols];
+    const int l0 = static_cast<int>(blockIdx.z) * L;
+    const int nl = min(L, static_cast<int>(g.egl.n) - l0);
     const int row0 = sp.score.top + static_cast<int>(blockIdx.y) * kTileRows;
     const int col0 = sp.score.left + static_cast<int>(blockIdx.x) * kTileCols;
     for (int q = threadIdx.x; q < kRingRows * kRingCols; q += kFusedThreads) {
@@ -367,92 +409,131 @@ __global__ void __launch_bounds__(kFusedThreads) decouple_mask(FusedArgs g, cons
         j = j < 0 ? 1 : (j >= sp.w ? sp.w - 1 : j);
         i = i < sp.h ? i : sp.h - 1;
         j = j < sp.w ? j : sp.w - 1;
-        Decoupled d{};
-        decouple_at<Scale0>(g, lut, i, j, d);
+        Decoupled<P> d;
+        decouple_at<Scale0, P>(g, lut, l0, nl, i, j, d);
         const bool inner = rr >= 1 && rr <= kTileRows && cc >= 1 && cc <= kTileCols;
-        for (int t = 0; t < 3; ++t) {
-            s_flt_a[t][rr][cc] = d.flt_a[t];
-            s_flt_r[t][rr][cc] = d.flt_r[t];
+#pragma unroll
+        for (int l = 0; l < L; ++l) {
+            if (l >= nl) break;
+            s_fa[l][rr][cc] = d.fa[l];
+            s_fr[l][rr][cc] = d.fr[l];
             if (inner) {
-                s_cen_a[t][rr - 1][cc - 1] = d.cen_a[t];
-                s_cen_r[t][rr - 1][cc - 1] = d.cen_r[t];
-                s_r[t][rr - 1][cc - 1] = d.r[t];
-                s_a[t][rr - 1][cc - 1] = d.a[t];
+                s_ca[l][rr - 1][cc - 1] = d.ca[l];
+                s_cr[l][rr - 1][cc - 1] = d.cr[l];
+#pragma unroll
+                for (int t = 0; t < 3; ++t) {
+                    s_r[l][t][rr - 1][cc - 1] = d.r[l][t];
+                    s_a[l][t][rr - 1][cc - 1] = d.a[l][t];
+                }
             }
         }
     }
     __syncthreads();
     const int y = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int i = row0 + y;
-    i64 dlm[3] = {0, 0, 0}, aim[3] = {0, 0, 0};
+    const bool den_here = l0 == 0;
+    i64 dlm[L][3] = {}, aim[L][3] = {};
     u64 den[3] = {0, 0, 0};
     if (i < sp.score.bottom) {
         for (int x = lane; x < kTileCols; x += 32) {
             const int j = col0 + x;
             if (j >= sp.score.right) break;
-            // 3x3: the ring's flt around the centre's cen, per band, added as u32 (wrapping, as the CPU's).
-            u32 thr_a = 0, thr_r = 0;
-            for (int t = 0; t < 3; ++t) {
-                thr_a += s_flt_a[t][y][x] + s_flt_a[t][y][x + 1] + s_flt_a[t][y][x + 2] + s_flt_a[t][y + 1][x] +
-                         s_cen_a[t][y][x] + s_flt_a[t][y + 1][x + 2] + s_flt_a[t][y + 2][x] +
-                         s_flt_a[t][y + 2][x + 1] + s_flt_a[t][y + 2][x + 2];
-                if (g.aim)
-                    thr_r += s_flt_r[t][y][x] + s_flt_r[t][y][x + 1] + s_flt_r[t][y][x + 2] + s_flt_r[t][y + 1][x] +
-                             s_cen_r[t][y][x] + s_flt_r[t][y + 1][x + 2] + s_flt_r[t][y + 2][x] +
-                             s_flt_r[t][y + 2][x + 1] + s_flt_r[t][y + 2][x + 2];
+#pragma unroll
+            for (int l = 0; l < L; ++l) {
+                if (l >= nl) break;
+                // 3x3: the ring's band sums of flt around the centre's of cen, added as u32 (wrapping, as the CPU's).
+                auto thr = [&](const u32 (&f)[kRingRows][kRingCols], u32 c) {
+                    return f[y][x] + f[y][x + 1] + f[y][x + 2] + f[y + 1][x] + c + f[y + 1][x + 2] + f[y + 2][x] +
+                           f[y + 2][x + 1] + f[y + 2][x + 2];
+                };
+                const u32 thr_a = thr(s_fa[l], s_ca[l][y][x]);
+#pragma unroll
+                for (int t = 0; t < 3; ++t) dlm[l][t] += masked<Scale0>(s_r[l][t][y][x], thr_a, sp, t);
+                if (g.aim) {
+                    const u32 thr_r = thr(s_fr[l], s_cr[l][y][x]);
+#pragma unroll
+                    for (int t = 0; t < 3; ++t) aim[l][t] += masked<Scale0>(s_a[l][t][y][x], thr_r, sp, t);
+                }
             }
-            for (int t = 0; t < 3; ++t) {
-                dlm[t] += masked<Scale0>(s_r[t][y][x], thr_a, sp, t);
-                if (g.aim) aim[t] += masked<Scale0>(s_a[t][y][x], thr_r, sp, t);
-            }
-            if (g.den) {
+            if (den_here) {
                 const std::size_t idx = static_cast<std::size_t>(i) * sp.w + j;
+#pragma unroll
                 for (int t = 0; t < 3; ++t) {
                     if constexpr (Scale0) {
                         const i32 b = static_cast<const i16*>(g.o[t])[idx];
-                        const u64 v = static_cast<u16>(b < 0 ? -b : b);
-                        den[t] += v * v * v;
+                        const u32 v = static_cast<u16>(b < 0 ? -b : b);
+                        den[t] += static_cast<u64>(v * v) * v;  // v * v < 2^32
                     } else {
-                        const i64 b = static_cast<const i32*>(g.o[t])[idx];
-                        const u64 v = static_cast<u32>(b < 0 ? -b : b);
-                        den[t] += ((((v * v) + sp.den_add_sq) >> sp.den_shift_sq) * v + sp.den_add_cub) >>
+                        const u32 v32 = abs_u32(static_cast<const i32*>(g.o[t])[idx]);
+                        const u64 v = v32;
+                        den[t] += ((((static_cast<u64>(v32) * v32) + sp.den_add_sq) >> sp.den_shift_sq) * v +
+                                   sp.den_add_cub) >>
                                   sp.den_shift_cub;
                     }
                 }
             }
         }
     }
-    u64 v[kSumsPerScale];
-    for (int t = 0; t < 3; ++t) {
-        v[t] = den[t];
-        v[3 + t] = static_cast<u64>(dlm[t]);
-        v[6 + t] = static_cast<u64>(aim[t]);
-    }
-    for (int k = 0; k < static_cast<int>(kSumsPerScale); ++k) {
-        const u64 s = sum32(v[k]);
-        if (lane == 0 && i < sp.score.bottom && s)
-            atomicAdd(row_sums + static_cast<std::size_t>(i - sp.score.top) * kSumsPerScale + k, s);
+    if (i >= sp.score.bottom) return;  // whole 32-lane groups: sum32 below stays within live lanes
+    const std::size_t row = static_cast<std::size_t>(i - sp.score.top);
+#pragma unroll
+    for (int l = 0; l < L; ++l) {
+        if (l >= nl) break;
+        u64* out = g.rows + (static_cast<std::size_t>(l0 + l) * g.band_h + row) * kSumsPerScale;
+        u64 v[kSumsPerScale];
+        for (int t = 0; t < 3; ++t) {
+            v[t] = l == 0 ? den[t] : 0;
+            v[3 + t] = static_cast<u64>(dlm[l][t]);
+            v[6 + t] = static_cast<u64>(aim[l][t]);
+        }
+#pragma unroll
+        for (int k = 0; k < static_cast<int>(kSumsPerScale); ++k) {
+            const u64 s = sum32(v[k]);
+            if (lane == 0 && s) atomicAdd(out + k, s);
+        }
     }
 }
 
 /// Each scored row's sums, rounded and shifted as the CPU does per row, added
-/// to the frame's sums of this scale (block k: sum k); the row sums are left zero.
+/// to the frame's sums (block (k, scale, limit): sum k of that scale and
+/// limit); the row sums are left zero.
+struct RowFinish {
+    u64* rows;  ///< as MaskArgs::rows
+    int n_rows, band_h;
+    unsigned long long den_add_acc;
+    std::uint32_t den_shift_acc;
+    long long cm_add_row;
+    std::uint32_t cm_shift_row;
+};
+struct FinishArgs {
+    RowFinish s[4];
+};
+
 constexpr unsigned kFinishThreads = 256;
-__global__ void __launch_bounds__(kFinishThreads) finish_rows(u64* row_sums, int rows, ScaleParams sp, int scale,
-                                                              u64* sums) {
-    const int k = static_cast<int>(blockIdx.x);
+__global__ void __launch_bounds__(kFinishThreads) finish_rows(FinishArgs a, u64* sums) {
+    const int k = static_cast<int>(blockIdx.x), scale = static_cast<int>(blockIdx.y);
+    const int limit = static_cast<int>(blockIdx.z);
+    RowFinish f;
+    switch (scale) {  // a constant-index copy: no local-memory copy of the parameter
+        case 0: f = a.s[0]; break;
+        case 1: f = a.s[1]; break;
+        case 2: f = a.s[2]; break;
+        default: f = a.s[3];
+    }
+    if (!f.rows) return;  // a scale without masking (skipped scale 0, empty region)
     u64 total = 0;
-    for (int r = threadIdx.x; r < rows; r += kFinishThreads) {
-        u64& cell = row_sums[static_cast<std::size_t>(r) * kSumsPerScale + k];
+    u64* base = f.rows + static_cast<std::size_t>(limit) * f.band_h * kSumsPerScale + k;
+    for (int r = threadIdx.x; r < f.n_rows; r += kFinishThreads) {
+        u64& cell = base[static_cast<std::size_t>(r) * kSumsPerScale];
         const u64 s = cell;
         cell = 0;
         if (k < 3)
-            total += (s + sp.den_add_acc) >> sp.den_shift_acc;
+            total += (s + f.den_add_acc) >> f.den_shift_acc;
         else
-            total += static_cast<u64>((static_cast<i64>(s) + sp.cm_add_row) >> sp.cm_shift_row);
+            total += static_cast<u64>((static_cast<i64>(s) + f.cm_add_row) >> f.cm_shift_row);
     }
     total = vmaf::cuda::block_sum<kFinishThreads>(total);
-    if (threadIdx.x == 0 && total) atomicAdd(sums + scale * kSumsPerScale + k, total);
+    if (threadIdx.x == 0 && total) atomicAdd(sums + static_cast<std::size_t>(limit) * kSums + scale * kSumsPerScale + k, total);
 }
 
 }  // namespace
@@ -462,11 +543,10 @@ std::size_t scratch_bytes(unsigned w, unsigned h) { return layout(w, h, nullptr,
 void launch_adm(const void* ref, const void* dis, std::size_t pitch, const FrameParams& p, const GainLimits& egl,
                 void* scratch, const std::int32_t* lut, unsigned long long* sums, cudaStream_t st) {
     ScaleBufs b[4];
-    u64* row_sums = nullptr;
     const auto w0 = static_cast<unsigned>(p.s[0].in_w), h0 = static_cast<unsigned>(p.s[0].in_h);
-    layout(w0, h0, static_cast<char*>(scratch), b, &row_sums);
-    cudaMemsetAsync(row_sums, 0, row_sums_count(h0) * sizeof(u64), st);
+    layout(w0, h0, static_cast<char*>(scratch), b);
     const dim3 block(32, 8);
+    FinishArgs fin{};
     for (int s = 0; s < 4; ++s) {
         const ScaleParams& sp = p.s[s];
         const dim3 grid2((sp.w + 31) / 32, (sp.h + 7) / 8, 2);
@@ -495,27 +575,28 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
         if (s == 0 && p.skip_scale0) continue;
         const int rows = sp.score.bottom - sp.score.top, cols = sp.score.right - sp.score.left;
         if (rows <= 0 || cols <= 0) continue;
-        const dim3 tiles((cols + kTileCols - 1) / kTileCols, (rows + kTileRows - 1) / kTileRows);
-        // Per gain limit: decouple + CSF + masking (and, with the first
-        // limit, den) in one pass, then the rows' rounding into its sums.
-        for (unsigned j = 0; j < egl.n; ++j) {
-            FusedArgs g{};
-            for (int t = 0; t < 3; ++t) {
-                g.o[t] = b[s].det[0][t];
-                g.t[t] = b[s].det[1][t];
-            }
-            g.sp = sp;
-            g.egl = egl.v[j];
-            g.cos1 = p.cos1deg_sq;
-            g.aim = !p.skip_aim;
-            g.den = j == 0;
-            if (s == 0)
-                decouple_mask<true><<<tiles, kFusedThreads, 0, st>>>(g, lut, row_sums);
-            else
-                decouple_mask<false><<<tiles, kFusedThreads, 0, st>>>(g, lut, row_sums);
-            finish_rows<<<kSumsPerScale, kFinishThreads, 0, st>>>(row_sums, rows, sp, s, sums + j * kSums);
+        // Decouple + CSF + masking of every limit (and den, with the first) in one pass.
+        MaskArgs g{};
+        for (int t = 0; t < 3; ++t) {
+            g.o[t] = b[s].det[0][t];
+            g.t[t] = b[s].det[1][t];
         }
+        g.sp = sp;
+        g.egl = egl;
+        g.cos1 = p.cos1deg_sq;
+        g.aim = !p.skip_aim;
+        g.rows = b[s].rows;
+        g.band_h = b[s].band_h;
+        const dim3 tiles((cols + kTileCols - 1) / kTileCols, (rows + kTileRows - 1) / kTileRows,
+                         (egl.n + kLimitsPerBlock - 1) / kLimitsPerBlock);
+        if (s == 0)
+            decouple_mask<true><<<tiles, kFusedThreads, 0, st>>>(g, lut);
+        else
+            decouple_mask<false><<<tiles, kFusedThreads, 0, st>>>(g, lut);
+        fin.s[s] = RowFinish{b[s].rows, rows, b[s].band_h, sp.den_add_acc, sp.den_shift_acc,
+                             sp.cm_add_row, sp.cm_shift_row};
     }
+    finish_rows<<<dim3(kSumsPerScale, 4, egl.n), kFinishThreads, 0, st>>>(fin, sums);
 }
 
 }  // namespace vmaf::adm::cuda

@@ -51,7 +51,8 @@ struct FrameParams {
 constexpr unsigned kSumsPerScale = 9;
 constexpr unsigned kSums = 4 * kSumsPerScale;
 
-/// Device scratch of one frame at picture size w x h.
+/// Device scratch of one frame at picture size w x h; zero it (all of it)
+/// before its first use: the kernels leave it so.
 std::size_t scratch_bytes(unsigned w, unsigned h);
 
 /// Enhancement-gain limits of the option sets one pass serves (a group).
