@@ -88,18 +88,53 @@ __device__ void add_block_sums(const Sums& acc, unsigned n, long long* out) {
 
 constexpr unsigned kTaps0[4] = {17, 9, 5, 3};
 
+/// The taps as doubles, for the second moments' horizontal sums in double:
+/// every value there (32-bit samples times 16-bit taps, and their sums, below
+/// 2^48) is an integer below 2^53, so each fused multiply-add is exact.
+__constant__ double kCoeffD[4][17] = {
+    {489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489},
+    {1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244},
+    {3571, 16004, 26386, 16004, 3571},
+    {10904, 43728, 10904},
+};
+
+/// v (< 2^32) as a double, exactly: 2^52 + v has v in its low mantissa bits.
+__device__ __forceinline__ double u32_to_double(unsigned v) {
+    return __dadd_rn(__hiloint2double(0x43300000, static_cast<int>(v)), -4503599627370496.0);
+}
+
+/// An integer-valued double in [0, 2^52) as an integer, exactly.
+__device__ __forceinline__ unsigned long long double_to_u64(double v) {
+    return static_cast<unsigned long long>(__double_as_longlong(__dadd_rn(v, 4503599627370496.0))) -
+           0x4330000000000000ull;
+}
+
 /// One scale's statistic, fused: a block loads a tile of both pictures (with
 /// the filter's halo, mirrored at the borders) into shared memory, filters it
 /// vertically there, then horizontally, and adds its pixels' integer sums to
-/// out[4]. Bit-exact with separate passes: the same integer filter sums. Each
+/// out[4]. Bit-exact with separate passes: the same integer filter sums,
+/// computed exactly in other orders (the taps are symmetric, so samples at
+/// mirrored taps are added before their multiply: the first moments in 32
+/// bits as the CPU's, whose wrap-free sums are the same modulo 2^32 in any
+/// order; the second moments in 64 bits or, below 2^53, in double). Each
 /// thread filters kBlock outputs that share their taps' samples (a column's
-/// consecutive rows, then a row's consecutive columns), so each sample is read
-/// from shared memory once per thread, not once per tap.
+/// consecutive rows, then a row's consecutive columns), so each sample is
+/// read from shared memory once per thread, not once per tap.
 constexpr int kBlock = 4;
 
+/// How the vertical pass sums the second moments (c * x * y of 16-bit
+/// x, y: the CPU's u64 sums).
+enum class Moments {
+    Narrow,  ///< 8-bit scale 0: every sum is below 65536 * 255^2 < 2^32, so u32 sums are exact
+    Pair32,  ///< 9..15-bit scale 0: x*y < 2^30, so two of them add in 32 bits, then one 32x32->64 multiply
+             ///< (a tile with a sample of 2^15 or more, out of the bit depth's range, takes Wide)
+    Wide,    ///< 16-bit samples: per tap, as the CPU
+};
+
 /// kBlock consecutive outputs of a kT-tap filter over a shared-memory row of
-/// 16-bit (32-bit) values starting at `row` (16-byte aligned), read as
-/// 4-sample vectors: kVec of them cover the kT + kBlock - 1 samples.
+/// 16-bit values starting at `row` (16-byte aligned), read as 4-sample
+/// vectors (kVec of them cover the kT + kBlock - 1 samples); mirrored taps
+/// paired, in u32 (the CPU's width).
 template <int kT, int kVec>
 __device__ __forceinline__ void filter_row16(const std::uint16_t* row, const unsigned* coeff, unsigned out[kBlock]) {
     unsigned v[4 * kVec];
@@ -110,33 +145,103 @@ __device__ __forceinline__ void filter_row16(const std::uint16_t* row, const uns
     }
 #pragma unroll
     for (int j = 0; j < kBlock; ++j) {
-        unsigned s = 0;
+        unsigned s = coeff[kT / 2] * v[j + kT / 2];
 #pragma unroll
-        for (int k = 0; k < kT; ++k) s += coeff[k] * v[j + k];
+        for (int k = 0; k < kT / 2; ++k) s += coeff[k] * (v[j + k] + v[j + kT - 1 - k]);
         out[j] = s;
     }
 }
 
-template <int kT, int kVec>
-__device__ __forceinline__ void filter_row32(const std::uint32_t* row, const unsigned* coeff,
-                                             unsigned long long out[kBlock]) {
-    unsigned v[4 * kVec];
+/// As filter_row16 over 32-bit values, the sums (below 2^48) in double.
+template <int kT, int kVec, unsigned Scale>
+__device__ __forceinline__ void filter_row32(const std::uint32_t* row, unsigned long long out[kBlock]) {
+    double v[4 * kVec];
 #pragma unroll
     for (int q = 0; q < kVec; ++q) {
         const uint4 a = reinterpret_cast<const uint4*>(row)[q];
-        v[4 * q] = a.x, v[4 * q + 1] = a.y, v[4 * q + 2] = a.z, v[4 * q + 3] = a.w;
+        v[4 * q] = u32_to_double(a.x), v[4 * q + 1] = u32_to_double(a.y);
+        v[4 * q + 2] = u32_to_double(a.z), v[4 * q + 3] = u32_to_double(a.w);
     }
 #pragma unroll
     for (int j = 0; j < kBlock; ++j) {
-        unsigned long long s = 0;
+        double s = __dmul_rn(kCoeffD[Scale][0], v[j]);
 #pragma unroll
-        for (int k = 0; k < kT; ++k) s += coeff[k] * static_cast<unsigned long long>(v[j + k]);
-        out[j] = s;
+        for (int k = 1; k < kT; ++k) s = __fma_rn(kCoeffD[Scale][k], v[j + k], s);
+        out[j] = double_to_u64(s);
     }
 }
 
-template <typename T, unsigned Scale>
-__global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* ref, const unsigned char* dis,
+/// The vertical pass of one item: kBlock consecutive output rows of column c.
+template <int kT, int kSw, Moments M>
+__device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw], const std::uint16_t (*s_dis)[kSw],
+                                              int r0, int c, const unsigned* coeff, unsigned shift_mu,
+                                              unsigned round_mu, unsigned shift_sq, unsigned long long round_sq,
+                                              std::uint16_t* mu1, std::uint16_t* mu2, std::uint32_t* xx,
+                                              std::uint32_t* yy, std::uint32_t* xy, int stride16, int stride32) {
+    constexpr int kHalf = kT / 2, kSpan = kT + kBlock - 1;
+    unsigned x[kSpan], y[kSpan];
+#pragma unroll
+    for (int k = 0; k < kSpan; ++k) x[k] = s_ref[r0 + k][c], y[k] = s_dis[r0 + k][c];
+#pragma unroll
+    for (int j = 0; j < kBlock; ++j) {
+        unsigned a1 = coeff[kHalf] * x[j + kHalf], a2 = coeff[kHalf] * y[j + kHalf];
+#pragma unroll
+        for (int k = 0; k < kHalf; ++k) {
+            a1 += coeff[k] * (x[j + k] + x[j + kT - 1 - k]);
+            a2 += coeff[k] * (y[j + k] + y[j + kT - 1 - k]);
+        }
+        mu1[j * stride16] = static_cast<std::uint16_t>((a1 + round_mu) >> shift_mu);
+        mu2[j * stride16] = static_cast<std::uint16_t>((a2 + round_mu) >> shift_mu);
+    }
+    if constexpr (M == Moments::Wide) {
+#pragma unroll
+        for (int j = 0; j < kBlock; ++j) {
+            unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
+#pragma unroll
+            for (int k = 0; k < kT; ++k) {
+                const unsigned cr = coeff[k] * x[j + k], cd = coeff[k] * y[j + k];
+                a_xx += static_cast<unsigned long long>(cr) * x[j + k];
+                a_yy += static_cast<unsigned long long>(cd) * y[j + k];
+                a_xy += static_cast<unsigned long long>(cr) * y[j + k];
+            }
+            xx[j * stride32] = static_cast<unsigned>((a_xx + round_sq) >> shift_sq);
+            yy[j * stride32] = static_cast<unsigned>((a_yy + round_sq) >> shift_sq);
+            xy[j * stride32] = static_cast<unsigned>((a_xy + round_sq) >> shift_sq);
+        }
+    } else {
+        // One product array at a time (registers): x*x, then y*y, then x*y.
+        auto moment = [&](const unsigned (&p)[kSpan], std::uint32_t* out) {
+#pragma unroll
+            for (int j = 0; j < kBlock; ++j) {
+                if constexpr (M == Moments::Narrow) {
+                    unsigned a = coeff[kHalf] * p[j + kHalf];
+#pragma unroll
+                    for (int k = 0; k < kHalf; ++k) a += coeff[k] * (p[j + k] + p[j + kT - 1 - k]);
+                    out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
+                } else {
+                    unsigned long long a = static_cast<unsigned long long>(coeff[kHalf]) * p[j + kHalf];
+#pragma unroll
+                    for (int k = 0; k < kHalf; ++k)
+                        a += static_cast<unsigned long long>(coeff[k]) * (p[j + k] + p[j + kT - 1 - k]);
+                    out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
+                }
+            }
+        };
+        unsigned p[kSpan];
+#pragma unroll
+        for (int k = 0; k < kSpan; ++k) p[k] = x[k] * x[k];
+        moment(p, xx);
+#pragma unroll
+        for (int k = 0; k < kSpan; ++k) p[k] = y[k] * y[k];
+        moment(p, yy);
+#pragma unroll
+        for (int k = 0; k < kSpan; ++k) p[k] = x[k] * y[k];
+        moment(p, xy);
+    }
+}
+
+template <typename T, unsigned Scale, Moments M>
+__global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned char* ref, const unsigned char* dis,
                                                            std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
                                                            unsigned round_mu, unsigned shift_sq,
                                                            unsigned long long round_sq, GainLimits egl,
@@ -155,42 +260,29 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
     const int x0 = static_cast<int>(blockIdx.x) * kTx, y0 = static_cast<int>(blockIdx.y) * kTy;
     const unsigned* coeff = kCoeff[Scale];
 
+    unsigned seen = 0;  // the samples' bits, or-ed
     for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
         const int r = i / kSw, c = i % kSw;
         // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
         const unsigned gy = min(mirror(y0 - kHalf + r, h), h - 1), gx = min(mirror(x0 - kHalf + c, w), w - 1);
-        s_ref[r][c] = reinterpret_cast<const T*>(ref + gy * pitch)[gx];
-        s_dis[r][c] = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
+        const unsigned a = reinterpret_cast<const T*>(ref + gy * pitch)[gx];
+        const unsigned b = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
+        s_ref[r][c] = static_cast<std::uint16_t>(a);
+        s_dis[r][c] = static_cast<std::uint16_t>(b);
+        seen |= a | b;
     }
-    __syncthreads();
+    const bool wide = __syncthreads_or(M == Moments::Pair32 && seen >= 32768u);
     // Vertical: kBlock consecutive rows of one column per item.
     for (int item = threadIdx.x; item < (kTy / kBlock) * kSw; item += kThreads) {
         const int r0 = item / kSw * kBlock, c = item % kSw;
-        unsigned a_mu1[kBlock] = {}, a_mu2[kBlock] = {};
-        unsigned long long a_xx[kBlock] = {}, a_yy[kBlock] = {}, a_xy[kBlock] = {};
-#pragma unroll
-        for (int k = 0; k < kSpan; ++k) {
-            const unsigned rv = s_ref[r0 + k][c], dv = s_dis[r0 + k][c];
-#pragma unroll
-            for (int j = 0; j < kBlock; ++j) {
-                const int tap = k - j;
-                if (tap < 0 || tap >= kT) continue;
-                const unsigned cr = coeff[tap] * rv, cd = coeff[tap] * dv;
-                a_mu1[j] += cr;
-                a_mu2[j] += cd;
-                a_xx[j] += static_cast<unsigned long long>(cr) * rv;
-                a_yy[j] += static_cast<unsigned long long>(cd) * dv;
-                a_xy[j] += static_cast<unsigned long long>(cr) * dv;
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < kBlock; ++j) {
-            v_mu1[r0 + j][c] = static_cast<std::uint16_t>((a_mu1[j] + round_mu) >> shift_mu);
-            v_mu2[r0 + j][c] = static_cast<std::uint16_t>((a_mu2[j] + round_mu) >> shift_mu);
-            v_xx[r0 + j][c] = static_cast<unsigned>((a_xx[j] + round_sq) >> shift_sq);
-            v_yy[r0 + j][c] = static_cast<unsigned>((a_yy[j] + round_sq) >> shift_sq);
-            v_xy[r0 + j][c] = static_cast<unsigned>((a_xy[j] + round_sq) >> shift_sq);
-        }
+        if (M == Moments::Pair32 && wide)
+            vertical_item<kT, kSw, Moments::Wide>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+                                                  &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c],
+                                                  &v_xy[r0][c], kSwPad, kSwPad);
+        else
+            vertical_item<kT, kSw, M>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+                                      &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c], &v_xy[r0][c], kSwPad,
+                                      kSwPad);
     }
     __syncthreads();
     // Horizontal: kBlock consecutive columns of one row per thread, read as
@@ -201,9 +293,9 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
     unsigned long long a_xx[kBlock], a_yy[kBlock], a_xy[kBlock];
     filter_row16<kT, kVec>(&v_mu1[r][c0], coeff, a_mu1);
     filter_row16<kT, kVec>(&v_mu2[r][c0], coeff, a_mu2);
-    filter_row32<kT, kVec>(&v_xx[r][c0], coeff, a_xx);
-    filter_row32<kT, kVec>(&v_yy[r][c0], coeff, a_yy);
-    filter_row32<kT, kVec>(&v_xy[r][c0], coeff, a_xy);
+    filter_row32<kT, kVec, Scale>(&v_xx[r][c0], a_xx);
+    filter_row32<kT, kVec, Scale>(&v_yy[r][c0], a_yy);
+    filter_row32<kT, kVec, Scale>(&v_xy[r][c0], a_xy);
     Sums acc;
 #pragma unroll
     for (int j = 0; j < kBlock; ++j)
@@ -214,51 +306,66 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
 
 /// Decimation to the next scale in one pass, both pictures (blockIdx.z): the
 /// next scale's filter over the even rows into shared memory (rounded to 16
-/// bits as the CPU's rows), then over the even columns of those rows. A thread
-/// filters one input column for all kDecY output rows from one run of loaded
-/// samples; then four outputs of one row.
-constexpr int kDecX = 128, kDecY = 8, kDecThreads = 256;  // outputs per block
+/// bits as the CPU's rows), then over the even columns of those rows. The
+/// block's threads split into kDecGroups groups of kDecIn: a thread filters
+/// one input column for kDecY / kDecGroups output rows from one run of loaded
+/// samples (the block's input columns fit one pass), then a thread filters
+/// one output column of kDecY / 4 rows.
+constexpr int kDecY = 8, kDecIn = 128, kDecGroups = 2, kDecThreads = kDecIn * kDecGroups;
+/// Output columns a block covers for a kT-tap filter: 2 * x - 1 + kT - 1 <= kDecIn input columns.
+template <int kT>
+constexpr int kDecCols = (kDecIn + 2 - kT) / 2;
 
 template <typename T, unsigned Next>
 __global__ void __launch_bounds__(kDecThreads) decimate(const unsigned char* ref, const unsigned char* dis,
                                                         std::size_t pitch, unsigned w, unsigned h, unsigned shift_v,
                                                         unsigned round_v, std::uint16_t* out_ref,
                                                         std::uint16_t* out_dis) {
-    constexpr int kT = kTaps0[Next], kHalf = kT / 2;
-    constexpr int kCols = 2 * kDecX - 1 + 2 * kHalf;  // input columns the block's outputs read
-    constexpr int kRun = 2 * (kDecY - 1) + kT;         // input rows the block's outputs read
-    __shared__ std::uint16_t rows[kDecY][kCols];
+    constexpr int kT = kTaps0[Next], kHalf = kT / 2, kDecX = kDecCols<kT>;
+    constexpr int kRowsPerGroup = kDecY / kDecGroups;
+    constexpr int kRun = 2 * (kRowsPerGroup - 1) + kT;  // input rows a group's outputs read
+    static_assert(2 * kDecX - 1 + 2 * kHalf <= kDecIn && kDecX <= 64, "one pass, one 64-column output row");
+    __shared__ std::uint16_t rows[kDecY][kDecIn];
     const unsigned char* src = blockIdx.z ? dis : ref;
     std::uint16_t* dst = blockIdx.z ? out_dis : out_ref;
     const int ox0 = static_cast<int>(blockIdx.x) * kDecX, oy0 = static_cast<int>(blockIdx.y) * kDecY;
     const unsigned ow = w / 2, oh = h / 2;
     const unsigned* coeff = kCoeff[Next];
-    for (int c = threadIdx.x; c < kCols; c += kDecThreads) {
+    {
+        const int c = static_cast<int>(threadIdx.x) % kDecIn, grp = static_cast<int>(threadIdx.x) / kDecIn;
         const unsigned x = min(mirror(2 * ox0 - kHalf + c, w), w - 1);
+        const int y0 = 2 * (oy0 + grp * kRowsPerGroup) - kHalf;
         unsigned v[kRun];
+        if (y0 >= 0 && y0 + kRun <= static_cast<int>(h)) {
+            const unsigned char* p = src + static_cast<std::size_t>(y0) * pitch + x * sizeof(T);
 #pragma unroll
-        for (int m = 0; m < kRun; ++m)  // rows past the picture's are clamped: no output reads them
-            v[m] = reinterpret_cast<const T*>(src + min(mirror(2 * oy0 - kHalf + m, h), h - 1) * pitch)[x];
+            for (int m = 0; m < kRun; ++m) v[m] = *reinterpret_cast<const T*>(p + m * pitch);
+        } else {
 #pragma unroll
-        for (int r = 0; r < kDecY; ++r) {
-            unsigned acc = 0;
+            for (int m = 0; m < kRun; ++m)  // rows past the picture's are clamped: no output reads them
+                v[m] = reinterpret_cast<const T*>(src + static_cast<std::size_t>(min(mirror(y0 + m, h), h - 1)) *
+                                                            pitch)[x];
+        }
 #pragma unroll
-            for (int k = 0; k < kT; ++k) acc += coeff[k] * v[2 * r + k];
-            rows[r][c] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
+        for (int r = 0; r < kRowsPerGroup; ++r) {
+            unsigned acc = coeff[kHalf] * v[2 * r + kHalf];
+#pragma unroll
+            for (int k = 0; k < kHalf; ++k) acc += coeff[k] * (v[2 * r + k] + v[2 * r + kT - 1 - k]);
+            rows[grp * kRowsPerGroup + r][c] = static_cast<std::uint16_t>((acc + round_v) >> shift_v);
         }
     }
     __syncthreads();
-    const int ty = static_cast<int>(threadIdx.x) / 32;
-    const unsigned oy = static_cast<unsigned>(oy0 + ty);
-    if (oy >= oh) return;
+    const int tx = static_cast<int>(threadIdx.x) % 64, rq = static_cast<int>(threadIdx.x) / 64;
+    const unsigned ox = static_cast<unsigned>(ox0 + tx);
+    if (tx >= kDecX || ox >= ow) return;
 #pragma unroll
-    for (int q = 0; q < kDecX / 32; ++q) {
-        const int tx = static_cast<int>(threadIdx.x) % 32 + 32 * q;
-        const unsigned ox = static_cast<unsigned>(ox0 + tx);
-        if (ox >= ow) break;
-        unsigned acc = 0;
+    for (int q = 0; q < kDecY / 4; ++q) {
+        const int ty = rq * (kDecY / 4) + q;
+        const unsigned oy = static_cast<unsigned>(oy0 + ty);
+        if (oy >= oh) break;
+        unsigned acc = coeff[kHalf] * rows[ty][2 * tx + kHalf];
 #pragma unroll
-        for (int k = 0; k < kT; ++k) acc += coeff[k] * rows[ty][2 * tx + k];
+        for (int k = 0; k < kHalf; ++k) acc += coeff[k] * (rows[ty][2 * tx + k] + rows[ty][2 * tx + kT - 1 - k]);
         dst[static_cast<std::size_t>(oy) * ow + ox] = static_cast<std::uint16_t>((acc + 32768) >> 16);
     }
 }
@@ -280,13 +387,20 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
     long long* out = sums + sums_per_scale(egl.n) * scale;
-#define VMAF_VIF_TILE(S) \
-    statistic_tile<T, S><<<grid, kThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl, s.log2_table, out)
+#define VMAF_VIF_TILE(S, M) \
+    statistic_tile<T, S, M><<<grid, kThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl, s.log2_table, out)
     switch (scale) {
-        case 0: VMAF_VIF_TILE(0); break;
-        case 1: VMAF_VIF_TILE(1); break;
-        case 2: VMAF_VIF_TILE(2); break;
-        default: VMAF_VIF_TILE(3);
+        case 0:
+            if constexpr (sizeof(T) == 1)
+                VMAF_VIF_TILE(0, Moments::Narrow);
+            else if (bpc <= 15)
+                VMAF_VIF_TILE(0, Moments::Pair32);
+            else
+                VMAF_VIF_TILE(0, Moments::Wide);
+            break;
+        case 1: VMAF_VIF_TILE(1, Moments::Wide); break;
+        case 2: VMAF_VIF_TILE(2, Moments::Wide); break;
+        default: VMAF_VIF_TILE(3, Moments::Wide);
     }
 #undef VMAF_VIF_TILE
 }
@@ -297,7 +411,8 @@ void decimate_pair(const void* ref, const void* dis, std::size_t pitch, unsigned
                    unsigned bpc, std::uint16_t* out_ref, std::uint16_t* out_dis, cudaStream_t st) {
     const unsigned shift_v = scale == 0 ? bpc : 16;
     const unsigned round_v = 1u << (shift_v - 1);
-    const dim3 grid((w / 2 + kDecX - 1) / kDecX, (h / 2 + kDecY - 1) / kDecY, 2);
+    const unsigned cols = scale == 0 ? kDecCols<9> : scale == 1 ? kDecCols<5> : kDecCols<3>;
+    const dim3 grid((w / 2 + cols - 1) / cols, (h / 2 + kDecY - 1) / kDecY, 2);
     if (grid.x == 0 || grid.y == 0) return;
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
