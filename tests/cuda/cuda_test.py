@@ -196,6 +196,10 @@ FEATURE_SETS = [
     feature_set("adm", "adm=debug=true", "adm=adm_csf_mode=3:adm_norm_view_dist=5:adm_skip_aim=true",
                 "adm=adm_csf_mode=1:adm_csf_scale=1.5:adm_csf_diag_scale=0.7:adm_skip_scale0=true:"
                 "adm_ref_display_height=2160:adm_norm_view_dist=1.5:debug=true", no_prediction=True),
+    # vif_cuda / adm_cuda (and their gain-limit groups) past 10 bits: the deep pairs only (12 and 16 bits,
+    # and the synthetic 16-bit pair of extreme values).
+    feature_set("vifadm_deep", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "adm=debug=true",
+                "adm=adm_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False, no_prediction=True),
     # whole models: v0.6.1, v0.6.1neg (adm_enhn_gain_limit=1), 4k; the v1.0.16 models' adm options
     # (the models themselves also need speed_chroma; their cambi options are in the "cambi" set).
     {"name": "models", "deep": False,
