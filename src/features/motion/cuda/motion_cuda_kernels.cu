@@ -18,41 +18,81 @@ __device__ __forceinline__ int reflect(int idx, int size) {
     return idx;
 }
 
+/// Vertical sums, kVRows rows of two adjacent columns a thread: the taps'
+/// rows loaded once for all of them (kVRows + 4 rows), the mirrored taps
+/// paired (u32 sums below 65536 * 65535: exact in any order), the two
+/// columns' sums stored as one 8-byte vector where w is even.
+constexpr int kVRows = 8;
+constexpr unsigned kVx = 32, kVy = 8;  // threads a block: kVx pairs of columns, kVy runs of kVRows rows
+
 template <typename T>
-__global__ void vertical_sums(const unsigned char* luma, std::size_t pitch, unsigned w, unsigned h, std::uint32_t* out) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h) return;
-    std::uint32_t acc = 0;
-    const bool inner = y >= 2 && y + 2 < h;  // no reflection needed
+__global__ void __launch_bounds__(kVx * kVy) vertical_sums(const unsigned char* luma, std::size_t pitch, unsigned w,
+                                                            unsigned h, std::uint32_t* out) {
+    constexpr int kRun = kVRows + 4;
+    const unsigned x = 2 * (blockIdx.x * kVx + threadIdx.x);
+    const int y0 = static_cast<int>((blockIdx.y * kVy + threadIdx.y) * kVRows);
+    if (x >= w || y0 >= static_cast<int>(h)) return;
+    const bool pair = x + 1 < w;
+    unsigned a[kRun], b[kRun];
+    const bool inner = y0 >= 2 && y0 - 2 + kRun <= static_cast<int>(h);  // no reflection needed
 #pragma unroll
-    for (int k = 0; k < 5; ++k) {
-        const int r = inner ? static_cast<int>(y) - 2 + k : reflect(static_cast<int>(y) - 2 + k, static_cast<int>(h));
-        acc += kF[k] * static_cast<std::uint32_t>(reinterpret_cast<const T*>(luma + r * pitch)[x]);
+    for (int m = 0; m < kRun; ++m) {
+        const int r = inner ? y0 - 2 + m : reflect(y0 - 2 + m, static_cast<int>(h));
+        const T* row = reinterpret_cast<const T*>(luma + static_cast<std::size_t>(r) * pitch);
+        a[m] = row[x];
+        b[m] = pair ? row[x + 1] : 0u;
     }
-    out[static_cast<std::size_t>(y) * w + x] = acc;
+#pragma unroll
+    for (int j = 0; j < kVRows; ++j) {
+        const int y = y0 + j;
+        if (y >= static_cast<int>(h)) break;
+        const unsigned sa = kF[2] * a[j + 2] + kF[0] * (a[j] + a[j + 4]) + kF[1] * (a[j + 1] + a[j + 3]);
+        const unsigned sb = kF[2] * b[j + 2] + kF[0] * (b[j] + b[j + 4]) + kF[1] * (b[j + 1] + b[j + 3]);
+        std::uint32_t* o = out + static_cast<std::size_t>(y) * w + x;
+        if (pair && (w & 1u) == 0)
+            *reinterpret_cast<uint2*>(o) = make_uint2(sa, sb);
+        else {
+            o[0] = sa;
+            if (pair) o[1] = sb;
+        }
+    }
 }
 
-__global__ void sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h, unsigned bpc,
-                    unsigned long long* out) {
+/// One row a block (blockIdx.x, striding by gridDim.x): a thread takes kSx
+/// consecutive columns, forms their taps' differences t once (kSx + 4 of
+/// them), filters them (mirrored taps paired: |t| < 2^25, so a pair fits an
+/// int), and the row's sum of |u| is reduced in u32 (its wrap is the CPU's)
+/// before it joins the 64-bit total.
+constexpr int kSx = 4;
+
+__global__ void __launch_bounds__(kThreads) sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w,
+                                                unsigned h, unsigned bpc, unsigned long long* out) {
     const long long round_v = 1ll << (bpc - 1);
     unsigned long long total = 0;
     for (unsigned y = blockIdx.x; y < h; y += gridDim.x) {
         const std::size_t base = static_cast<std::size_t>(y) * w;
         unsigned acc = 0;
-        for (unsigned x = threadIdx.x; x < w; x += kThreads) {
-            long long a = 0;
-            const bool inner = x >= 2 && x + 2 < w;  // no reflection needed
+        for (unsigned x0 = threadIdx.x * kSx; x0 < w; x0 += kThreads * kSx) {
+            int t[kSx + 4];
+            const bool inner = x0 >= 2 && x0 + kSx + 2 <= w;  // no reflection needed
 #pragma unroll
-            for (int k = 0; k < 5; ++k) {
-                const unsigned c = inner ? x - 2 + k
-                                         : static_cast<unsigned>(reflect(static_cast<int>(x) - 2 + k, static_cast<int>(w)));
-                const long long v = static_cast<long long>(prev[base + c]) - static_cast<long long>(cur[base + c]);
-                const int t = static_cast<int>((v + round_v) >> bpc);
-                a += static_cast<long long>(kF[k]) * t;
+            for (int m = 0; m < kSx + 4; ++m) {
+                const int c = static_cast<int>(x0) - 2 + m;
+                // Columns past the row's end only feed outputs past it: any in-range column does.
+                const unsigned cc = inner ? static_cast<unsigned>(c)
+                                          : min(static_cast<unsigned>(reflect(c, static_cast<int>(w))), w - 1);
+                const long long v = static_cast<long long>(prev[base + cc]) - static_cast<long long>(cur[base + cc]);
+                t[m] = static_cast<int>((v + round_v) >> bpc);
             }
-            const int u = static_cast<int>((a + (1ll << 15)) >> 16);
-            acc += static_cast<unsigned>(u < 0 ? -u : u);
+#pragma unroll
+            for (int j = 0; j < kSx; ++j) {
+                if (x0 + j >= w) break;
+                const long long a = static_cast<long long>(kF[2]) * t[j + 2] +
+                                    static_cast<long long>(kF[0]) * (t[j] + t[j + 4]) +
+                                    static_cast<long long>(kF[1]) * (t[j + 1] + t[j + 3]);
+                const int u = static_cast<int>((a + (1ll << 15)) >> 16);
+                acc += static_cast<unsigned>(u < 0 ? -u : u);
+            }
         }
         acc = vmaf::cuda::block_sum<kThreads>(acc);
         __syncthreads();
@@ -65,8 +105,8 @@ __global__ void sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigne
 
 void launch_vertical_sums(const void* luma, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
                           std::uint32_t* out, cudaStream_t s) {
-    const dim3 block(32, 8);
-    const dim3 grid((w + 31) / 32, (h + 7) / 8);
+    const dim3 block(kVx, kVy);
+    const dim3 grid((w + 2 * kVx - 1) / (2 * kVx), (h + kVy * kVRows - 1) / (kVy * kVRows));
     if (bpc == 8)
         vertical_sums<unsigned char><<<grid, block, 0, s>>>(static_cast<const unsigned char*>(luma), pitch, w, h, out);
     else
