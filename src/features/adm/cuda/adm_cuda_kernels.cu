@@ -224,6 +224,18 @@ __device__ __forceinline__ T apply_gain(T rst, T t, bool pos, bool neg, double e
     return rst;
 }
 
+/// apply_gain for an integer limit 1 <= e < 2^20: rst * e is then an integer
+/// below 2^51, exact in double, so the CPU's double product, its comparisons
+/// with t and its truncation (of a result between rst * e and t) are those of
+/// the integer product.
+template <typename T>
+__device__ __forceinline__ T apply_gain_int(T rst, T t, bool pos, bool neg, long long e) {
+    const long long g = static_cast<long long>(rst) * e;
+    if (pos) rst = static_cast<T>(static_cast<i32>(g < t ? g : static_cast<long long>(t)));
+    else if (neg) rst = static_cast<T>(static_cast<i32>(g > t ? g : static_cast<long long>(t)));
+    return rst;
+}
+
 /// i64{u} * s, the CPU's 64-bit product, from one 32 x 32 -> 64 multiply:
 /// u * (s mod 2^32) is u * s plus u * 2^32 when s < 0.
 __device__ __forceinline__ i64 mul_us(u32 u, i32 s) {
@@ -276,6 +288,7 @@ struct MaskArgs {
     const void* t[3];  ///< dis detail bands
     ScaleParams sp;
     GainLimits egl;
+    long long egl_int[kMaxGainLimits];  ///< egl.v[j] when an integer in [1, 2^20), else 0
     float cos1;
     bool aim;
     u64* rows;         ///< row sums: [limit][row - score.top][kSumsPerScale]
@@ -330,7 +343,8 @@ __device__ __forceinline__ void decouple_at(const MaskArgs& g, const i32* lut, i
 #pragma unroll
         for (int l = 0; l < kLimitsPerBlock; ++l) {
             if (l >= nl) break;
-            const P rst = apply_gain<P>(rst0, ttt, pos, neg, g.egl.v[l0 + l]);
+            const long long e = g.egl_int[l0 + l];
+            const P rst = e ? apply_gain_int<P>(rst0, ttt, pos, neg, e) : apply_gain<P>(rst0, ttt, pos, neg, g.egl.v[l0 + l]);
             P add;
             if constexpr (Scale0) {
                 add = static_cast<P>(ttt - rst);
@@ -583,6 +597,12 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
         }
         g.sp = sp;
         g.egl = egl;
+        for (unsigned j = 0; j < egl.n; ++j) {
+            const double e = egl.v[j];
+            g.egl_int[j] = e >= 1.0 && e < 1048576.0 && e == static_cast<double>(static_cast<long long>(e))
+                               ? static_cast<long long>(e)
+                               : 0;
+        }
         g.cos1 = p.cos1deg_sq;
         g.aim = !p.skip_aim;
         g.rows = b[s].rows;
