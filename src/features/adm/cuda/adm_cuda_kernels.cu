@@ -162,38 +162,63 @@ __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, co
     }
 }
 
-__global__ void dwt123(const i32* in_ref, const i32* in_dis, int w, int h, int ow, int oh, i64 add_v, int shift_v,
-                       i64 add_h, int shift_h, DwtOut o_ref, DwtOut o_dis) {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    const int i = blockIdx.y * blockDim.y + threadIdx.y;
-    if (j >= ow || i >= oh) return;
+/// Scales 1..3: dwt0's tiling over the previous scale's band A (int32), the
+/// sums in 64 bits and each stage rounded and shifted as the CPU's.
+__global__ void __launch_bounds__(kDwtThreads) dwt123(const i32* in_ref, const i32* in_dis, int w, int h, int ow,
+                                                      int oh, i64 add_v, int shift_v, i64 add_h, int shift_h,
+                                                      DwtOut o_ref, DwtOut o_dis) {
+    constexpr int kRowsPerGroup = kDwtRows / kDwtGroups, kRun = 2 * (kRowsPerGroup - 1) + 4;
+    __shared__ i32 s_lo[kDwtRows][kDwtIn], s_hi[kDwtRows][kDwtIn];
     const i32* src = blockIdx.z ? in_dis : in_ref;
-    const DwtOut& o = blockIdx.z ? o_dis : o_ref;
-    const i32* rows[4];
-    for (int k = 0; k < 4; ++k) rows[k] = src + static_cast<std::size_t>(mirror(2 * i - 1 + k, h)) * w;
-    i32 lo[4], hi[4];
-    for (int c = 0; c < 4; ++c) {
-        const int col = mirror(2 * j - 1 + c, w);
-        i64 acc_lo = 0, acc_hi = 0;
-        for (int k = 0; k < 4; ++k) {
-            acc_lo += kLo[k] * i64{rows[k][col]};
-            acc_hi += kHi[k] * i64{rows[k][col]};
+    const int i0 = static_cast<int>(blockIdx.y) * kDwtRows, j0 = static_cast<int>(blockIdx.x) * kDwtCols;
+    {
+        const int c = static_cast<int>(threadIdx.x) % kDwtIn, grp = static_cast<int>(threadIdx.x) / kDwtIn;
+        // Columns and rows no output reads may mirror out of range: clamped.
+        const int col = min(max(mirror(2 * j0 - 1 + c, w), 0), w - 1);
+        const int r0 = 2 * (i0 + grp * kRowsPerGroup) - 1;
+        i32 v[kRun];
+#pragma unroll
+        for (int m = 0; m < kRun; ++m)
+            v[m] = src[static_cast<std::size_t>(min(max(mirror(r0 + m, h), 0), h - 1)) * w + col];
+#pragma unroll
+        for (int r = 0; r < kRowsPerGroup; ++r) {
+            i64 acc_lo = 0, acc_hi = 0;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                acc_lo += kLo[k] * i64{v[2 * r + k]};
+                acc_hi += kHi[k] * i64{v[2 * r + k]};
+            }
+            s_lo[grp * kRowsPerGroup + r][c] = static_cast<i32>((acc_lo + add_v) >> shift_v);
+            s_hi[grp * kRowsPerGroup + r][c] = static_cast<i32>((acc_hi + add_v) >> shift_v);
         }
-        lo[c] = static_cast<i32>((acc_lo + add_v) >> shift_v);
-        hi[c] = static_cast<i32>((acc_hi + add_v) >> shift_v);
     }
-    i64 sa = 0, sv = 0, sh = 0, sd = 0;
-    for (int k = 0; k < 4; ++k) {
-        sa += kLo[k] * i64{lo[k]};
-        sv += kHi[k] * i64{lo[k]};
-        sh += kLo[k] * i64{hi[k]};
-        sd += kHi[k] * i64{hi[k]};
+    __syncthreads();
+    const int jj = static_cast<int>(threadIdx.x) % 64, rq = static_cast<int>(threadIdx.x) / 64;
+    const int j = j0 + jj;
+    if (jj >= kDwtCols || j >= ow) return;
+    i32* const oa = blockIdx.z ? o_dis.A : o_ref.A;
+    i32* const oh_ = static_cast<i32*>(blockIdx.z ? o_dis.det[0] : o_ref.det[0]);
+    i32* const ov_ = static_cast<i32*>(blockIdx.z ? o_dis.det[1] : o_ref.det[1]);
+    i32* const od_ = static_cast<i32*>(blockIdx.z ? o_dis.det[2] : o_ref.det[2]);
+#pragma unroll
+    for (int q = 0; q < kDwtRows / 4; ++q) {
+        const int r = rq * (kDwtRows / 4) + q, i = i0 + r;
+        if (i >= oh) break;
+        i64 sa = 0, sv = 0, sh = 0, sd = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const i64 lo = s_lo[r][2 * jj + k], hi = s_hi[r][2 * jj + k];
+            sa += kLo[k] * lo;
+            sv += kHi[k] * lo;
+            sh += kLo[k] * hi;
+            sd += kHi[k] * hi;
+        }
+        const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
+        oa[idx] = static_cast<i32>((sa + add_h) >> shift_h);
+        ov_[idx] = static_cast<i32>((sv + add_h) >> shift_h);
+        oh_[idx] = static_cast<i32>((sh + add_h) >> shift_h);
+        od_[idx] = static_cast<i32>((sd + add_h) >> shift_h);
     }
-    const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
-    o.A[idx] = static_cast<i32>((sa + add_h) >> shift_h);
-    static_cast<i32*>(o.det[1])[idx] = static_cast<i32>((sv + add_h) >> shift_h);
-    static_cast<i32*>(o.det[0])[idx] = static_cast<i32>((sh + add_h) >> shift_h);
-    static_cast<i32*>(o.det[2])[idx] = static_cast<i32>((sd + add_h) >> shift_h);
 }
 
 // ---------------------------------------------------------------------------
@@ -559,11 +584,9 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
     ScaleBufs b[4];
     const auto w0 = static_cast<unsigned>(p.s[0].in_w), h0 = static_cast<unsigned>(p.s[0].in_h);
     layout(w0, h0, static_cast<char*>(scratch), b);
-    const dim3 block(32, 8);
     FinishArgs fin{};
     for (int s = 0; s < 4; ++s) {
         const ScaleParams& sp = p.s[s];
-        const dim3 grid2((sp.w + 31) / 32, (sp.h + 7) / 8, 2);
         DwtOut o[2];
         for (int side = 0; side < 2; ++side) {
             o[side].A = b[s].A[side];
@@ -583,8 +606,9 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
                 dwt0<unsigned short, i64><<<tiles, kDwtThreads, 0, st>>>(r8, d8, pitch, sp.in_w, sp.in_h, sp.w, sp.h,
                                                                          p.bpc, o[0], o[1]);
         } else {
-            dwt123<<<grid2, block, 0, st>>>(b[s - 1].A[0], b[s - 1].A[1], sp.in_w, sp.in_h, sp.w, sp.h, sp.add_v,
-                                            sp.shift_v, sp.add_h, sp.shift_h, o[0], o[1]);
+            const dim3 tiles((sp.w + kDwtCols - 1) / kDwtCols, (sp.h + kDwtRows - 1) / kDwtRows, 2);
+            dwt123<<<tiles, kDwtThreads, 0, st>>>(b[s - 1].A[0], b[s - 1].A[1], sp.in_w, sp.in_h, sp.w, sp.h,
+                                                  sp.add_v, sp.shift_v, sp.add_h, sp.shift_h, o[0], o[1]);
         }
         if (s == 0 && p.skip_scale0) continue;
         const int rows = sp.score.bottom - sp.score.top, cols = sp.score.right - sp.score.left;
