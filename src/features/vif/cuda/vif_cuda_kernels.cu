@@ -152,23 +152,28 @@ __device__ __forceinline__ void filter_row16(const std::uint16_t* row, const uns
     }
 }
 
-/// As filter_row16 over 32-bit values, the sums (below 2^48) in double.
+/// As filter_row16 over 32-bit values, the sums (below 2^48) in double; the
+/// samples streamed (each converted once, then added to the outputs it is a
+/// tap of), so that only the outputs' sums stay live.
 template <int kT, int kVec, unsigned Scale>
 __device__ __forceinline__ void filter_row32(const std::uint32_t* row, unsigned long long out[kBlock]) {
-    double v[4 * kVec];
+    double s[kBlock] = {};
 #pragma unroll
     for (int q = 0; q < kVec; ++q) {
         const uint4 a = reinterpret_cast<const uint4*>(row)[q];
-        v[4 * q] = u32_to_double(a.x), v[4 * q + 1] = u32_to_double(a.y);
-        v[4 * q + 2] = u32_to_double(a.z), v[4 * q + 3] = u32_to_double(a.w);
+        const unsigned u[4] = {a.x, a.y, a.z, a.w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int k = 4 * q + e;  // sample k is tap k - j of output j
+            if (k >= kT + kBlock - 1) break;
+            const double v = u32_to_double(u[e]);
+#pragma unroll
+            for (int j = 0; j < kBlock; ++j)
+                if (k - j >= 0 && k - j < kT) s[j] = __fma_rn(kCoeffD[Scale][k - j], v, s[j]);
+        }
     }
 #pragma unroll
-    for (int j = 0; j < kBlock; ++j) {
-        double s = __dmul_rn(kCoeffD[Scale][0], v[j]);
-#pragma unroll
-        for (int k = 1; k < kT; ++k) s = __fma_rn(kCoeffD[Scale][k], v[j + k], s);
-        out[j] = double_to_u64(s);
-    }
+    for (int j = 0; j < kBlock; ++j) out[j] = double_to_u64(s[j]);
 }
 
 /// The vertical pass of one item: kBlock consecutive output rows of column c.
@@ -241,7 +246,7 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
 }
 
 template <typename T, unsigned Scale, Moments M>
-__global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned char* ref, const unsigned char* dis,
+__global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* ref, const unsigned char* dis,
                                                            std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
                                                            unsigned round_mu, unsigned shift_sq,
                                                            unsigned long long round_sq, GainLimits egl,
