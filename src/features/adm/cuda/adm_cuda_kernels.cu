@@ -418,119 +418,136 @@ __device__ __forceinline__ U sum32(U v) {
     return v;
 }
 
-// A tile of kTileRows x kTileCols scored samples, for up to kLimitsPerBlock
-// gain limits: decouple + CSF of the tile and its one-sample ring into shared
-// memory (the band data, the angle and k read and computed once for all
-// limits), then per sample and limit the 3x3 masking threshold and the masked
-// sums (dlm, and aim), and den once (with the first limit); each row's sums
-// are added to that row's entries of the limit's row sums (exact integer sums).
-constexpr int kTileRows = 8, kTileCols = 64, kFusedThreads = 256;
-constexpr int kRingRows = kTileRows + 2, kRingCols = kTileCols + 2;
-static_assert(kFusedThreads == kTileRows * 32, "one 32-lane group per tile row");
+// A strip of kStripCols scored columns and `strip_rows` rows, for up to
+// kLimitsPerBlock gain limits, walked kStep rows at a time: each step
+// decouples + CSFs the next kStep rows of the strip's one-sample ring (64
+// ring columns: one sample a thread; the band data, the angle and k read and
+// computed once for all limits) into a kBuf-row circular buffer in shared
+// memory, then takes per scored sample and limit the 3x3 masking threshold
+// and the masked sums (dlm, and aim), and den once (with the first limit);
+// each row's sums are added to that row's entries of the limit's row sums
+// (exact integer sums). The ring is computed once per strip, not per tile.
+constexpr int kStripCols = 62, kRingW = kStripCols + 2, kStep = 4, kBuf = 8;
+constexpr int kStripThreads = kStep * kRingW;
+static_assert(kStripThreads == 256 && kRingW == 64, "one ring sample a thread; two 32-lane groups a row");
+static_assert(kBuf >= kStep + 2 && (kBuf & (kBuf - 1)) == 0, "a step's rows and their two neighbours");
 
 template <bool Scale0>
-__global__ void __launch_bounds__(kFusedThreads) decouple_mask(MaskArgs g, const i32* lut) {
+__global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const i32* lut, int strip_rows) {
     using P = std::conditional_t<Scale0, i16, i32>;
     const ScaleParams& sp = g.sp;
     constexpr int L = kLimitsPerBlock;
-    __shared__ u32 s_fa[L][kRingRows][kRingCols], s_fr[L][kRingRows][kRingCols];
-    __shared__ u32 s_ca[L][kTileRows][kTileCols], s_cr[L][kTileRows][kTileCols];
-    __shared__ P s_r[L][3][kTileRows][kTileCols], s_a[L][3][kTileRows][kTileCols];
+    __shared__ u32 s_fa[L][kBuf][kRingW], s_fr[L][kBuf][kRingW], s_ca[L][kBuf][kRingW], s_cr[L][kBuf][kRingW];
+    __shared__ P s_r[L][3][kBuf][kRingW], s_a[L][3][kBuf][kRingW];
     const int l0 = static_cast<int>(blockIdx.z) * L;
     const int nl = min(L, static_cast<int>(g.egl.n) - l0);
-    const int row0 = sp.score.top + static_cast<int>(blockIdx.y) * kTileRows;
-    const int col0 = sp.score.left + static_cast<int>(blockIdx.x) * kTileCols;
-    for (int q = threadIdx.x; q < kRingRows * kRingCols; q += kFusedThreads) {
-        const int rr = q / kRingCols, cc = q % kRingCols;
+    const int row0 = sp.score.top + static_cast<int>(blockIdx.y) * strip_rows;
+    const int row_end = min(row0 + strip_rows, sp.score.bottom);
+    const int col0 = sp.score.left + static_cast<int>(blockIdx.x) * kStripCols;
+    const int cc = static_cast<int>(threadIdx.x) % kRingW, q = static_cast<int>(threadIdx.x) / kRingW;
+    // Ring row `ring` (picture row row0 - 1 + ring) at this thread's ring column.
+    auto fill = [&](int ring) {
         // The CPU's neighbours: row/column 1 above/left of 0, the last one below/right of itself.
-        int i = row0 - 1 + rr, j = col0 - 1 + cc;
+        int i = row0 - 1 + ring, j = col0 - 1 + cc;
         i = i < 0 ? 1 : (i >= sp.h ? sp.h - 1 : i);
         j = j < 0 ? 1 : (j >= sp.w ? sp.w - 1 : j);
         i = i < sp.h ? i : sp.h - 1;
         j = j < sp.w ? j : sp.w - 1;
         Decoupled<P> d;
         decouple_at<Scale0, P>(g, lut, l0, nl, i, j, d);
-        const bool inner = rr >= 1 && rr <= kTileRows && cc >= 1 && cc <= kTileCols;
+        const int slot = ring & (kBuf - 1);
 #pragma unroll
         for (int l = 0; l < L; ++l) {
             if (l >= nl) break;
-            s_fa[l][rr][cc] = d.fa[l];
-            s_fr[l][rr][cc] = d.fr[l];
-            if (inner) {
-                s_ca[l][rr - 1][cc - 1] = d.ca[l];
-                s_cr[l][rr - 1][cc - 1] = d.cr[l];
+            s_fa[l][slot][cc] = d.fa[l];
+            s_fr[l][slot][cc] = d.fr[l];
+            s_ca[l][slot][cc] = d.ca[l];
+            s_cr[l][slot][cc] = d.cr[l];
 #pragma unroll
-                for (int t = 0; t < 3; ++t) {
-                    s_r[l][t][rr - 1][cc - 1] = d.r[l][t];
-                    s_a[l][t][rr - 1][cc - 1] = d.a[l][t];
-                }
+            for (int t = 0; t < 3; ++t) {
+                s_r[l][t][slot][cc] = d.r[l][t];
+                s_a[l][t][slot][cc] = d.a[l][t];
             }
         }
-    }
-    __syncthreads();
-    const int y = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-    const int i = row0 + y;
+    };
+    if (q < 2) fill(q);  // the rows above the strip's first and the first
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int x = cc;    // scored column col0 + x, centred on ring column x + 1
+    const int j = col0 + x;
+    const bool col_live = x < kStripCols && j < sp.score.right;
     const bool den_here = l0 == 0;
-    i64 dlm[L][3] = {}, aim[L][3] = {};
-    u64 den[3] = {0, 0, 0};
-    if (i < sp.score.bottom) {
-        for (int x = lane; x < kTileCols; x += 32) {
-            const int j = col0 + x;
-            if (j >= sp.score.right) break;
+    for (int top = row0; top < row_end; top += kStep) {
+        fill(top - row0 + 2 + q);  // picture rows top + 1 .. top + kStep
+        __syncthreads();
+        const int i = top + q;
+        if (i < row_end) {  // whole 32-lane groups: a row is two of them
+            const int up = (i - row0) & (kBuf - 1), mid = (i - row0 + 1) & (kBuf - 1), dn = (i - row0 + 2) & (kBuf - 1);
+            i64 dlm[L][3] = {}, aim[L][3] = {};
+            u64 den[3] = {0, 0, 0};
+            if (col_live) {
 #pragma unroll
-            for (int l = 0; l < L; ++l) {
-                if (l >= nl) break;
-                // 3x3: the ring's band sums of flt around the centre's of cen, added as u32 (wrapping, as the CPU's).
-                auto thr = [&](const u32 (&f)[kRingRows][kRingCols], u32 c) {
-                    return f[y][x] + f[y][x + 1] + f[y][x + 2] + f[y + 1][x] + c + f[y + 1][x + 2] + f[y + 2][x] +
-                           f[y + 2][x + 1] + f[y + 2][x + 2];
-                };
-                const u32 thr_a = thr(s_fa[l], s_ca[l][y][x]);
+                for (int l = 0; l < L; ++l) {
+                    if (l >= nl) break;
+                    // 3x3: the ring's band sums of flt around the centre's of cen, added as u32 (wrapping, as the CPU's).
+                    auto thr = [&](const u32 (&f)[kBuf][kRingW], u32 c) {
+                        return f[up][x] + f[up][x + 1] + f[up][x + 2] + f[mid][x] + c + f[mid][x + 2] + f[dn][x] +
+                               f[dn][x + 1] + f[dn][x + 2];
+                    };
+                    const u32 thr_a = thr(s_fa[l], s_ca[l][mid][x + 1]);
 #pragma unroll
-                for (int t = 0; t < 3; ++t) dlm[l][t] += masked<Scale0>(s_r[l][t][y][x], thr_a, sp, t);
-                if (g.aim) {
-                    const u32 thr_r = thr(s_fr[l], s_cr[l][y][x]);
+                    for (int t = 0; t < 3; ++t) dlm[l][t] = masked<Scale0>(s_r[l][t][mid][x + 1], thr_a, sp, t);
+                    if (g.aim) {
+                        const u32 thr_r = thr(s_fr[l], s_cr[l][mid][x + 1]);
 #pragma unroll
-                    for (int t = 0; t < 3; ++t) aim[l][t] += masked<Scale0>(s_a[l][t][y][x], thr_r, sp, t);
+                        for (int t = 0; t < 3; ++t) aim[l][t] = masked<Scale0>(s_a[l][t][mid][x + 1], thr_r, sp, t);
+                    }
                 }
-            }
-            if (den_here) {
-                const std::size_t idx = static_cast<std::size_t>(i) * sp.w + j;
+                if (den_here) {
+                    const std::size_t idx = static_cast<std::size_t>(i) * sp.w + j;
 #pragma unroll
-                for (int t = 0; t < 3; ++t) {
-                    if constexpr (Scale0) {
-                        const i32 b = static_cast<const i16*>(g.o[t])[idx];
-                        const u32 v = static_cast<u16>(b < 0 ? -b : b);
-                        den[t] += static_cast<u64>(v * v) * v;  // v * v < 2^32
-                    } else {
-                        const u32 v32 = abs_u32(static_cast<const i32*>(g.o[t])[idx]);
-                        const u64 v = v32;
-                        den[t] += ((((static_cast<u64>(v32) * v32) + sp.den_add_sq) >> sp.den_shift_sq) * v +
-                                   sp.den_add_cub) >>
-                                  sp.den_shift_cub;
+                    for (int t = 0; t < 3; ++t) {
+                        if constexpr (Scale0) {
+                            const i32 b = static_cast<const i16*>(g.o[t])[idx];
+                            const u32 v = static_cast<u16>(b < 0 ? -b : b);
+                            den[t] = static_cast<u64>(v * v) * v;  // v * v < 2^32
+                        } else {
+                            const u32 v32 = abs_u32(static_cast<const i32*>(g.o[t])[idx]);
+                            const u64 v = v32;
+                            den[t] = ((((static_cast<u64>(v32) * v32) + sp.den_add_sq) >> sp.den_shift_sq) * v +
+                                      sp.den_add_cub) >>
+                                     sp.den_shift_cub;
+                        }
                     }
                 }
             }
-        }
-    }
-    if (i >= sp.score.bottom) return;  // whole 32-lane groups: sum32 below stays within live lanes
-    const std::size_t row = static_cast<std::size_t>(i - sp.score.top);
+            const std::size_t row = static_cast<std::size_t>(i - sp.score.top);
 #pragma unroll
-    for (int l = 0; l < L; ++l) {
-        if (l >= nl) break;
-        u64* out = g.rows + (static_cast<std::size_t>(l0 + l) * g.band_h + row) * kSumsPerScale;
-        u64 v[kSumsPerScale];
-        for (int t = 0; t < 3; ++t) {
-            v[t] = l == 0 ? den[t] : 0;
-            v[3 + t] = static_cast<u64>(dlm[l][t]);
-            v[6 + t] = static_cast<u64>(aim[l][t]);
-        }
+            for (int l = 0; l < L; ++l) {
+                if (l >= nl) break;
+                u64* out = g.rows + (static_cast<std::size_t>(l0 + l) * g.band_h + row) * kSumsPerScale;
+                u64 v[kSumsPerScale];
+                for (int t = 0; t < 3; ++t) {
+                    v[t] = l == 0 ? den[t] : 0;
+                    v[3 + t] = static_cast<u64>(dlm[l][t]);
+                    v[6 + t] = static_cast<u64>(aim[l][t]);
+                }
 #pragma unroll
-        for (int k = 0; k < static_cast<int>(kSumsPerScale); ++k) {
-            const u64 s = sum32(v[k]);
-            if (lane == 0 && s) atomicAdd(out + k, s);
+                for (int k = 0; k < static_cast<int>(kSumsPerScale); ++k) {
+                    const u64 sum = sum32(v[k]);
+                    if (lane == 0 && sum) atomicAdd(out + k, sum);
+                }
+            }
         }
+        __syncthreads();  // the next step's rows overwrite the slots of this step's upper rows
     }
+}
+
+/// Rows a masking block walks: the most (of 32, 16, 8) that still leave 1024
+/// blocks, else 4.
+int strip_rows_for(int rows, int strips, int z) {
+    for (int r = 32; r >= 8; r /= 2)
+        if (static_cast<long long>((rows + r - 1) / r) * strips * z >= 1024) return r;
+    return 4;
 }
 
 /// Each scored row's sums, rounded and shifted as the CPU does per row, added
@@ -631,12 +648,14 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
         g.aim = !p.skip_aim;
         g.rows = b[s].rows;
         g.band_h = b[s].band_h;
-        const dim3 tiles((cols + kTileCols - 1) / kTileCols, (rows + kTileRows - 1) / kTileRows,
-                         (egl.n + kLimitsPerBlock - 1) / kLimitsPerBlock);
+        const int strips = (cols + kStripCols - 1) / kStripCols;
+        const int zl = static_cast<int>((egl.n + kLimitsPerBlock - 1) / kLimitsPerBlock);
+        const int sr = strip_rows_for(rows, strips, zl);
+        const dim3 grid(strips, (rows + sr - 1) / sr, zl);
         if (s == 0)
-            decouple_mask<true><<<tiles, kFusedThreads, 0, st>>>(g, lut);
+            decouple_mask<true><<<grid, kStripThreads, 0, st>>>(g, lut, sr);
         else
-            decouple_mask<false><<<tiles, kFusedThreads, 0, st>>>(g, lut);
+            decouple_mask<false><<<grid, kStripThreads, 0, st>>>(g, lut, sr);
         fin.s[s] = RowFinish{b[s].rows, rows, b[s].band_h, sp.den_add_acc, sp.den_shift_acc,
                              sp.cm_add_row, sp.cm_shift_row};
     }
