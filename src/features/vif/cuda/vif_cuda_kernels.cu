@@ -266,15 +266,28 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
     const unsigned* coeff = kCoeff[Scale];
 
     unsigned seen = 0;  // the samples' bits, or-ed
-    for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
-        const int r = i / kSw, c = i % kSw;
-        // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
-        const unsigned gy = min(mirror(y0 - kHalf + r, h), h - 1), gx = min(mirror(x0 - kHalf + c, w), w - 1);
-        const unsigned a = reinterpret_cast<const T*>(ref + gy * pitch)[gx];
-        const unsigned b = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
-        s_ref[r][c] = static_cast<std::uint16_t>(a);
-        s_dis[r][c] = static_cast<std::uint16_t>(b);
-        seen |= a | b;
+    if (x0 >= kHalf && x0 - kHalf + kSw <= static_cast<int>(w) && y0 >= kHalf &&
+        y0 - kHalf + kSh <= static_cast<int>(h)) {  // no mirroring
+        const std::size_t off = static_cast<std::size_t>(y0 - kHalf) * pitch + (x0 - kHalf) * sizeof(T);
+        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
+            const int r = i / kSw, c = i % kSw;
+            const std::size_t at = off + static_cast<std::size_t>(r) * pitch + c * sizeof(T);
+            const unsigned a = *reinterpret_cast<const T*>(ref + at), b = *reinterpret_cast<const T*>(dis + at);
+            s_ref[r][c] = static_cast<std::uint16_t>(a);
+            s_dis[r][c] = static_cast<std::uint16_t>(b);
+            seen |= a | b;
+        }
+    } else {
+        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
+            const int r = i / kSw, c = i % kSw;
+            // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
+            const unsigned gy = min(mirror(y0 - kHalf + r, h), h - 1), gx = min(mirror(x0 - kHalf + c, w), w - 1);
+            const unsigned a = reinterpret_cast<const T*>(ref + gy * pitch)[gx];
+            const unsigned b = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
+            s_ref[r][c] = static_cast<std::uint16_t>(a);
+            s_dis[r][c] = static_cast<std::uint16_t>(b);
+            seen |= a | b;
+        }
     }
     const bool wide = __syncthreads_or(M == Moments::Pair32 && seen >= 32768u);
     // Vertical: kBlock consecutive rows of one column per item.
