@@ -121,6 +121,8 @@ __device__ __forceinline__ unsigned long long double_to_u64(double v) {
 /// consecutive rows, then a row's consecutive columns), so each sample is
 /// read from shared memory once per thread, not once per tap.
 constexpr int kBlock = 4;
+/// Outputs a thread at scale s: fewer at the small scales, for more blocks.
+constexpr int kBlockOf[4] = {kBlock, kBlock, 2, 1};
 
 /// How the vertical pass sums the second moments (c * x * y of 16-bit
 /// x, y: the CPU's u64 sums).
@@ -135,16 +137,21 @@ enum class Moments {
 /// 16-bit values starting at `row` (16-byte aligned), read as 4-sample
 /// vectors (kVec of them cover the kT + kBlock - 1 samples); mirrored taps
 /// paired, in u32 (the CPU's width).
-template <int kT, int kVec>
-__device__ __forceinline__ void filter_row16(const std::uint16_t* row, const unsigned* coeff, unsigned out[kBlock]) {
+template <int kT, int kVec, int B>
+__device__ __forceinline__ void filter_row16(const std::uint16_t* row, const unsigned* coeff, unsigned out[B]) {
     unsigned v[4 * kVec];
+    if constexpr (B % 4 == 0) {
 #pragma unroll
-    for (int q = 0; q < kVec; ++q) {
-        const uint2 a = reinterpret_cast<const uint2*>(row)[q];
-        v[4 * q] = a.x & 0xffffu, v[4 * q + 1] = a.x >> 16, v[4 * q + 2] = a.y & 0xffffu, v[4 * q + 3] = a.y >> 16;
+        for (int q = 0; q < kVec; ++q) {
+            const uint2 a = reinterpret_cast<const uint2*>(row)[q];
+            v[4 * q] = a.x & 0xffffu, v[4 * q + 1] = a.x >> 16, v[4 * q + 2] = a.y & 0xffffu, v[4 * q + 3] = a.y >> 16;
+        }
+    } else {  // not 8-byte aligned: one sample a read
+#pragma unroll
+        for (int k = 0; k < kT + B - 1; ++k) v[k] = row[k];
     }
 #pragma unroll
-    for (int j = 0; j < kBlock; ++j) {
+    for (int j = 0; j < B; ++j) {
         unsigned s = coeff[kT / 2] * v[j + kT / 2];
 #pragma unroll
         for (int k = 0; k < kT / 2; ++k) s += coeff[k] * (v[j + k] + v[j + kT - 1 - k]);
@@ -155,40 +162,45 @@ __device__ __forceinline__ void filter_row16(const std::uint16_t* row, const uns
 /// As filter_row16 over 32-bit values, the sums (below 2^48) in double; the
 /// samples streamed (each converted once, then added to the outputs it is a
 /// tap of), so that only the outputs' sums stay live.
-template <int kT, int kVec, unsigned Scale>
-__device__ __forceinline__ void filter_row32(const std::uint32_t* row, unsigned long long out[kBlock]) {
-    double s[kBlock] = {};
+template <int kT, int kVec, unsigned Scale, int B>
+__device__ __forceinline__ void filter_row32(const std::uint32_t* row, unsigned long long out[B]) {
+    double s[B] = {};
+    auto add = [&](int k, unsigned u) {  // sample k is tap k - j of output j
+        const double v = u32_to_double(u);
 #pragma unroll
-    for (int q = 0; q < kVec; ++q) {
-        const uint4 a = reinterpret_cast<const uint4*>(row)[q];
-        const unsigned u[4] = {a.x, a.y, a.z, a.w};
+        for (int j = 0; j < B; ++j)
+            if (k - j >= 0 && k - j < kT) s[j] = __fma_rn(kCoeffD[Scale][k - j], v, s[j]);
+    };
+    if constexpr (B % 4 == 0) {
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            const int k = 4 * q + e;  // sample k is tap k - j of output j
-            if (k >= kT + kBlock - 1) break;
-            const double v = u32_to_double(u[e]);
+        for (int q = 0; q < kVec; ++q) {
+            const uint4 a = reinterpret_cast<const uint4*>(row)[q];
+            const unsigned u[4] = {a.x, a.y, a.z, a.w};
 #pragma unroll
-            for (int j = 0; j < kBlock; ++j)
-                if (k - j >= 0 && k - j < kT) s[j] = __fma_rn(kCoeffD[Scale][k - j], v, s[j]);
+            for (int e = 0; e < 4; ++e)
+                if (4 * q + e < kT + B - 1) add(4 * q + e, u[e]);
         }
+    } else {  // not 16-byte aligned: one sample a read
+#pragma unroll
+        for (int k = 0; k < kT + B - 1; ++k) add(k, row[k]);
     }
 #pragma unroll
-    for (int j = 0; j < kBlock; ++j) out[j] = double_to_u64(s[j]);
+    for (int j = 0; j < B; ++j) out[j] = double_to_u64(s[j]);
 }
 
 /// The vertical pass of one item: kBlock consecutive output rows of column c.
-template <int kT, int kSw, Moments M>
+template <int kT, int kSw, Moments M, int B>
 __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw], const std::uint16_t (*s_dis)[kSw],
                                               int r0, int c, const unsigned* coeff, unsigned shift_mu,
                                               unsigned round_mu, unsigned shift_sq, unsigned long long round_sq,
                                               std::uint16_t* mu1, std::uint16_t* mu2, std::uint32_t* xx,
                                               std::uint32_t* yy, std::uint32_t* xy, int stride16, int stride32) {
-    constexpr int kHalf = kT / 2, kSpan = kT + kBlock - 1;
+    constexpr int kHalf = kT / 2, kSpan = kT + B - 1;
     unsigned x[kSpan], y[kSpan];
 #pragma unroll
     for (int k = 0; k < kSpan; ++k) x[k] = s_ref[r0 + k][c], y[k] = s_dis[r0 + k][c];
 #pragma unroll
-    for (int j = 0; j < kBlock; ++j) {
+    for (int j = 0; j < B; ++j) {
         unsigned a1 = coeff[kHalf] * x[j + kHalf], a2 = coeff[kHalf] * y[j + kHalf];
 #pragma unroll
         for (int k = 0; k < kHalf; ++k) {
@@ -200,7 +212,7 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
     }
     if constexpr (M == Moments::Wide) {
 #pragma unroll
-        for (int j = 0; j < kBlock; ++j) {
+        for (int j = 0; j < B; ++j) {
             unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
 #pragma unroll
             for (int k = 0; k < kT; ++k) {
@@ -217,7 +229,7 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
         // One product array at a time (registers): x*x, then y*y, then x*y.
         auto moment = [&](const unsigned (&p)[kSpan], std::uint32_t* out) {
 #pragma unroll
-            for (int j = 0; j < kBlock; ++j) {
+            for (int j = 0; j < B; ++j) {
                 if constexpr (M == Moments::Narrow) {
                     unsigned a = coeff[kHalf] * p[j + kHalf];
 #pragma unroll
@@ -251,14 +263,14 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
                                                            unsigned round_mu, unsigned shift_sq,
                                                            unsigned long long round_sq, GainLimits egl,
                                                            const std::uint16_t* table, long long* out) {
-    constexpr int kT = kTaps0[Scale], kHalf = kT / 2;
-    constexpr int kTx = 64, kTy = kThreads * kBlock / kTx;
+    constexpr int kT = kTaps0[Scale], kHalf = kT / 2, B = kBlockOf[Scale];
+    constexpr int kTx = 64, kTy = kThreads * B / kTx;
     constexpr int kSw = kTx + 2 * kHalf, kSh = kTy + 2 * kHalf;
-    constexpr int kSwPad = (kSw + 3) & ~3;  // whole 4-sample vectors in the horizontal pass
-    constexpr int kSpan = kT + kBlock - 1;  // samples kBlock consecutive outputs read
+    constexpr int kSpan = kT + B - 1;  // samples B consecutive outputs read
     constexpr int kVec = (kSpan + 3) / 4;
-    static_assert(kTx - kBlock + 4 * kVec <= kSwPad, "horizontal vectors stay in the row");
-    static_assert(kThreads == kTy * (kTx / kBlock), "one thread per kBlock outputs");
+    // Whole 4-sample vectors in the horizontal pass (and its reads stay in the row).
+    constexpr int kSwPad = (((kSw > kTx - B + 4 * kVec) ? kSw : kTx - B + 4 * kVec) + 3) & ~3;
+    static_assert(kThreads == kTy * (kTx / B), "one thread per B outputs");
     __shared__ std::uint16_t s_ref[kSh][kSw], s_dis[kSh][kSw];
     __shared__ __align__(16) std::uint16_t v_mu1[kTy][kSwPad], v_mu2[kTy][kSwPad];
     __shared__ __align__(16) std::uint32_t v_xx[kTy][kSwPad], v_yy[kTy][kSwPad], v_xy[kTy][kSwPad];
@@ -290,33 +302,33 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
         }
     }
     const bool wide = __syncthreads_or(M == Moments::Pair32 && seen >= 32768u);
-    // Vertical: kBlock consecutive rows of one column per item.
-    for (int item = threadIdx.x; item < (kTy / kBlock) * kSw; item += kThreads) {
-        const int r0 = item / kSw * kBlock, c = item % kSw;
+    // Vertical: B consecutive rows of one column per item.
+    for (int item = threadIdx.x; item < (kTy / B) * kSw; item += kThreads) {
+        const int r0 = item / kSw * B, c = item % kSw;
         if (M == Moments::Pair32 && wide)
-            vertical_item<kT, kSw, Moments::Wide>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+            vertical_item<kT, kSw, Moments::Wide, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
                                                   &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c],
                                                   &v_xy[r0][c], kSwPad, kSwPad);
         else
-            vertical_item<kT, kSw, M>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+            vertical_item<kT, kSw, M, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
                                       &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c], &v_xy[r0][c], kSwPad,
                                       kSwPad);
     }
     __syncthreads();
-    // Horizontal: kBlock consecutive columns of one row per thread, read as
+    // Horizontal: B consecutive columns of one row per thread, read as
     // 4-sample vectors (columns past kSw are never a tap of an output here).
-    const int r = static_cast<int>(threadIdx.x) / (kTx / kBlock);
-    const int c0 = static_cast<int>(threadIdx.x) % (kTx / kBlock) * kBlock;
-    unsigned a_mu1[kBlock], a_mu2[kBlock];
-    unsigned long long a_xx[kBlock], a_yy[kBlock], a_xy[kBlock];
-    filter_row16<kT, kVec>(&v_mu1[r][c0], coeff, a_mu1);
-    filter_row16<kT, kVec>(&v_mu2[r][c0], coeff, a_mu2);
-    filter_row32<kT, kVec, Scale>(&v_xx[r][c0], a_xx);
-    filter_row32<kT, kVec, Scale>(&v_yy[r][c0], a_yy);
-    filter_row32<kT, kVec, Scale>(&v_xy[r][c0], a_xy);
+    const int r = static_cast<int>(threadIdx.x) / (kTx / B);
+    const int c0 = static_cast<int>(threadIdx.x) % (kTx / B) * B;
+    unsigned a_mu1[B], a_mu2[B];
+    unsigned long long a_xx[B], a_yy[B], a_xy[B];
+    filter_row16<kT, kVec, B>(&v_mu1[r][c0], coeff, a_mu1);
+    filter_row16<kT, kVec, B>(&v_mu2[r][c0], coeff, a_mu2);
+    filter_row32<kT, kVec, Scale, B>(&v_xx[r][c0], a_xx);
+    filter_row32<kT, kVec, Scale, B>(&v_yy[r][c0], a_yy);
+    filter_row32<kT, kVec, Scale, B>(&v_xy[r][c0], a_xy);
     Sums acc;
 #pragma unroll
-    for (int j = 0; j < kBlock; ++j)
+    for (int j = 0; j < B; ++j)
         if (y0 + r < static_cast<int>(h) && x0 + c0 + j < static_cast<int>(w))
             accumulate(acc, a_mu1[j], a_mu2[j], a_xx[j], a_yy[j], a_xy[j], egl, table);
     add_block_sums(acc, egl.n, out);
@@ -401,7 +413,8 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
         shift_sq = 2 * (bpc - 8);
         round_sq = shift_sq == 0 ? 0 : 1ull << (shift_sq - 1);
     }
-    const dim3 grid((w + 63) / 64, (h + kThreads * kBlock / 64 - 1) / (kThreads * kBlock / 64));
+    const unsigned ty = kThreads * kBlockOf[scale] / 64;  // the tile's rows (statistic_tile's kTy)
+    const dim3 grid((w + 63) / 64, (h + ty - 1) / ty);
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
     long long* out = sums + sums_per_scale(egl.n) * scale;
