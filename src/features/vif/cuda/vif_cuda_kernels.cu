@@ -129,8 +129,10 @@ constexpr int kBlockOf[4] = {kBlock, kBlock, 2, 1};
 enum class Moments {
     Narrow,  ///< 8-bit scale 0: every sum is below 65536 * 255^2 < 2^32, so u32 sums are exact
     Pair32,  ///< 9..15-bit scale 0: x*y < 2^30, so two of them add in 32 bits, then one 32x32->64 multiply
-             ///< (a tile with a sample of 2^15 or more, out of the bit depth's range, takes Wide)
-    Wide,    ///< 16-bit samples: per tap, as the CPU
+             ///< (a tile with a sample of 2^15 or more, out of the bit depth's range, takes PerTap)
+    Wide,    ///< 16-bit samples: x*y < 2^32, two of them add in 32 bits with a carry; the carries'
+             ///< taps are summed apart (below 2^17) and added at 2^32
+    PerTap,  ///< per tap, as the CPU (Pair32's fallback: fewer registers than Wide)
 };
 
 /// kBlock consecutive outputs of a kT-tap filter over a shared-memory row of
@@ -210,7 +212,7 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
         mu1[j * stride16] = static_cast<std::uint16_t>((a1 + round_mu) >> shift_mu);
         mu2[j * stride16] = static_cast<std::uint16_t>((a2 + round_mu) >> shift_mu);
     }
-    if constexpr (M == Moments::Wide) {
+    if constexpr (M == Moments::PerTap) {
 #pragma unroll
         for (int j = 0; j < B; ++j) {
             unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
@@ -235,11 +237,22 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
 #pragma unroll
                     for (int k = 0; k < kHalf; ++k) a += coeff[k] * (p[j + k] + p[j + kT - 1 - k]);
                     out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
-                } else {
+                } else if constexpr (M == Moments::Pair32) {
                     unsigned long long a = static_cast<unsigned long long>(coeff[kHalf]) * p[j + kHalf];
 #pragma unroll
                     for (int k = 0; k < kHalf; ++k)
                         a += static_cast<unsigned long long>(coeff[k]) * (p[j + k] + p[j + kT - 1 - k]);
+                    out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
+                } else {
+                    unsigned long long a = static_cast<unsigned long long>(coeff[kHalf]) * p[j + kHalf];
+                    unsigned carried = 0;  // the taps of the pairs that wrapped: each adds tap * 2^32
+#pragma unroll
+                    for (int k = 0; k < kHalf; ++k) {
+                        const unsigned lo = p[j + k] + p[j + kT - 1 - k];
+                        carried += lo < p[j + k] ? coeff[k] : 0u;
+                        a += static_cast<unsigned long long>(coeff[k]) * lo;
+                    }
+                    a += static_cast<unsigned long long>(carried) << 32;
                     out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
                 }
             }
@@ -306,7 +319,7 @@ __global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* 
     for (int item = threadIdx.x; item < (kTy / B) * kSw; item += kThreads) {
         const int r0 = item / kSw * B, c = item % kSw;
         if (M == Moments::Pair32 && wide)
-            vertical_item<kT, kSw, Moments::Wide, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+            vertical_item<kT, kSw, Moments::PerTap, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
                                                   &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c],
                                                   &v_xy[r0][c], kSwPad, kSwPad);
         else
