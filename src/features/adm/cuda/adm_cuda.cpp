@@ -25,9 +25,12 @@ public:
     AdmCuda(Session& s, const ExtractorInfo& kind, std::span<const OptionValues* const> sets, const VideoGeometry& g)
         : SumsTwin(s, "adm", g, sets.size() * adm::cuda::kSums * sizeof(unsigned long long),
                    [this] {
-                       // Zeroed once: the kernels leave their row sums zero after each frame.
+                       // Zeroed once: the kernels leave their row sums zero after each frame. The
+                       // lane's stream does not wait for the default stream: the zeroing must be
+                       // done before its first frame's kernels are enqueued.
                        DeviceBuffer b(adm::cuda::scratch_bytes(w_, h_));
-                       check(cudaMemset(b.get(), 0, b.size()), "adm scratch");
+                       check(cudaMemsetAsync(b.get(), 0, b.size(), nullptr), "adm scratch");
+                       check(cudaStreamSynchronize(nullptr), "adm scratch");
                        return b;
                    }),
           w_(g.width),
