@@ -320,8 +320,33 @@ struct MaskArgs {
     int band_h;        ///< rows per limit in `rows`
 };
 
+/// One band sample's detail values of ref (o) and dis (t), zero outside the
+/// decouple/CSF support (loaded apart from decouple_at, so that a step's loads
+/// can be issued before the previous step's masking).
+template <typename P>
+struct Bands {
+    P o[3], t[3];
+    bool in;
+};
+
+template <typename P>
+__device__ __forceinline__ Bands<P> load_bands(const MaskArgs& g, int i, int j) {
+    const ScaleParams& sp = g.sp;
+    Bands<P> b{};
+    b.in = j >= sp.support.left && j < sp.support.right && i >= sp.support.top && i < sp.support.bottom;
+    if (b.in) {
+        const std::size_t idx = static_cast<std::size_t>(i) * sp.w + j;
+#pragma unroll
+        for (int t = 0; t < 3; ++t) {
+            b.o[t] = static_cast<const P*>(g.o[t])[idx];
+            b.t[t] = static_cast<const P*>(g.t[t])[idx];
+        }
+    }
+    return b;
+}
+
 template <bool Scale0, typename P>
-__device__ __forceinline__ void decouple_at(const MaskArgs& g, const i32* lut, int l0, int nl, int i, int j,
+__device__ __forceinline__ void decouple_at(const MaskArgs& g, const i32* lut, int l0, int nl, const Bands<P>& b,
                                             Decoupled<P>& d) {
     const ScaleParams& sp = g.sp;
 #pragma unroll
@@ -330,14 +355,9 @@ __device__ __forceinline__ void decouple_at(const MaskArgs& g, const i32* lut, i
 #pragma unroll
         for (int t = 0; t < 3; ++t) d.r[l][t] = d.a[l][t] = 0;
     }
-    if (j < sp.support.left || j >= sp.support.right || i < sp.support.top || i >= sp.support.bottom) return;
-    const std::size_t idx = static_cast<std::size_t>(i) * sp.w + j;
-    P o[3], tt[3];
-#pragma unroll
-    for (int t = 0; t < 3; ++t) {
-        o[t] = static_cast<const P*>(g.o[t])[idx];
-        tt[t] = static_cast<const P*>(g.t[t])[idx];
-    }
+    if (!b.in) return;
+    const P* o = b.o;
+    const P* tt = b.t;
     const bool angle = angle_within_1deg(i64{o[0]} * tt[0] + i64{o[1]} * tt[1], i64{o[0]} * o[0] + i64{o[1]} * o[1],
                                          i64{tt[0]} * tt[0] + i64{tt[1]} * tt[1], g.cos1);
 #pragma unroll
@@ -445,16 +465,20 @@ __global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const
     const int row_end = min(row0 + strip_rows, sp.score.bottom);
     const int col0 = sp.score.left + static_cast<int>(blockIdx.x) * kStripCols;
     const int cc = static_cast<int>(threadIdx.x) % kRingW, q = static_cast<int>(threadIdx.x) / kRingW;
-    // Ring row `ring` (picture row row0 - 1 + ring) at this thread's ring column.
-    auto fill = [&](int ring) {
+    // The band samples of ring row `ring` (picture row row0 - 1 + ring) at this thread's ring column.
+    auto load = [&](int ring) {
         // The CPU's neighbours: row/column 1 above/left of 0, the last one below/right of itself.
         int i = row0 - 1 + ring, j = col0 - 1 + cc;
         i = i < 0 ? 1 : (i >= sp.h ? sp.h - 1 : i);
         j = j < 0 ? 1 : (j >= sp.w ? sp.w - 1 : j);
         i = i < sp.h ? i : sp.h - 1;
         j = j < sp.w ? j : sp.w - 1;
+        return load_bands<P>(g, i, j);
+    };
+    // Their decouple + CSF into ring row `ring`'s slot.
+    auto fill = [&](int ring, const Bands<P>& b) {
         Decoupled<P> d;
-        decouple_at<Scale0, P>(g, lut, l0, nl, i, j, d);
+        decouple_at<Scale0, P>(g, lut, l0, nl, b, d);
         const int slot = ring & (kBuf - 1);
 #pragma unroll
         for (int l = 0; l < L; ++l) {
@@ -470,15 +494,18 @@ __global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const
             }
         }
     };
-    if (q < 2) fill(q);  // the rows above the strip's first and the first
+    if (q < 2) fill(q, load(q));  // the rows above the strip's first and the first
+    Bands<P> next = load(2 + q);   // the first step's
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int x = cc;    // scored column col0 + x, centred on ring column x + 1
     const int j = col0 + x;
     const bool col_live = x < kStripCols && j < sp.score.right;
     const bool den_here = l0 == 0;
     for (int top = row0; top < row_end; top += kStep) {
-        fill(top - row0 + 2 + q);  // picture rows top + 1 .. top + kStep
+        fill(top - row0 + 2 + q, next);  // picture rows top + 1 .. top + kStep
         __syncthreads();
+        // The next step's samples, loaded while this step's are masked.
+        if (top + kStep < row_end) next = load(top + kStep - row0 + 2 + q);
         const int i = top + q;
         if (i < row_end) {  // whole 32-lane groups: a row is two of them
             const int up = (i - row0) & (kBuf - 1), mid = (i - row0 + 1) & (kBuf - 1), dn = (i - row0 + 2) & (kBuf - 1);
