@@ -233,13 +233,33 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
     }
 }
 
-/// Blocks an SM should hold: Pair32's kernel (with its Wide fallback) needs
-/// 80 registers a thread to run without spilling.
-template <Moments M>
-constexpr int kMinBlocks = M == Moments::Pair32 ? 3 : 4;
+/// Pair32's fallback for a tile holding an out-of-range sample: the CPU's
+/// per-tap sums read straight from shared memory, in rolled loops (a rare
+/// path, kept small so that it adds no registers to the kernel).
+template <int kT, int kSw, int B>
+__device__ __noinline__ void vertical_per_tap(const std::uint16_t (*s_ref)[kSw], const std::uint16_t (*s_dis)[kSw],
+                                              int r0, int c, const unsigned* coeff, unsigned shift_sq,
+                                              unsigned long long round_sq, std::uint32_t* xx, std::uint32_t* yy,
+                                              std::uint32_t* xy, int stride32) {
+#pragma unroll 1
+    for (int j = 0; j < B; ++j) {
+        unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
+#pragma unroll 1
+        for (int k = 0; k < kT; ++k) {
+            const unsigned x = s_ref[r0 + j + k][c], y = s_dis[r0 + j + k][c];
+            const unsigned cr = coeff[k] * x, cd = coeff[k] * y;
+            a_xx += static_cast<unsigned long long>(cr) * x;
+            a_yy += static_cast<unsigned long long>(cd) * y;
+            a_xy += static_cast<unsigned long long>(cr) * y;
+        }
+        xx[j * stride32] = static_cast<unsigned>((a_xx + round_sq) >> shift_sq);
+        yy[j * stride32] = static_cast<unsigned>((a_yy + round_sq) >> shift_sq);
+        xy[j * stride32] = static_cast<unsigned>((a_xy + round_sq) >> shift_sq);
+    }
+}
 
 template <typename T, unsigned Scale, Moments M>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<M>) statistic_tile(const unsigned char* ref, const unsigned char* dis,
+__global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned char* ref, const unsigned char* dis,
                                                            std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
                                                            unsigned round_mu, unsigned shift_sq,
                                                            unsigned long long round_sq, GainLimits egl,
@@ -286,14 +306,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<M>) statistic_tile(const 
     // Vertical: B consecutive rows of one column per item.
     for (int item = threadIdx.x; item < (kTy / B) * kSw; item += kThreads) {
         const int r0 = item / kSw * B, c = item % kSw;
-        if (M == Moments::Pair32 && wide)
-            vertical_item<kT, kSw, Moments::Wide, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
-                                                  &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c],
-                                                  &v_xy[r0][c], kSwPad, kSwPad);
-        else
-            vertical_item<kT, kSw, M, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
-                                      &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c], &v_xy[r0][c], kSwPad,
-                                      kSwPad);
+        vertical_item<kT, kSw, M, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+                                     &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c], &v_xy[r0][c], kSwPad,
+                                     kSwPad);
+        if (M == Moments::Pair32 && wide)  // over the pairs' second moments (the first moments are exact)
+            vertical_per_tap<kT, kSw, B>(s_ref, s_dis, r0, c, coeff, shift_sq, round_sq, &v_xx[r0][c], &v_yy[r0][c],
+                                         &v_xy[r0][c], kSwPad);
     }
     __syncthreads();
     // Horizontal: B consecutive columns of one row per thread, read as
