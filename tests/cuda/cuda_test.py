@@ -163,16 +163,17 @@ def strip(report):
 
 
 def feature_set(name, *features, deep=False, no_prediction=False, pairs="", banded=False, corpus=True,
-                batched=True, env=None):
+                batched=True, env=None, out_of_range=False):
     """A parity case: --feature arguments, run on every corpus pair unless not
     corpus (and, with deep, on the 12- and 16-bit pairs deep_pairs() makes;
-    with banded, on banded_pairs()'s), or only on the pairs whose name matches
-    the regular expression `pairs`; batched=False skips the batched-dispatch
-    run (for twins that wait inside compute() whatever VMAF_CUDA_DISPATCH says);
-    env: variables for the CUDA runs."""
+    with banded, on banded_pairs()'s; with out_of_range and deep, also on the
+    synthetic 16-bit pair read as 12-bit, samples past the bit depth's range),
+    or only on the pairs whose name matches the regular expression `pairs`;
+    batched=False skips the batched-dispatch run (for twins that wait inside
+    compute() whatever VMAF_CUDA_DISPATCH says); env: variables for the CUDA runs."""
     args = (["--no_prediction"] if no_prediction else []) + [a for f in features for a in ("--feature", f)]
     return {"name": name, "args": args, "deep": deep, "pairs": pairs, "banded": banded, "corpus": corpus,
-            "batched": batched, "env": env or {}}
+            "batched": batched, "env": env or {}, "out_of_range": out_of_range}
 
 
 # speed_chroma options of the VMAF v1.0.16 models (model/vmaf_v1.0.16_*.json): prescale 1, 0.5, 0.6.
@@ -200,6 +201,9 @@ FEATURE_SETS = [
     # and the synthetic 16-bit pair of extreme values).
     feature_set("vifadm_deep", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "adm=debug=true",
                 "adm=adm_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False, no_prediction=True),
+    # vif_cuda on samples past the bit depth's range (16-bit data read as 12-bit): its paired sums' fallback.
+    feature_set("vif_oor", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False,
+                no_prediction=True, pairs=r"^s16as12_", out_of_range=True),
     # whole models: v0.6.1, v0.6.1neg (adm_enhn_gain_limit=1), 4k; the v1.0.16 models' adm options
     # (the models themselves also need speed_chroma; their cambi options are in the "cambi" set).
     {"name": "models", "deep": False,
@@ -476,6 +480,9 @@ def parity(vmaf, clipdir, tmp, extra):
         own = ps_deep if fs["deep"] else ps
         if not fs.get("corpus", True):
             own = [p for p in own if p not in ps]  # the deep pairs only
+        if fs.get("out_of_range"):
+            own = own + [(n.replace("s16_", "s16as12_"), r, d, g[:-1] + ["12"])
+                         for n, r, d, g in own if n.startswith("s16_")]
         for name, ref, dist, geom in own + (band if fs.get("banded") else []):
             if re.search(pair_rx, name) and re.search(fs.get("pairs", ""), name):
                 cases.append((fs, name, ref, dist, geom))
