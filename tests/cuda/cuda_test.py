@@ -201,9 +201,11 @@ FEATURE_SETS = [
     # and the synthetic 16-bit pair of extreme values).
     feature_set("vifadm_deep", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "adm=debug=true",
                 "adm=adm_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False, no_prediction=True),
-    # vif_cuda on samples past the bit depth's range (16-bit data read as 12-bit): its paired sums' fallback.
-    feature_set("vif_oor", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False,
-                no_prediction=True, pairs=r"^s16as12_", out_of_range=True),
+    # vif_cuda and adm_cuda on samples past the bit depth's range (16-bit data read as 12-bit): VIF's
+    # paired sums' and ADM's 32-bit DWT sums' fallbacks.
+    feature_set("vifadm_oor", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "adm=debug=true",
+                "adm=adm_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False, no_prediction=True,
+                pairs=r"^s16as12_", out_of_range=True),
     # whole models: v0.6.1, v0.6.1neg (adm_enhn_gain_limit=1), 4k; the v1.0.16 models' adm options
     # (the models themselves also need speed_chroma; their cambi options are in the "cambi" set).
     {"name": "models", "deep": False,

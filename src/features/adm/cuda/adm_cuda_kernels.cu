@@ -85,9 +85,10 @@ struct DwtOut {
 /// kDwtIn threads; each filters one input column vertically for kDwtRows /
 /// kDwtGroups output rows from one run of loaded samples (lo and hi into
 /// shared memory; kDwtIn = 2 * kDwtCols + 2 columns, so one pass), then a
-/// thread filters one output column of kDwtRows / 8 rows horizontally.
+/// thread filters one output column of kDwtRows / 4 rows horizontally.
 /// `Acc` holds the vertical sums: int is exact up to 15 bits a sample
-/// (|sum| < 50582 * 2^15 < 2^31), long long beyond; the horizontal sums of
+/// (|sum| < 50582 * 2^15 < 2^31), long long beyond (and in a block holding a
+/// sample past 15 bits, out of its bit depth's range); the horizontal sums of
 /// 16-bit lo/hi always fit an int (54822 * 2^15 < 2^31).
 constexpr int kDwtCols = 63, kDwtIn = 2 * kDwtCols + 2, kDwtGroups = 2, kDwtRows = 16;
 constexpr int kDwtThreads = kDwtIn * kDwtGroups;
@@ -102,7 +103,6 @@ __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, co
     const unsigned char* src = blockIdx.z ? dis : ref;
     const int i0 = static_cast<int>(blockIdx.y) * kDwtRows, j0 = static_cast<int>(blockIdx.x) * kDwtCols;
     const int shift_v = static_cast<int>(bpc);
-    const Acc add_v = Acc{1} << (bpc - 1);
     {
         const int c = static_cast<int>(threadIdx.x) % kDwtIn, grp = static_cast<int>(threadIdx.x) / kDwtIn;
         // Columns and rows no output reads may mirror out of range: clamped.
@@ -119,18 +119,32 @@ __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, co
                 v[m] = reinterpret_cast<const Sample*>(
                     src + static_cast<std::size_t>(min(max(mirror(r0 + m, h), 0), h - 1)) * pitch)[col];
         }
+        // int sums are exact only for samples below 2^15: a block holding one
+        // past it (out of the bit depth's range) sums in 64 bits, as the CPU.
+        unsigned seen = 0;
 #pragma unroll
-        for (int r = 0; r < kRowsPerGroup; ++r) {
-            Acc acc_lo = 0, acc_hi = 0;
+        for (int m = 0; m < kRun; ++m) seen |= static_cast<unsigned>(v[m]);
+        const bool wide = __syncthreads_or(sizeof(Acc) == 4 && seen >= 32768u);
+        auto vertical = [&](auto zero) {
+            using A = decltype(zero);
+            const A add = A{1} << (bpc - 1);
 #pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                acc_lo += kLo[k] * v[2 * r + k];
-                acc_hi += kHi[k] * v[2 * r + k];
+            for (int r = 0; r < kRowsPerGroup; ++r) {
+                A acc_lo = 0, acc_hi = 0;
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                    acc_lo += kLo[k] * static_cast<A>(v[2 * r + k]);
+                    acc_hi += kHi[k] * static_cast<A>(v[2 * r + k]);
+                }
+                acc_lo -= static_cast<A>(kLoSum) * add;
+                s_lo[grp * kRowsPerGroup + r][c] = static_cast<i16>((acc_lo + add) >> shift_v);
+                s_hi[grp * kRowsPerGroup + r][c] = static_cast<i16>((acc_hi + add) >> shift_v);
             }
-            acc_lo -= static_cast<Acc>(kLoSum) * add_v;
-            s_lo[grp * kRowsPerGroup + r][c] = static_cast<i16>((acc_lo + add_v) >> shift_v);
-            s_hi[grp * kRowsPerGroup + r][c] = static_cast<i16>((acc_hi + add_v) >> shift_v);
-        }
+        };
+        if (sizeof(Acc) == 4 && wide)
+            vertical(i64{0});
+        else
+            vertical(Acc{0});
     }
     __syncthreads();
     // Horizontal: one output column (lanes: consecutive columns) of kDwtRows / 4 rows.
