@@ -592,8 +592,8 @@ int strip_rows_for(int rows, int strips, int z) {
 }
 
 /// Each scored row's sums, rounded and shifted as the CPU does per row, added
-/// to the frame's sums (block (k, scale, limit): sum k of that scale and
-/// limit); the row sums are left zero.
+/// to the frame's sums (block (k, scale, limit and row chunk): sum k of that
+/// scale and limit over a quarter of its rows); the row sums are left zero.
 struct RowFinish {
     u64* rows;  ///< as MaskArgs::rows
     int n_rows, band_h;
@@ -606,10 +606,10 @@ struct FinishArgs {
     RowFinish s[4];
 };
 
-constexpr unsigned kFinishThreads = 256;
+constexpr unsigned kFinishThreads = 256, kFinishChunks = 4;  // blocks a (sum, scale, limit): row chunks
 __global__ void __launch_bounds__(kFinishThreads) finish_rows(FinishArgs a, u64* sums) {
     const int k = static_cast<int>(blockIdx.x), scale = static_cast<int>(blockIdx.y);
-    const int limit = static_cast<int>(blockIdx.z);
+    const int limit = static_cast<int>(blockIdx.z / kFinishChunks), chunk = static_cast<int>(blockIdx.z % kFinishChunks);
     RowFinish f;
     switch (scale) {  // a constant-index copy: no local-memory copy of the parameter
         case 0: f = a.s[0]; break;
@@ -620,7 +620,9 @@ __global__ void __launch_bounds__(kFinishThreads) finish_rows(FinishArgs a, u64*
     if (!f.rows) return;  // a scale without masking (skipped scale 0, empty region)
     u64 total = 0;
     u64* base = f.rows + static_cast<std::size_t>(limit) * f.band_h * kSumsPerScale + k;
-    for (int r = threadIdx.x; r < f.n_rows; r += kFinishThreads) {
+    const int per = (f.n_rows + static_cast<int>(kFinishChunks) - 1) / static_cast<int>(kFinishChunks);
+    const int r_end = min(f.n_rows, (chunk + 1) * per);
+    for (int r = chunk * per + static_cast<int>(threadIdx.x); r < r_end; r += kFinishThreads) {
         u64& cell = base[static_cast<std::size_t>(r) * kSumsPerScale];
         const u64 s = cell;
         cell = 0;
@@ -700,7 +702,7 @@ void launch_adm(const void* ref, const void* dis, std::size_t pitch, const Frame
         fin.s[s] = RowFinish{b[s].rows, rows, b[s].band_h, sp.den_add_acc, sp.den_shift_acc,
                              sp.cm_add_row, sp.cm_shift_row};
     }
-    finish_rows<<<dim3(kSumsPerScale, 4, egl.n), kFinishThreads, 0, st>>>(fin, sums);
+    finish_rows<<<dim3(kSumsPerScale, 4, egl.n * kFinishChunks), kFinishThreads, 0, st>>>(fin, sums);
 }
 
 }  // namespace vmaf::adm::cuda
