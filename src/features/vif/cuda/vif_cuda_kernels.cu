@@ -279,19 +279,33 @@ __global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned cha
     const unsigned* coeff = kCoeff[Scale];
 
     unsigned seen = 0;  // the samples' bits, or-ed
+    constexpr int kLoads = (kSh * kSw + kThreads - 1) / kThreads;  // a thread's, all issued before any waits
     if (x0 >= kHalf && x0 - kHalf + kSw <= static_cast<int>(w) && y0 >= kHalf &&
         y0 - kHalf + kSh <= static_cast<int>(h)) {  // no mirroring
         const std::size_t off = static_cast<std::size_t>(y0 - kHalf) * pitch + (x0 - kHalf) * sizeof(T);
-        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
+        unsigned a[kLoads], b[kLoads];
+#pragma unroll
+        for (int n = 0; n < kLoads; ++n) {
+            const int i = static_cast<int>(threadIdx.x) + n * static_cast<int>(kThreads);
+            if (i >= kSh * kSw) break;
             const int r = i / kSw, c = i % kSw;
             const std::size_t at = off + static_cast<std::size_t>(r) * pitch + c * sizeof(T);
-            const unsigned a = *reinterpret_cast<const T*>(ref + at), b = *reinterpret_cast<const T*>(dis + at);
-            s_ref[r][c] = static_cast<std::uint16_t>(a);
-            s_dis[r][c] = static_cast<std::uint16_t>(b);
-            seen |= a | b;
+            a[n] = *reinterpret_cast<const T*>(ref + at), b[n] = *reinterpret_cast<const T*>(dis + at);
+        }
+#pragma unroll
+        for (int n = 0; n < kLoads; ++n) {
+            const int i = static_cast<int>(threadIdx.x) + n * static_cast<int>(kThreads);
+            if (i >= kSh * kSw) break;
+            const int r = i / kSw, c = i % kSw;
+            s_ref[r][c] = static_cast<std::uint16_t>(a[n]);
+            s_dis[r][c] = static_cast<std::uint16_t>(b[n]);
+            seen |= a[n] | b[n];
         }
     } else {
-        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
+#pragma unroll
+        for (int n = 0; n < kLoads; ++n) {
+            const int i = static_cast<int>(threadIdx.x) + n * static_cast<int>(kThreads);
+            if (i >= kSh * kSw) break;
             const int r = i / kSw, c = i % kSw;
             // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
             const unsigned gy = min(mirror(y0 - kHalf + r, h), h - 1), gx = min(mirror(x0 - kHalf + c, w), w - 1);
