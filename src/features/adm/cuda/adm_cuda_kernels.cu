@@ -340,8 +340,33 @@ struct MaskArgs {
 template <typename P>
 struct Bands {
     P o[3], t[3];
+    i32 rcp[3];  ///< the reciprocal table's entry for o (see gather_rcp), where o != 0
     bool in;
 };
+
+/// The reciprocal-table entries decouple_at divides by: lut[o] at scale 0,
+/// else lut[o's 15 leading bits, rounded] (gathered apart, so that their
+/// latency can overlap other work).
+template <bool Scale0, typename P>
+__device__ __forceinline__ void gather_rcp(Bands<P>& b, const i32* lut) {
+#pragma unroll
+    for (int t = 0; t < 3; ++t) {
+        const P oo = b.o[t];
+        b.rcp[t] = 0;
+        if (!b.in || oo == 0) continue;
+        if constexpr (Scale0) {
+            b.rcp[t] = lut[oo];
+        } else {
+            const u32 abs_o = abs_u32(oo);
+            u32 msb = abs_o;
+            if (abs_o >= 32768) {
+                const int shift = 17 - __clz(static_cast<int>(abs_o));
+                msb = (abs_o + (u32{1} << (shift - 1))) >> shift;
+            }
+            b.rcp[t] = lut[msb];
+        }
+    }
+}
 
 template <typename P>
 __device__ __forceinline__ Bands<P> load_bands(const MaskArgs& g, int i, int j) {
@@ -360,8 +385,7 @@ __device__ __forceinline__ Bands<P> load_bands(const MaskArgs& g, int i, int j) 
 }
 
 template <bool Scale0, typename P>
-__device__ __forceinline__ void decouple_at(const MaskArgs& g, const i32* lut, int l0, int nl, const Bands<P>& b,
-                                            Decoupled<P>& d) {
+__device__ __forceinline__ void decouple_at(const MaskArgs& g, int l0, int nl, const Bands<P>& b, Decoupled<P>& d) {
     const ScaleParams& sp = g.sp;
 #pragma unroll
     for (int l = 0; l < kLimitsPerBlock; ++l) {
@@ -379,20 +403,15 @@ __device__ __forceinline__ void decouple_at(const MaskArgs& g, const i32* lut, i
         const P oo = o[t], ttt = tt[t];
         i32 k;
         if constexpr (Scale0) {
-            const i32 tmp_k = oo == 0 ? 32768 : static_cast<i32>((i64{lut[oo]} * ttt + 16384) >> 15);
+            const i32 tmp_k = oo == 0 ? 32768 : static_cast<i32>((i64{b.rcp[t]} * ttt + 16384) >> 15);
             k = tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k);
         } else {
             i64 tmp_k = 32768;
             if (oo != 0) {
                 const u32 abs_o = abs_u32(oo);
-                int shift = 0;
-                u32 msb = abs_o;
-                if (abs_o >= 32768) {
-                    shift = 17 - __clz(static_cast<int>(abs_o));
-                    msb = (abs_o + (u32{1} << (shift - 1))) >> shift;
-                }
+                const int shift = abs_o >= 32768 ? 17 - __clz(static_cast<int>(abs_o)) : 0;
                 // The CPU multiplies by sign = +-1: a negation modulo 2^64.
-                const i64 q = i64{lut[msb]} * ttt;
+                const i64 q = i64{b.rcp[t]} * ttt;
                 tmp_k = ((oo < 0 ? -q : q) + (i64{1} << (14 + shift))) >> (15 + shift);
             }
             k = static_cast<i32>(tmp_k < 0 ? 0 : (tmp_k > 32768 ? 32768 : tmp_k));
@@ -492,7 +511,7 @@ __global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const
     // Their decouple + CSF into ring row `ring`'s slot.
     auto fill = [&](int ring, const Bands<P>& b) {
         Decoupled<P> d;
-        decouple_at<Scale0, P>(g, lut, l0, nl, b, d);
+        decouple_at<Scale0, P>(g, l0, nl, b, d);
         const int slot = ring & (kBuf - 1);
 #pragma unroll
         for (int l = 0; l < L; ++l) {
@@ -508,8 +527,13 @@ __global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const
             }
         }
     };
-    if (q < 2) fill(q, load(q));  // the rows above the strip's first and the first
-    Bands<P> next = load(2 + q);   // the first step's
+    if (q < 2) {  // the rows above the strip's first and the first
+        Bands<P> b = load(q);
+        gather_rcp<Scale0>(b, lut);
+        fill(q, b);
+    }
+    Bands<P> next = load(2 + q);  // the first step's
+    gather_rcp<Scale0>(next, lut);
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int x = cc;    // scored column col0 + x, centred on ring column x + 1
     const int j = col0 + x;
@@ -518,8 +542,9 @@ __global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const
     for (int top = row0; top < row_end; top += kStep) {
         fill(top - row0 + 2 + q, next);  // picture rows top + 1 .. top + kStep
         __syncthreads();
-        // The next step's samples, loaded while this step's are masked.
-        if (top + kStep < row_end) next = load(top + kStep - row0 + 2 + q);
+        // The next step's samples, loaded while this step's are masked (their table entries after it).
+        const bool more = top + kStep < row_end;
+        if (more) next = load(top + kStep - row0 + 2 + q);
         const int i = top + q;
         if (i < row_end) {  // whole 32-lane groups: a row is two of them
             const int up = (i - row0) & (kBuf - 1), mid = (i - row0 + 1) & (kBuf - 1), dn = (i - row0 + 2) & (kBuf - 1);
@@ -579,6 +604,7 @@ __global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const
                 }
             }
         }
+        if (more) gather_rcp<Scale0>(next, lut);
         __syncthreads();  // the next step's rows overwrite the slots of this step's upper rows
     }
 }
