@@ -88,6 +88,27 @@ __device__ void add_block_sums(const Sums& acc, unsigned n, long long* out) {
 
 constexpr unsigned kTaps0[4] = {17, 9, 5, 3};
 
+/// The taps as doubles, for the second moments' horizontal sums in double:
+/// every value there (32-bit samples times 16-bit taps, and their sums, below
+/// 2^48) is an integer below 2^53, so each fused multiply-add is exact.
+__constant__ double kCoeffD[4][17] = {
+    {489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489},
+    {1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244},
+    {3571, 16004, 26386, 16004, 3571},
+    {10904, 43728, 10904},
+};
+
+/// v (< 2^32) as a double, exactly: 2^52 + v has v in its low mantissa bits.
+__device__ __forceinline__ double u32_to_double(unsigned v) {
+    return __dadd_rn(__hiloint2double(0x43300000, static_cast<int>(v)), -4503599627370496.0);
+}
+
+/// An integer-valued double in [0, 2^52) as an integer, exactly.
+__device__ __forceinline__ unsigned long long double_to_u64(double v) {
+    return static_cast<unsigned long long>(__double_as_longlong(__dadd_rn(v, 4503599627370496.0))) -
+           0x4330000000000000ull;
+}
+
 /// One scale's statistic, fused: a block loads a tile of both pictures (with
 /// the filter's halo, mirrored at the borders) into shared memory, filters it
 /// vertically there, then horizontally, and adds its pixels' integer sums to
@@ -95,8 +116,7 @@ constexpr unsigned kTaps0[4] = {17, 9, 5, 3};
 /// computed exactly in other orders (the taps are symmetric, so samples at
 /// mirrored taps are added before their multiply: the first moments in 32
 /// bits as the CPU's, whose wrap-free sums are the same modulo 2^32 in any
-/// order; the vertical second moments where a pair cannot wrap, see
-/// Moments). Each
+/// order; the second moments in 64 bits or, below 2^53, in double). Each
 /// thread filters kBlock outputs that share their taps' samples (a column's
 /// consecutive rows, then a row's consecutive columns), so each sample is
 /// read from shared memory once per thread, not once per tap.
@@ -109,8 +129,10 @@ constexpr int kBlockOf[4] = {kBlock, kBlock, 2, 1};
 enum class Moments {
     Narrow,  ///< 8-bit scale 0: every sum is below 65536 * 255^2 < 2^32, so u32 sums are exact
     Pair32,  ///< 9..15-bit scale 0: x*y < 2^30, so two of them add in 32 bits, then one 32x32->64 multiply
-             ///< (a tile with a sample of 2^15 or more, out of the bit depth's range, takes Wide)
-    Wide,    ///< 16-bit samples: per tap, as the CPU (pairs with carries cost more instructions)
+             ///< (a tile with a sample of 2^15 or more, out of the bit depth's range, takes PerTap)
+    Wide,    ///< 16-bit samples: x*y < 2^32, two of them add in 32 bits with a carry; the carries'
+             ///< taps are summed apart (below 2^17) and added at 2^32
+    PerTap,  ///< per tap, as the CPU (Pair32's fallback: fewer registers than Wide)
 };
 
 /// kBlock consecutive outputs of a kT-tap filter over a shared-memory row of
@@ -139,29 +161,33 @@ __device__ __forceinline__ void filter_row16(const std::uint16_t* row, const uns
     }
 }
 
-/// As filter_row16 over 32-bit values, the sums in 64 bits, one 32x32->64
-/// multiply-add a tap (as the CPU's; pairing would need 33-bit pairs).
-template <int kT, int kVec, int B>
-__device__ __forceinline__ void filter_row32(const std::uint32_t* row, const unsigned* coeff,
-                                             unsigned long long out[B]) {
-    unsigned v[4 * kVec];
+/// As filter_row16 over 32-bit values, the sums (below 2^48) in double; the
+/// samples streamed (each converted once, then added to the outputs it is a
+/// tap of), so that only the outputs' sums stay live.
+template <int kT, int kVec, unsigned Scale, int B>
+__device__ __forceinline__ void filter_row32(const std::uint32_t* row, unsigned long long out[B]) {
+    double s[B] = {};
+    auto add = [&](int k, unsigned u) {  // sample k is tap k - j of output j
+        const double v = u32_to_double(u);
+#pragma unroll
+        for (int j = 0; j < B; ++j)
+            if (k - j >= 0 && k - j < kT) s[j] = __fma_rn(kCoeffD[Scale][k - j], v, s[j]);
+    };
     if constexpr (B % 4 == 0) {
 #pragma unroll
         for (int q = 0; q < kVec; ++q) {
             const uint4 a = reinterpret_cast<const uint4*>(row)[q];
-            v[4 * q] = a.x, v[4 * q + 1] = a.y, v[4 * q + 2] = a.z, v[4 * q + 3] = a.w;
+            const unsigned u[4] = {a.x, a.y, a.z, a.w};
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                if (4 * q + e < kT + B - 1) add(4 * q + e, u[e]);
         }
     } else {  // not 16-byte aligned: one sample a read
 #pragma unroll
-        for (int k = 0; k < kT + B - 1; ++k) v[k] = row[k];
+        for (int k = 0; k < kT + B - 1; ++k) add(k, row[k]);
     }
 #pragma unroll
-    for (int j = 0; j < B; ++j) {
-        unsigned long long a = 0;
-#pragma unroll
-        for (int k = 0; k < kT; ++k) a += static_cast<unsigned long long>(coeff[k]) * v[j + k];
-        out[j] = a;
-    }
+    for (int j = 0; j < B; ++j) out[j] = double_to_u64(s[j]);
 }
 
 /// The vertical pass of one item: kBlock consecutive output rows of column c.
@@ -186,7 +212,7 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
         mu1[j * stride16] = static_cast<std::uint16_t>((a1 + round_mu) >> shift_mu);
         mu2[j * stride16] = static_cast<std::uint16_t>((a2 + round_mu) >> shift_mu);
     }
-    if constexpr (M == Moments::Wide) {
+    if constexpr (M == Moments::PerTap) {
 #pragma unroll
         for (int j = 0; j < B; ++j) {
             unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
@@ -211,11 +237,22 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
 #pragma unroll
                     for (int k = 0; k < kHalf; ++k) a += coeff[k] * (p[j + k] + p[j + kT - 1 - k]);
                     out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
-                } else {
+                } else if constexpr (M == Moments::Pair32) {
                     unsigned long long a = static_cast<unsigned long long>(coeff[kHalf]) * p[j + kHalf];
 #pragma unroll
                     for (int k = 0; k < kHalf; ++k)
                         a += static_cast<unsigned long long>(coeff[k]) * (p[j + k] + p[j + kT - 1 - k]);
+                    out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
+                } else {
+                    unsigned long long a = static_cast<unsigned long long>(coeff[kHalf]) * p[j + kHalf];
+                    unsigned carried = 0;  // the taps of the pairs that wrapped: each adds tap * 2^32
+#pragma unroll
+                    for (int k = 0; k < kHalf; ++k) {
+                        const unsigned lo = p[j + k] + p[j + kT - 1 - k];
+                        carried += lo < p[j + k] ? coeff[k] : 0u;
+                        a += static_cast<unsigned long long>(coeff[k]) * lo;
+                    }
+                    a += static_cast<unsigned long long>(carried) << 32;
                     out[j * stride32] = static_cast<unsigned>((a + round_sq) >> shift_sq);
                 }
             }
@@ -233,33 +270,8 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
     }
 }
 
-/// Pair32's fallback for a tile holding an out-of-range sample: the CPU's
-/// per-tap sums read straight from shared memory, in rolled loops (a rare
-/// path, kept small so that it adds no registers to the kernel).
-template <int kT, int kSw, int B>
-__device__ __noinline__ void vertical_per_tap(const std::uint16_t (*s_ref)[kSw], const std::uint16_t (*s_dis)[kSw],
-                                              int r0, int c, const unsigned* coeff, unsigned shift_sq,
-                                              unsigned long long round_sq, std::uint32_t* xx, std::uint32_t* yy,
-                                              std::uint32_t* xy, int stride32) {
-#pragma unroll 1
-    for (int j = 0; j < B; ++j) {
-        unsigned long long a_xx = 0, a_yy = 0, a_xy = 0;
-#pragma unroll 1
-        for (int k = 0; k < kT; ++k) {
-            const unsigned x = s_ref[r0 + j + k][c], y = s_dis[r0 + j + k][c];
-            const unsigned cr = coeff[k] * x, cd = coeff[k] * y;
-            a_xx += static_cast<unsigned long long>(cr) * x;
-            a_yy += static_cast<unsigned long long>(cd) * y;
-            a_xy += static_cast<unsigned long long>(cr) * y;
-        }
-        xx[j * stride32] = static_cast<unsigned>((a_xx + round_sq) >> shift_sq);
-        yy[j * stride32] = static_cast<unsigned>((a_yy + round_sq) >> shift_sq);
-        xy[j * stride32] = static_cast<unsigned>((a_xy + round_sq) >> shift_sq);
-    }
-}
-
 template <typename T, unsigned Scale, Moments M>
-__global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned char* ref, const unsigned char* dis,
+__global__ void __launch_bounds__(kThreads) statistic_tile(const unsigned char* ref, const unsigned char* dis,
                                                            std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
                                                            unsigned round_mu, unsigned shift_sq,
                                                            unsigned long long round_sq, GainLimits egl,
@@ -279,33 +291,19 @@ __global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned cha
     const unsigned* coeff = kCoeff[Scale];
 
     unsigned seen = 0;  // the samples' bits, or-ed
-    constexpr int kLoads = (kSh * kSw + kThreads - 1) / kThreads;  // a thread's, all issued before any waits
     if (x0 >= kHalf && x0 - kHalf + kSw <= static_cast<int>(w) && y0 >= kHalf &&
         y0 - kHalf + kSh <= static_cast<int>(h)) {  // no mirroring
         const std::size_t off = static_cast<std::size_t>(y0 - kHalf) * pitch + (x0 - kHalf) * sizeof(T);
-        unsigned a[kLoads], b[kLoads];
-#pragma unroll
-        for (int n = 0; n < kLoads; ++n) {
-            const int i = static_cast<int>(threadIdx.x) + n * static_cast<int>(kThreads);
-            if (i >= kSh * kSw) break;
+        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
             const int r = i / kSw, c = i % kSw;
             const std::size_t at = off + static_cast<std::size_t>(r) * pitch + c * sizeof(T);
-            a[n] = *reinterpret_cast<const T*>(ref + at), b[n] = *reinterpret_cast<const T*>(dis + at);
-        }
-#pragma unroll
-        for (int n = 0; n < kLoads; ++n) {
-            const int i = static_cast<int>(threadIdx.x) + n * static_cast<int>(kThreads);
-            if (i >= kSh * kSw) break;
-            const int r = i / kSw, c = i % kSw;
-            s_ref[r][c] = static_cast<std::uint16_t>(a[n]);
-            s_dis[r][c] = static_cast<std::uint16_t>(b[n]);
-            seen |= a[n] | b[n];
+            const unsigned a = *reinterpret_cast<const T*>(ref + at), b = *reinterpret_cast<const T*>(dis + at);
+            s_ref[r][c] = static_cast<std::uint16_t>(a);
+            s_dis[r][c] = static_cast<std::uint16_t>(b);
+            seen |= a | b;
         }
     } else {
-#pragma unroll
-        for (int n = 0; n < kLoads; ++n) {
-            const int i = static_cast<int>(threadIdx.x) + n * static_cast<int>(kThreads);
-            if (i >= kSh * kSw) break;
+        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
             const int r = i / kSw, c = i % kSw;
             // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
             const unsigned gy = min(mirror(y0 - kHalf + r, h), h - 1), gx = min(mirror(x0 - kHalf + c, w), w - 1);
@@ -320,12 +318,14 @@ __global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned cha
     // Vertical: B consecutive rows of one column per item.
     for (int item = threadIdx.x; item < (kTy / B) * kSw; item += kThreads) {
         const int r0 = item / kSw * B, c = item % kSw;
-        vertical_item<kT, kSw, M, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
-                                     &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c], &v_xy[r0][c], kSwPad,
-                                     kSwPad);
-        if (M == Moments::Pair32 && wide)  // over the pairs' second moments (the first moments are exact)
-            vertical_per_tap<kT, kSw, B>(s_ref, s_dis, r0, c, coeff, shift_sq, round_sq, &v_xx[r0][c], &v_yy[r0][c],
-                                         &v_xy[r0][c], kSwPad);
+        if (M == Moments::Pair32 && wide)
+            vertical_item<kT, kSw, Moments::PerTap, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+                                                  &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c],
+                                                  &v_xy[r0][c], kSwPad, kSwPad);
+        else
+            vertical_item<kT, kSw, M, B>(s_ref, s_dis, r0, c, coeff, shift_mu, round_mu, shift_sq, round_sq,
+                                      &v_mu1[r0][c], &v_mu2[r0][c], &v_xx[r0][c], &v_yy[r0][c], &v_xy[r0][c], kSwPad,
+                                      kSwPad);
     }
     __syncthreads();
     // Horizontal: B consecutive columns of one row per thread, read as
@@ -336,9 +336,9 @@ __global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned cha
     unsigned long long a_xx[B], a_yy[B], a_xy[B];
     filter_row16<kT, kVec, B>(&v_mu1[r][c0], coeff, a_mu1);
     filter_row16<kT, kVec, B>(&v_mu2[r][c0], coeff, a_mu2);
-    filter_row32<kT, kVec, B>(&v_xx[r][c0], coeff, a_xx);
-    filter_row32<kT, kVec, B>(&v_yy[r][c0], coeff, a_yy);
-    filter_row32<kT, kVec, B>(&v_xy[r][c0], coeff, a_xy);
+    filter_row32<kT, kVec, Scale, B>(&v_xx[r][c0], a_xx);
+    filter_row32<kT, kVec, Scale, B>(&v_yy[r][c0], a_yy);
+    filter_row32<kT, kVec, Scale, B>(&v_xy[r][c0], a_xy);
     Sums acc;
 #pragma unroll
     for (int j = 0; j < B; ++j)
