@@ -85,12 +85,21 @@
 #define cudaEventRecord hipEventRecord
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaEventElapsedTime hipEventElapsedTime
+#define cudaFuncSetAttribute(f, attr, v) hipFuncSetAttribute(reinterpret_cast<const void*>(f), attr, v)
+#ifndef cudaFuncAttributeMaxDynamicSharedMemorySize
+#define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#endif
 #ifndef cudaStreamLegacy  // CUDA's own macro on HIP's NVIDIA platform
 // HIP's null stream is the legacy default stream.
 #define cudaStreamLegacy static_cast<hipStream_t>(nullptr)
 #endif
 
 #if defined(__HIP_PLATFORM_AMD__)
+// Kernel parameters are addressable on AMD: CUDA's __grid_constant__ (a
+// by-value parameter read in place, also with dynamic indices) is the default.
+#ifndef __grid_constant__
+#define __grid_constant__
+#endif
 // Device intrinsics whose HIP (ROCm 5.2) version is not CUDA's: __fsqrt_rn is
 // the native v_sqrt_f32 there (about 1 ulp), while sqrtf, under
 // -fhip-fp32-correctly-rounded-divide-sqrt (cmake/Hip.cmake), is the IEEE

@@ -1,13 +1,14 @@
 // CAMBI on the device. Per picture: 10-bit conversion (+ range check),
 // anti-dithering, the flat-area derivative and the 7x7 spatial mask at full
-// resolution; per scale a fused decimate + 3x3 mode filter + band-code pass,
-// then the c values, one warp per (row, column segment) sliding its own
-// window histogram along the row in shared memory. The CPU slides its
-// histograms down the columns instead; both hold, at pixel (i, j), the codes
-// of rows [i - pad, i + pad] x columns [j - pad, j + pad] clipped to the
-// scale (the CPU's three row phases reduce to that window for every height
-// it can score), so the integer counts, and with them the float c values
-// (the CPU's expression, one rounding per operation), are equal.
+// resolution (one tiled kernel); per scale a fused decimate + 3x3 mode
+// filter + band-code pass; then the c values of all five scales in one
+// launch, each warp sliding 32 column histograms down a band of rows (see
+// c_values below). The CPU slides its histograms down the columns as well;
+// both hold, at pixel (i, j), the codes of rows [i - pad, i + pad] x columns
+// [j - pad, j + pad] clipped to the scale (the CPU's three row phases reduce
+// to that window for every height it can score), so the integer counts, and
+// with them the float c values (the CPU's expression, one rounding per
+// operation), are equal.
 #include "cambi_cuda_kernels.hpp"
 
 namespace vmaf::cambi::cuda {
@@ -27,8 +28,9 @@ std::size_t align_up(std::size_t v) {
 }
 
 struct Scratch {
-    u16 *img, *dither, *filt[2], *codes, *codes_t;
-    u8 *flat, *mask;
+    u16 *img, *dither, *filt[2];
+    u16* codes;  ///< every scale's band codes, at ScaleSizes::offset
+    u8* mask;
 };
 
 std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
@@ -43,14 +45,29 @@ std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
     s.img = static_cast<u16*>(take(2 * n));
     s.dither = static_cast<u16*>(take(2 * n));
     s.filt[0] = static_cast<u16*>(take(2 * n));
-    s.filt[1] = static_cast<u16*>(take(2 * n));
-    s.codes = static_cast<u16*>(take(2 * n));
-    s.codes_t = static_cast<u16*>(take(2 * n));
-    s.flat = static_cast<u8*>(take(n));
+    // filt[1] holds scales 1 and 3 (never the speed-up's halved scale 0 at more).
+    const ScaleSizes ss = scale_sizes(w, h, false);
+    s.filt[1] = static_cast<u16*>(take(2 * std::size_t{ss.w[1]} * ss.h[1]));
+    s.codes = static_cast<u16*>(take(2 * ss.total));
     s.mask = static_cast<u8*>(take(n));
     if (out) *out = s;
     return off;
 }
+
+/// One scale of the c-value launch (see c_values()).
+struct CScale {
+    const u16* codes;  ///< w x h band codes
+    float* c;          ///< w x h c values
+    unsigned w, h;
+    unsigned rows;         ///< per band
+    unsigned tiles_x;      ///< column tiles
+    unsigned first_block;  ///< of the scale's blocks (column tile fastest, then band)
+};
+struct CJob {
+    CScale s[kScales];
+    int pad, num_diffs;
+    u16 band_base, band_size;
+};
 
 // ---- preprocessing ----------------------------------------------------------
 
@@ -99,31 +116,47 @@ __global__ void anti_dither(const u16* in, u16* out, unsigned w, unsigned h) {
 
 // ---- spatial mask -------------------------------------------------------------
 
-/// flat_row(): 1 where the sample equals its right and lower neighbours (absent ones count as equal).
-__global__ void flat(const u16* img, u8* out, unsigned w, unsigned h) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= w) return;
-    const std::size_t i = std::size_t{y} * w + x;
-    bool f = x + 1 >= w || img[i] == img[i + 1];
-    if (y + 1 < h) f = f && img[i] == img[i + w];
-    out[i] = f;
-}
+/// flat_row() + spatial_mask(): one block per 32 x 32 tile of the mask. The
+/// flat flags of the tile and its 3-sample border (0 outside the picture) go
+/// to shared memory, then column sums of 7 and row sums of 7 of those: the
+/// integer count of the 7x7 square, compared with `threshold` as the CPU does.
+constexpr int kMaskTile = 32, kMaskHalo = kMaskTile + 6;
 
-/// spatial_mask(): 1 where the 7x7 square (zero outside) holds more than `threshold` flat samples.
-__global__ void mask7(const u8* flat, u8* mask, unsigned w, unsigned h, unsigned threshold) {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= static_cast<int>(w)) return;
-    unsigned s = 0;
-    for (int dy = -3; dy <= 3; ++dy) {
-        const int yy = y + dy;
-        if (yy < 0 || yy >= static_cast<int>(h)) continue;
-        const u8* r = flat + std::size_t(yy) * w;
-        for (int dx = -3; dx <= 3; ++dx) {
-            const int xx = x + dx;
-            if (xx >= 0 && xx < static_cast<int>(w)) s += r[xx];
+__global__ void __launch_bounds__(256) mask_tile(const u16* img, u8* mask, unsigned w, unsigned h,
+                                                 unsigned threshold) {
+    __shared__ u8 fl[kMaskHalo][kMaskHalo];
+    __shared__ u8 vs[kMaskTile][kMaskHalo];
+    const int x0 = blockIdx.x * kMaskTile, y0 = blockIdx.y * kMaskTile;
+    const int W = static_cast<int>(w), H = static_cast<int>(h);
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    for (int e = tid; e < kMaskHalo * kMaskHalo; e += 256) {
+        const int r = e / kMaskHalo, q = e % kMaskHalo;
+        const int y = y0 - 3 + r, x = x0 - 3 + q;
+        u8 f = 0;
+        if (y >= 0 && y < H && x >= 0 && x < W) {
+            const std::size_t i = std::size_t(y) * w + x;
+            bool b = x + 1 >= W || img[i] == img[i + 1];
+            if (y + 1 < H) b = b && img[i] == img[i + w];
+            f = b;
         }
+        fl[r][q] = f;
     }
-    mask[std::size_t(y) * w + x] = s > threshold;
+    __syncthreads();
+    for (int e = tid; e < kMaskTile * kMaskHalo; e += 256) {
+        const int r = e / kMaskHalo, q = e % kMaskHalo;
+        u8 s = 0;
+        for (int d = 0; d < 7; ++d) s += fl[r + d][q];
+        vs[r][q] = s;
+    }
+    __syncthreads();
+    const int x = x0 + threadIdx.x;
+    for (int r = threadIdx.y; r < kMaskTile; r += 8) {
+        const int y = y0 + r;
+        if (x >= W || y >= H) continue;
+        unsigned s = 0;
+        for (int d = 0; d < 7; ++d) s += vs[r][threadIdx.x + d];
+        mask[std::size_t(y) * w + x] = s > threshold;
+    }
 }
 
 // ---- per scale ----------------------------------------------------------------
@@ -160,113 +193,129 @@ __global__ void filter_codes(const u16* prev, unsigned prev_w, bool dec, unsigne
     codes[o] = m && r < band_size ? r : kNoCode;
 }
 
-/// out = the transpose of the h x w array `in` (out is w x h).
-__global__ void transpose(const u16* in, u16* out, unsigned w, unsigned h) {
-    __shared__ u16 tile[32][33];
-    const unsigned x = blockIdx.x * 32 + threadIdx.x, y0 = blockIdx.y * 32;
-    for (unsigned k = threadIdx.y; k < 32; k += 8)
-        if (x < w && y0 + k < h) tile[k][threadIdx.x] = in[std::size_t(y0 + k) * w + x];
-    __syncthreads();
-    const unsigned ox = y0 + threadIdx.x;
-    for (unsigned k = threadIdx.y; k < 32; k += 8) {
-        const unsigned oy = blockIdx.x * 32 + k;
-        if (oy < w && ox < h) out[std::size_t(oy) * h + ox] = tile[threadIdx.x][k];
-    }
-}
+// ---- c values -----------------------------------------------------------------
+//
+// One warp per block, owning kTileW columns [j0, j0 + 32) of one scale and a
+// band of its rows [i0, i1). Lane t keeps the window histogram of column
+// j0 + t (band_size u16 counts in shared memory, bin-major so that the lanes'
+// counts of one bin are adjacent) and slides it down the band: at row step t
+// the codes of row t + pad enter and those of row t - pad - 1 leave, each at
+// the columns [j - pad, j + pad] of the lane's window. The warp stages those
+// two rows for the 96 columns [j0 - 32, j0 + 64) (every window of the tile
+// lies within them, pad <= 32) and splits them into runs of equal (entering,
+// leaving) code pairs: bit masks of run starts and of the columns whose
+// codes differ. Each lane then walks only the runs inside its window that
+// change a count (entering code != leaving code), adding or subtracting the
+// run's length: kNoCode and flat areas cost next to nothing, and the counts
+// are the CPU's integer counts whatever the run structure (u16 like the
+// CPU's; they never exceed window^2 < 2^16, so transient wraps cancel).
+// A band starts from an empty histogram 2 * pad steps above i0 (rows only
+// enter), so each band's counts at row i cover rows [i - pad, i + pad] and
+// columns [j - pad, j + pad] clipped to the scale, as the CPU's do.
 
-constexpr int kWarps = 8;  // per block
-constexpr int kSeg = 256;  // columns per warp
+constexpr int kTileW = 32;       // columns per block (one per lane)
+constexpr int kExt = 3 * kTileW;  // staged columns: the tile and 32 either side
+constexpr int kStage = 8;         // row steps staged at once
 constexpr u32 kFull = 0xffffffffu;
 
-/// Adds `delta` to hist[code] for each lane's code (kNoCode: none). Lanes
-/// hold consecutive rows of one column, where equal codes come in runs: the
-/// first lane of each run adds the run's length, one shared atomic per run.
-/// All 32 lanes call.
-__device__ __forceinline__ void warp_add(u32* hist, u16 code, u32 delta) {
-    if (__ballot_sync(kFull, code != kNoCode) == 0) return;
-    const int lane = threadIdx.x & 31;
-    const u16 prev = __shfl_up_sync(kFull, code, 1);
-    const bool start = lane == 0 || prev != code;
-    const u32 starts = __ballot_sync(kFull, start);
-    if (start && code != kNoCode) {
-        const u32 after = starts & ~((2u << lane) - 1u);  // lane 31: 2u << 31 == 0, so none
-        const int end = after ? __ffs(after) - 1 : 32;
-        atomicAdd(&hist[code], delta * static_cast<u32>(end - lane));
+/// First position in [from, limit] (limit < kExt) whose bit is set in the
+/// 96-bit mask (m0, m1, m2), else limit + 1.
+__device__ __forceinline__ int next_bit(u32 m0, u32 m1, u32 m2, int from, int limit) {
+    if (from > limit) return limit + 1;
+    int q = from >> 5;
+    u32 m = (q == 0 ? m0 : q == 1 ? m1 : m2) & (kFull << (from & 31));
+    for (;;) {
+        if (m) {
+            const int x = (q << 5) + __ffs(m) - 1;
+            return x <= limit ? x : limit + 1;
+        }
+        if (++q > (limit >> 5)) return limit + 1;
+        m = q == 1 ? m1 : m2;
     }
 }
 
-/// The largest of the lanes' values (all >= +0, so their bits order as unsigned).
-__device__ __forceinline__ float warp_max(float v) {
-#if __CUDA_ARCH__ >= 800
-    return __uint_as_float(__reduce_max_sync(kFull, __float_as_uint(v)));
-#else
-    for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(kFull, v, o));
-    return v;
-#endif
-}
+__global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob job, const u32* __restrict__ active,
+                                                   const float* __restrict__ recip) {
+    extern __shared__ u16 hist[];  // hist[bin * kTileW + lane]
+    __shared__ u16 s_in[kStage][kExt], s_out[kStage][kExt], s_ctr[kStage][kTileW];
+    __shared__ int s_weight[32];
+    const int lane = threadIdx.x;
+    int k = 0;
+    while (k + 1 < kScales && blockIdx.x >= job.s[k + 1].first_block) ++k;
+    const CScale& sc = job.s[k];
+    const int W = static_cast<int>(sc.w), H = static_cast<int>(sc.h);
+    const unsigned local = blockIdx.x - sc.first_block;
+    const int j0 = static_cast<int>(local % sc.tiles_x) * kTileW;
+    const int i0 = static_cast<int>(local / sc.tiles_x * sc.rows);
+    const int i1 = min(H, i0 + static_cast<int>(sc.rows));
+    const int pad = job.pad, bins = job.band_size;
+    const u16* codes = sc.codes;
 
-/// c_values() + c_values_row(): one warp per (row i, kSeg columns), its
-/// window histogram (band_size counts) in shared memory. `codes_t` is the
-/// scale's band codes transposed (column c's rows at c * h), so a column of
-/// the window is one coalesced read. Steps of a row: the column leaving the
-/// window is removed and the entering one added, the rows of the window
-/// spread over the lanes; lane d < num_diffs then scores contrast step d + 1
-/// and the warp keeps the largest.
-__global__ void c_values(const u16* __restrict__ codes_t, unsigned w, unsigned h, int pad, u16 band_base, u16 band_size,
-                         int num_diffs, const u32* __restrict__ active, const float* __restrict__ recip, float* c) {
-    extern __shared__ u32 shared_hist[];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int W = static_cast<int>(w), H = static_cast<int>(h);
-    const int segs = (W + kSeg - 1) / kSeg;
-    const long long task = static_cast<long long>(blockIdx.x) * kWarps + warp;
-    if (task >= static_cast<long long>(H) * segs) return;  // whole warps
-    const int i = static_cast<int>(task / segs), j0 = static_cast<int>(task % segs) * kSeg;
-    const int j1 = min(W, j0 + kSeg);
-    u32* hist = shared_hist + std::size_t(warp) * band_size;
-    for (int b = lane; b < band_size; b += 32) hist[b] = 0;
-    __syncwarp();
-    const int r_lo = max(0, i - pad), r_hi = min(H - 1, i + pad);
-    auto at = [&](int col, int r) { return codes_t[std::size_t(col) * h + r]; };
-    // The window of column j0 - 1.
-    for (int col = max(0, j0 - 1 - pad); col <= min(W - 1, j0 - 1 + pad); ++col)
-        for (int r0 = r_lo; r0 <= r_hi; r0 += 32) {
-            const int r = r0 + lane;
-            warp_add(hist, r <= r_hi ? at(col, r) : kNoCode, 1u);
-        }
-    __syncwarp();
-    const int weight = kWeights[lane];
-    float mine = 0.0f;
-    for (int j = j0; j < j1; ++j) {
-        const int leave = j - 1 - pad, enter = j + pad;
-        for (int r0 = r_lo; r0 <= r_hi; r0 += 32) {
-            const int r = r0 + lane;
-            u16 out = r <= r_hi && leave >= 0 ? at(leave, r) : kNoCode;
-            u16 in = r <= r_hi && enter < W ? at(enter, r) : kNoCode;
-            if (out == in) out = in = kNoCode;
-            warp_add(hist, out, kFull);  // -1 per sample
-            warp_add(hist, in, 1u);
-        }
-        __syncwarp();
-        const u16 code = at(j, i);
-        float best = 0.0f;
-        if (code != kNoCode) {
-            if (lane < num_diffs && (active[code + band_base + num_diffs] >> lane & 1u)) {
-                const u32 p0 = hist[code];
-                const int up = code + lane + 1, down = code - lane - 1;
-                const u32 p1 = up < band_size ? hist[up] : 0u;
-                const u32 p2 = down >= 0 ? hist[down] : 0u;
-                const u32 q = p1 > p2 ? p1 : p2;
-                best = static_cast<float>(weight * static_cast<int>(p0) * static_cast<int>(q)) * recip[q + p0];
+    u32* hist32 = reinterpret_cast<u32*>(hist);
+    for (int e = lane; e < bins * (kTileW / 2); e += kTileW) hist32[e] = 0;
+    s_weight[lane] = kWeights[lane];
+
+    const int j = j0 + lane;
+    const int a = lane + kTileW - pad, b = lane + kTileW + pad;  // the lane's window, staged columns
+    const int first = max(i0 - 2 * pad, -pad);                   // rows before 0 hold nothing
+    for (int t0 = first; t0 < i1; t0 += kStage) {
+        const int steps = min(kStage, i1 - t0);
+        __syncwarp();  // the previous stage is consumed
+        for (int st = 0; st < steps; ++st) {
+            const int t = t0 + st;
+            const int rin = t + pad, rout = t > i0 ? t - pad - 1 : -1;  // rin >= 0
+            const bool in_ok = rin < H, out_ok = rout >= 0;
+#pragma unroll
+            for (int q = 0; q < 3; ++q) {
+                const int col = j0 - kTileW + q * kTileW + lane;
+                const bool col_ok = col >= 0 && col < W;
+                s_in[st][q * kTileW + lane] = col_ok && in_ok ? codes[std::size_t(rin) * W + col] : kNoCode;
+                s_out[st][q * kTileW + lane] = col_ok && out_ok ? codes[std::size_t(rout) * W + col] : kNoCode;
             }
-            best = warp_max(best);
-        }
-        const int slot = (j - j0) & 31;
-        if (slot == lane) mine = best;
-        if (slot == 31 || j == j1 - 1) {
-            const int base = j - slot;
-            if (base + lane <= j) c[std::size_t(i) * w + base + lane] = mine;
+            s_ctr[st][lane] = t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
         }
         __syncwarp();
+        for (int st = 0; st < steps; ++st) {
+            const int t = t0 + st;
+            // Run starts (B) and count-changing columns (N) of the staged pair rows.
+            u32 B[3], N[3];
+#pragma unroll
+            for (int q = 0; q < 3; ++q) {
+                const int x = q * kTileW + lane;
+                const u32 pair = s_in[st][x] | u32(s_out[st][x]) << 16;
+                const u32 prev = x > 0 ? s_in[st][x - 1] | u32(s_out[st][x - 1]) << 16 : ~pair;
+                B[q] = __ballot_sync(kFull, pair != prev);
+                N[q] = __ballot_sync(kFull, s_in[st][x] != s_out[st][x]);
+            }
+            const u32 S0 = B[0] & N[0], S1 = B[1] & N[1], S2 = B[2] & N[2];
+            int p = (N[a >> 5] >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
+            while (p <= b) {
+                const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
+                const u16 cin = s_in[st][p], cout = s_out[st][p];
+                const u16 len = static_cast<u16>(e - p);
+                if (cin != kNoCode) hist[cin * kTileW + lane] += len;
+                if (cout != kNoCode) hist[cout * kTileW + lane] -= len;
+                p = next_bit(S0, S1, S2, e, b);
+            }
+            if (t < i0) continue;
+            const u16 code = s_ctr[st][lane];
+            float best = 0.0f;
+            if (code != kNoCode) {
+                u32 act = active[code + job.band_base + job.num_diffs];
+                const int p0 = hist[code * kTileW + lane];
+                while (act) {
+                    const int d = __ffs(act) - 1;
+                    act &= act - 1;
+                    const int up = code + d + 1, down = code - d - 1;
+                    const int p1 = up < bins ? hist[up * kTileW + lane] : 0;
+                    const int p2 = down >= 0 ? hist[down * kTileW + lane] : 0;
+                    const int qq = p1 > p2 ? p1 : p2;
+                    const float v = static_cast<float>(s_weight[d] * p0 * qq) * recip[qq + p0];
+                    if (v > best) best = v;
+                }
+            }
+            if (j < W) sc.c[std::size_t(t) * W + j] = best;
+        }
     }
 }
 
@@ -299,9 +348,10 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         anti_dither<<<g, 256, 0, s>>>(sc.img, sc.dither, a.w, a.h);
         img = sc.dither;
     }
-    flat<<<g, 256, 0, s>>>(img, sc.flat, a.w, a.h);
-    mask7<<<g, 256, 0, s>>>(sc.flat, sc.mask, a.w, a.h, a.mask_threshold);
+    mask_tile<<<dim3((a.w + kMaskTile - 1) / kMaskTile, (a.h + kMaskTile - 1) / kMaskTile), dim3(32, 8), 0, s>>>(
+        img, sc.mask, a.w, a.h, a.mask_threshold);
 
+    // Every scale's band codes, then the c values of all scales in one launch.
     const ScaleSizes ss = scale_sizes(a.w, a.h, a.speedup);
     const u16* prev = img;
     unsigned prev_w = a.w, mshift = 0;
@@ -311,17 +361,38 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         const unsigned w = ss.w[k], h = ss.h[k];
         u16* out = sc.filt[k & 1];
         filter_codes<<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, dec, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                     a.band_size, out, sc.codes);
-        transpose<<<dim3((w + 31) / 32, (h + 31) / 32), dim3(32, 8), 0, s>>>(sc.codes, sc.codes_t, w, h);
-        const unsigned segs = (w + kSeg - 1) / kSeg;
-        const unsigned long long tasks = static_cast<unsigned long long>(segs) * h;
-        const unsigned blocks = static_cast<unsigned>((tasks + kWarps - 1) / kWarps);
-        const std::size_t shared = std::size_t{kWarps} * a.band_size * sizeof(u32);
-        c_values<<<blocks, kWarps * 32, shared, s>>>(sc.codes_t, w, h, a.window >> 1, a.band_base, a.band_size,
-                                                     a.num_diffs, t.active, t.recip, c + ss.offset[k]);
+                                                     a.band_size, out, sc.codes + ss.offset[k]);
         prev = out;
         prev_w = w;
     }
+    const int pad = a.window >> 1;
+    CJob job{};
+    job.pad = pad;
+    job.num_diffs = a.num_diffs;
+    job.band_base = a.band_base;
+    job.band_size = a.band_size;
+    // Bands of `rows` rows: fewer rows (more blocks, more of the 2 * pad
+    // warm-up steps per band) only while the scales give few blocks.
+    unsigned rows = 256, blocks = 0;
+    for (;;) {
+        blocks = 0;
+        for (int k = 0; k < kScales; ++k) {
+            CScale& cs = job.s[k];
+            cs.codes = sc.codes + ss.offset[k];
+            cs.c = c + ss.offset[k];
+            cs.w = ss.w[k], cs.h = ss.h[k];
+            cs.rows = rows;
+            cs.tiles_x = (ss.w[k] + kTileW - 1) / kTileW;
+            cs.first_block = blocks;
+            blocks += cs.tiles_x * ((ss.h[k] + rows - 1) / rows);
+        }
+        if (blocks >= 1024 || rows <= 64) break;
+        rows >>= 1;
+    }
+    const std::size_t shared = std::size_t{a.band_size} * kTileW * sizeof(u16);
+    if (shared > 48 * 1024)
+        cudaFuncSetAttribute(c_values, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
+    c_values<<<blocks, kTileW, shared, s>>>(job, t.active, t.recip);
 }
 
 }  // namespace vmaf::cambi::cuda
