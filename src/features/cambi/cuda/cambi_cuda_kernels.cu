@@ -78,14 +78,17 @@ __global__ void range_check(const u16* src, std::size_t pitch, unsigned w, unsig
     if (row[x] > max) atomicOr(flag, 1u);
 }
 
-/// cambi_core.cpp preprocess(): sample (xmap[x], ymap[y]) to 10 bits.
+/// cambi_core.cpp preprocess(): sample (xmap[x], ymap[y]) to 10 bits. With
+/// `flag` (the maps are then the identity: every sample is read once), also
+/// the range check: *flag = 1 when a sample exceeds `max`.
 template <typename T>
 __global__ void to_10bit(const T* src, std::size_t pitch, const unsigned* xmap, const unsigned* ymap, unsigned w,
-                         unsigned h, unsigned bpc, u16* out) {
+                         unsigned h, unsigned bpc, u16* out, unsigned max, unsigned* flag) {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= w) return;
     const T* row = reinterpret_cast<const T*>(reinterpret_cast<const char*>(src) + ymap[y] * pitch);
     const unsigned v = row[xmap[x]];
+    if (flag && v > max) atomicOr(flag, 1u);
     u16 o;
     if (bpc == 8) {
         o = static_cast<u16>(v << 2);
@@ -333,16 +336,19 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     Scratch sc{};
     layout(a.w, a.h, static_cast<char*>(scratch), &sc);
     cudaMemsetAsync(flag, 0, sizeof(unsigned), s);
-    if (a.bpc > 8 && a.bpc < 16)
+    const bool check = a.bpc > 8 && a.bpc < 16;
+    const bool same_size = a.in_w == a.w && a.in_h == a.h;  // nearest_samples() is then the identity
+    if (check && !same_size)
         range_check<<<rows_grid(a.in_w, a.in_h), 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, a.in_w, a.in_h,
                                                               (1u << a.bpc) - 1, flag);
+    unsigned* fused_flag = check && same_size ? flag : nullptr;
     const dim3 g = rows_grid(a.w, a.h);
     if (a.bpc == 8)
-        to_10bit<u8>
-            <<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc, sc.img);
+        to_10bit<u8><<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc,
+                                       sc.img, 0, nullptr);
     else
-        to_10bit<u16>
-            <<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc, sc.img);
+        to_10bit<u16><<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc,
+                                        sc.img, (1u << a.bpc) - 1, fused_flag);
     u16* img = sc.img;
     if (a.anti_dither) {
         anti_dither<<<g, 256, 0, s>>>(sc.img, sc.dither, a.w, a.h);

@@ -54,15 +54,17 @@ __device__ __forceinline__ u64 units(u32 bits, int q_exp) {
 
 // Every kernel below handles the scales of a PoolJob: blockIdx.y (blockIdx.x
 // for the one-block kernels) is the scale, st / out / res point at scale 0's.
+// The job is a __grid_constant__ parameter: indexed by the scale in place
+// (a by-value copy indexed at run time goes to every thread's local memory).
 
-__global__ void init(PoolJob job, State* st, PoolResult* res) {
+__global__ void init(const __grid_constant__ PoolJob job, State* st, PoolResult* res) {
     const int sc = threadIdx.x;
     if (sc >= kPoolScales) return;
     st[sc] = State{0, 0x7f800000u, 0.0, 0, job.k[sc], 0, 0, 0};
     res[sc] = PoolResult{0, 0, 0};
 }
 
-__global__ void stats(PoolJob job, State* states) {
+__global__ void stats(const __grid_constant__ PoolJob job, State* states) {
     const float* c = job.c[blockIdx.y];
     const std::size_t n = job.n[blockIdx.y];
     State* st = states + blockIdx.y;
@@ -113,7 +115,7 @@ __global__ void decide(State* states, PoolResult* results) {
 /// Histogram of the values still in the selection: level 0 every nonzero
 /// value by bits 30..21; level 1 those whose bits >> 21 are the chosen prefix,
 /// by bits 20..10; level 2 those whose bits >> 10 are the prefix, by bits 9..0.
-__global__ void level_hist(PoolJob job, const State* states, int level, Hist* hists) {
+__global__ void level_hist(const __grid_constant__ PoolJob job, const State* states, int level, Hist* hists) {
     const float* c = job.c[blockIdx.y];
     const std::size_t n = job.n[blockIdx.y];
     const State* st = states + blockIdx.y;
