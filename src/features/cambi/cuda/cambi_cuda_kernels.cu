@@ -20,6 +20,8 @@ using u16 = unsigned short;
 using u32 = unsigned int;
 
 constexpr u16 kNoCode = 0xffff;
+constexpr int kTileW = 32;     // columns of a c-value block; also of a code-range cell
+constexpr int kCellRows = 32;  // rows of a code-range cell
 __constant__ int kWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
                                  8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 
@@ -30,8 +32,14 @@ std::size_t align_up(std::size_t v) {
 struct Scratch {
     u16 *img, *dither, *filt[2];
     u16* codes;  ///< every scale's band codes, at ScaleSizes::offset
+    u32* range;  ///< every scale's code-range cells
     u8* mask;
 };
+
+/// Code-range cells of a w x h scale (see filter_codes()).
+std::size_t range_cells(unsigned w, unsigned h) {
+    return std::size_t{(w + kTileW - 1) / kTileW} * ((h + kCellRows - 1) / kCellRows);
+}
 
 std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
     const std::size_t n = std::size_t{w} * h;
@@ -49,6 +57,9 @@ std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
     const ScaleSizes ss = scale_sizes(w, h, false);
     s.filt[1] = static_cast<u16*>(take(2 * std::size_t{ss.w[1]} * ss.h[1]));
     s.codes = static_cast<u16*>(take(2 * ss.total));
+    std::size_t cells = 0;
+    for (int k = 0; k < kScales; ++k) cells += range_cells(ss.w[k], ss.h[k]);
+    s.range = static_cast<u32*>(take(cells * 2 * sizeof(u32)));
     s.mask = static_cast<u8*>(take(n));
     if (out) *out = s;
     return off;
@@ -57,6 +68,7 @@ std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
 /// One scale of the c-value launch (see c_values()).
 struct CScale {
     const u16* codes;  ///< w x h band codes
+    const u32* range;  ///< code ranges of its cells (see filter_codes())
     float* c;          ///< w x h c values
     unsigned w, h;
     unsigned rows;         ///< per band
@@ -170,56 +182,96 @@ __device__ __forceinline__ u16 mode3(u16 a, u16 b, u16 c) {
     return min(a, min(b, c));
 }
 
+constexpr u32 kFull = 0xffffffffu;
+
+__device__ __forceinline__ u32 warp_min(u32 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(kFull, v);
+#else
+    for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(kFull, v, o));
+    return v;
+#endif
+}
+
 /// decimate() (when `dec`: every other sample of every other row of `prev`,
 /// prev_w wide) + filter_mode() + band_codes_row(): the scale's filtered
 /// image into `out` and its histogram rows into `codes` (w wide). The mask
 /// of the scale is the full-resolution mask at (i << mshift, j << mshift).
+/// Also the range of the codes (kNoCode aside) per cell of kCellRows rows x
+/// kTileW columns: range[2 * cell] = min, range[2 * cell + 1] = ~max, both
+/// lowered with atomicMin from 0xffffffff (cell = row / kCellRows * tiles_x
+/// + column / kTileW). Blocks of 256 threads: each warp is one cell's row.
 __global__ void filter_codes(const u16* prev, unsigned prev_w, bool dec, unsigned w, unsigned h, const u8* mask,
-                             unsigned mask_w, unsigned mshift, u16 band_base, u16 band_size, u16* out, u16* codes) {
+                             unsigned mask_w, unsigned mshift, u16 band_base, u16 band_size, u16* out, u16* codes,
+                             u32* range) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    if (j >= static_cast<int>(w)) return;
-    const int step = dec ? 2 : 1;
-    auto src = [&](int r, int c) { return prev[std::size_t(r * step) * prev_w + std::size_t(c * step)]; };
-    auto hor = [&](int r) {
-        if (j >= 1 && j + 2 <= static_cast<int>(w)) return mode3(src(r, j - 1), src(r, j), src(r, j + 1));
-        return src(r, j);
-    };
-    u16 v;
-    if (i >= 1 && i + 2 <= static_cast<int>(h))
-        v = mode3(hor(i - 1), hor(i), hor(i + 1));
-    else
-        v = src(i, j);
-    const std::size_t o = std::size_t(i) * w + j;
-    out[o] = v;
-    const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
-    const u16 r = static_cast<u16>(v - band_base);
-    codes[o] = m && r < band_size ? r : kNoCode;
+    u16 code = kNoCode;
+    if (j < static_cast<int>(w)) {
+        const int step = dec ? 2 : 1;
+        auto src = [&](int r, int c) { return prev[std::size_t(r * step) * prev_w + std::size_t(c * step)]; };
+        auto hor = [&](int r) {
+            if (j >= 1 && j + 2 <= static_cast<int>(w)) return mode3(src(r, j - 1), src(r, j), src(r, j + 1));
+            return src(r, j);
+        };
+        u16 v;
+        if (i >= 1 && i + 2 <= static_cast<int>(h))
+            v = mode3(hor(i - 1), hor(i), hor(i + 1));
+        else
+            v = src(i, j);
+        const std::size_t o = std::size_t(i) * w + j;
+        out[o] = v;
+        const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
+        const u16 r = static_cast<u16>(v - band_base);
+        code = m && r < band_size ? r : kNoCode;
+        codes[o] = code;
+    }
+    if (__ballot_sync(kFull, code != kNoCode) == 0) return;  // whole warps
+    const u32 lo = warp_min(code != kNoCode ? code : kFull);
+    const u32 nhi = warp_min(code != kNoCode ? ~u32(code) : kFull);
+    if ((threadIdx.x & 31) == 0) {
+        const unsigned tiles_x = (w + kTileW - 1) / kTileW;
+        u32* cell = range + 2 * (std::size_t(i / kCellRows) * tiles_x + j / kTileW);
+        atomicMin(cell, lo);
+        atomicMin(cell + 1, nhi);
+    }
 }
 
 // ---- c values -----------------------------------------------------------------
 //
 // One warp per block, owning kTileW columns [j0, j0 + 32) of one scale and a
 // band of its rows [i0, i1). Lane t keeps the window histogram of column
-// j0 + t (band_size u16 counts in shared memory, bin-major so that the lanes'
-// counts of one bin are adjacent) and slides it down the band: at row step t
-// the codes of row t + pad enter and those of row t - pad - 1 leave, each at
-// the columns [j - pad, j + pad] of the lane's window. The warp stages those
-// two rows for the 96 columns [j0 - 32, j0 + 64) (every window of the tile
-// lies within them, pad <= 32) and splits them into runs of equal (entering,
-// leaving) code pairs: bit masks of run starts and of the columns whose
-// codes differ. Each lane then walks only the runs inside its window that
-// change a count (entering code != leaving code), adding or subtracting the
-// run's length: kNoCode and flat areas cost next to nothing, and the counts
-// are the CPU's integer counts whatever the run structure (u16 like the
-// CPU's; they never exceed window^2 < 2^16, so transient wraps cancel).
-// A band starts from an empty histogram 2 * pad steps above i0 (rows only
-// enter), so each band's counts at row i cover rows [i - pad, i + pad] and
-// columns [j - pad, j + pad] clipped to the scale, as the CPU's do.
+// j0 + t in shared memory (u16 counts, bin-major so that the lanes' counts of
+// one bin are adjacent) and slides it down the band: at row step t the codes
+// of row t + pad enter and those of row t - pad - 1 leave, each at the
+// columns [j - pad, j + pad] of the lane's window. The warp stages those two
+// rows for the 96 columns [j0 - 32, j0 + 64) (every window of the tile lies
+// within them, pad <= 32) and splits them into runs of equal (entering,
+// leaving) code pairs: bit masks of run starts and of the columns whose codes
+// differ. Each lane then walks only the runs inside its window that change a
+// count, adding or subtracting the run's length: kNoCode and flat areas cost
+// next to nothing. The counts are the CPU's integer counts whatever the run
+// structure (u16 like the CPU's; they never exceed window^2 < 2^16, so
+// transient wraps cancel). A band starts from an empty histogram 2 * pad
+// steps above i0 (rows only enter), so each band's counts at row i cover rows
+// [i - pad, i + pad] and columns [j - pad, j + pad] clipped to the scale, as
+// the CPU's do.
+//
+// The histogram holds a window of kBinsFor(num_diffs) = 2 * num_diffs +
+// kCentre bins, not the whole band: from the code range of the block's
+// region (the range cells of filter_codes() around the tile and band), pass
+// q counts only codes in [base, base + bins), base = lo + q * kCentre -
+// num_diffs, and scores the pixels whose code is in [lo + q * kCentre,
+// lo + (q + 1) * kCentre): every count such a pixel's c value reads (its own
+// code +- num_diffs) is in the window, and the other codes' runs do not
+// count. Most regions need one pass; a region without codes writes zeros.
 
-constexpr int kTileW = 32;       // columns per block (one per lane)
 constexpr int kExt = 3 * kTileW;  // staged columns: the tile and 32 either side
 constexpr int kStage = 8;         // row steps staged at once
-constexpr u32 kFull = 0xffffffffu;
+constexpr int kCentre = 64;       // codes scored per pass
+
+int bins_for(int num_diffs) {
+    return 2 * num_diffs + kCentre;
+}
 
 /// First position in [from, limit] (limit < kExt) whose bit is set in the
 /// 96-bit mask (m0, m1, m2), else limit + 1.
@@ -239,7 +291,7 @@ __device__ __forceinline__ int next_bit(u32 m0, u32 m1, u32 m2, int from, int li
 
 __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob job, const u32* __restrict__ active,
                                                    const float* __restrict__ recip) {
-    extern __shared__ u16 hist[];  // hist[bin * kTileW + lane]
+    extern __shared__ u16 hist[];  // hist[(code - base) * kTileW + lane]
     __shared__ u16 s_in[kStage][kExt], s_out[kStage][kExt], s_ctr[kStage][kTileW];
     __shared__ int s_weight[32];
     const int lane = threadIdx.x;
@@ -248,76 +300,106 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
     const CScale& sc = job.s[k];
     const int W = static_cast<int>(sc.w), H = static_cast<int>(sc.h);
     const unsigned local = blockIdx.x - sc.first_block;
-    const int j0 = static_cast<int>(local % sc.tiles_x) * kTileW;
+    const int tx = static_cast<int>(local % sc.tiles_x), j0 = tx * kTileW;
     const int i0 = static_cast<int>(local / sc.tiles_x * sc.rows);
     const int i1 = min(H, i0 + static_cast<int>(sc.rows));
-    const int pad = job.pad, bins = job.band_size;
+    const int pad = job.pad, nd = job.num_diffs, bins = job.band_size, wbins = 2 * nd + kCentre;
     const u16* codes = sc.codes;
+    const int j = j0 + lane;
 
-    u32* hist32 = reinterpret_cast<u32*>(hist);
-    for (int e = lane; e < bins * (kTileW / 2); e += kTileW) hist32[e] = 0;
+    // The codes of the region: rows [i0 - pad, i1 + pad), tiles tx - 1 ... tx + 1.
+    u32 lo = kFull, nhi = kFull;
+    {
+        const int g0 = max(0, i0 - pad) / kCellRows, g1 = min(H - 1, i1 - 1 + pad) / kCellRows;
+        const int x0 = max(0, tx - 1), x1 = min(static_cast<int>(sc.tiles_x) - 1, tx + 1), nx = x1 - x0 + 1;
+        for (int e = lane; e < (g1 - g0 + 1) * nx; e += kTileW) {
+            const u32* cell = sc.range + 2 * (std::size_t(g0 + e / nx) * sc.tiles_x + x0 + e % nx);
+            lo = min(lo, cell[0]);
+            nhi = min(nhi, cell[1]);
+        }
+        lo = warp_min(lo);
+        nhi = warp_min(nhi);
+    }
+    if (lo == kFull) {  // no code: every c value of the band is 0
+        if (j < W)
+            for (int t = i0; t < i1; ++t) sc.c[std::size_t(t) * W + j] = 0.0f;
+        return;
+    }
+    const int passes = static_cast<int>(~nhi - lo) / kCentre + 1;
     s_weight[lane] = kWeights[lane];
 
-    const int j = j0 + lane;
     const int a = lane + kTileW - pad, b = lane + kTileW + pad;  // the lane's window, staged columns
     const int first = max(i0 - 2 * pad, -pad);                   // rows before 0 hold nothing
-    for (int t0 = first; t0 < i1; t0 += kStage) {
-        const int steps = min(kStage, i1 - t0);
-        __syncwarp();  // the previous stage is consumed
-        for (int st = 0; st < steps; ++st) {
-            const int t = t0 + st;
-            const int rin = t + pad, rout = t > i0 ? t - pad - 1 : -1;  // rin >= 0
-            const bool in_ok = rin < H, out_ok = rout >= 0;
+    for (int pass = 0; pass < passes; ++pass) {
+        const int centre = static_cast<int>(lo) + pass * kCentre;  // scored codes: [centre, centre + kCentre)
+        const int base = centre - nd;
+        // Code -> histogram row of this pass (kNoCode outside the window).
+        auto map = [&](u16 code) -> u16 {
+            const int r = static_cast<int>(code) - base;
+            return code != kNoCode && r >= 0 && r < wbins ? static_cast<u16>(r) : kNoCode;
+        };
+        for (int r = 0; r < wbins; ++r) hist[r * kTileW + lane] = 0;  // the lane's own counts
+        for (int t0 = first; t0 < i1; t0 += kStage) {
+            const int steps = min(kStage, i1 - t0);
+            __syncwarp();  // the previous stage is consumed
+            for (int st = 0; st < steps; ++st) {
+                const int t = t0 + st;
+                const int rin = t + pad, rout = t > i0 ? t - pad - 1 : -1;  // rin >= 0
+                const bool in_ok = rin < H, out_ok = rout >= 0;
 #pragma unroll
-            for (int q = 0; q < 3; ++q) {
-                const int col = j0 - kTileW + q * kTileW + lane;
-                const bool col_ok = col >= 0 && col < W;
-                s_in[st][q * kTileW + lane] = col_ok && in_ok ? codes[std::size_t(rin) * W + col] : kNoCode;
-                s_out[st][q * kTileW + lane] = col_ok && out_ok ? codes[std::size_t(rout) * W + col] : kNoCode;
-            }
-            s_ctr[st][lane] = t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
-        }
-        __syncwarp();
-        for (int st = 0; st < steps; ++st) {
-            const int t = t0 + st;
-            // Run starts (B) and count-changing columns (N) of the staged pair rows.
-            u32 B[3], N[3];
-#pragma unroll
-            for (int q = 0; q < 3; ++q) {
-                const int x = q * kTileW + lane;
-                const u32 pair = s_in[st][x] | u32(s_out[st][x]) << 16;
-                const u32 prev = x > 0 ? s_in[st][x - 1] | u32(s_out[st][x - 1]) << 16 : ~pair;
-                B[q] = __ballot_sync(kFull, pair != prev);
-                N[q] = __ballot_sync(kFull, s_in[st][x] != s_out[st][x]);
-            }
-            const u32 S0 = B[0] & N[0], S1 = B[1] & N[1], S2 = B[2] & N[2];
-            int p = (N[a >> 5] >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
-            while (p <= b) {
-                const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
-                const u16 cin = s_in[st][p], cout = s_out[st][p];
-                const u16 len = static_cast<u16>(e - p);
-                if (cin != kNoCode) hist[cin * kTileW + lane] += len;
-                if (cout != kNoCode) hist[cout * kTileW + lane] -= len;
-                p = next_bit(S0, S1, S2, e, b);
-            }
-            if (t < i0) continue;
-            const u16 code = s_ctr[st][lane];
-            float best = 0.0f;
-            if (code != kNoCode) {
-                u32 act = active[code + job.band_base + job.num_diffs];
-                const int p0 = hist[code * kTileW + lane];
-                while (act) {
-                    const int d = __ffs(act) - 1;
-                    act &= act - 1;
-                    const int up = code + d + 1, down = code - d - 1;
-                    const int p1 = up < bins ? hist[up * kTileW + lane] : 0;
-                    const int p2 = down >= 0 ? hist[down * kTileW + lane] : 0;
-                    const int qq = p1 > p2 ? p1 : p2;
-                    const float v = static_cast<float>(s_weight[d] * p0 * qq) * recip[qq + p0];
-                    if (v > best) best = v;
+                for (int q = 0; q < 3; ++q) {
+                    const int col = j0 - kTileW + q * kTileW + lane;
+                    const bool col_ok = col >= 0 && col < W;
+                    s_in[st][q * kTileW + lane] = col_ok && in_ok ? map(codes[std::size_t(rin) * W + col]) : kNoCode;
+                    s_out[st][q * kTileW + lane] =
+                        col_ok && out_ok ? map(codes[std::size_t(rout) * W + col]) : kNoCode;
                 }
+                s_ctr[st][lane] = t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
             }
-            if (j < W) sc.c[std::size_t(t) * W + j] = best;
+            __syncwarp();
+            for (int st = 0; st < steps; ++st) {
+                const int t = t0 + st;
+                // Run starts (B) and count-changing columns (N) of the staged pair rows.
+                u32 B[3], N[3];
+#pragma unroll
+                for (int q = 0; q < 3; ++q) {
+                    const int x = q * kTileW + lane;
+                    const u32 pair = s_in[st][x] | u32(s_out[st][x]) << 16;
+                    const u32 prev = x > 0 ? s_in[st][x - 1] | u32(s_out[st][x - 1]) << 16 : ~pair;
+                    B[q] = __ballot_sync(kFull, pair != prev);
+                    N[q] = __ballot_sync(kFull, s_in[st][x] != s_out[st][x]);
+                }
+                const u32 S0 = B[0] & N[0], S1 = B[1] & N[1], S2 = B[2] & N[2];
+                int p = (N[a >> 5] >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
+                while (p <= b) {
+                    const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
+                    const u16 cin = s_in[st][p], cout = s_out[st][p];
+                    const u16 len = static_cast<u16>(e - p);
+                    if (cin != kNoCode) hist[cin * kTileW + lane] += len;
+                    if (cout != kNoCode) hist[cout * kTileW + lane] -= len;
+                    p = next_bit(S0, S1, S2, e, b);
+                }
+                if (t < i0 || j >= W) continue;
+                const u16 code = s_ctr[st][lane];
+                const bool mine = code != kNoCode && code >= centre && code < centre + kCentre;
+                if (!mine && pass > 0) continue;  // written by pass 0 or by its own pass
+                float best = 0.0f;
+                if (mine) {
+                    u32 act = active[code + job.band_base + nd];
+                    const int c0 = code - base;  // nd <= c0 < nd + kCentre
+                    const int p0 = hist[c0 * kTileW + lane];
+                    while (act) {
+                        const int d = __ffs(act) - 1;
+                        act &= act - 1;
+                        const int p1 = code + d + 1 < bins ? hist[(c0 + d + 1) * kTileW + lane] : 0;
+                        const int p2 = code - d - 1 >= 0 ? hist[(c0 - d - 1) * kTileW + lane] : 0;
+                        const int q = p1 > p2 ? p1 : p2;
+                        const float v = static_cast<float>(s_weight[d] * p0 * q) * recip[q + p0];
+                        if (v > best) best = v;
+                    }
+                }
+                sc.c[std::size_t(t) * W + j] = best;
+            }
         }
     }
 }
@@ -357,8 +439,11 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     mask_tile<<<dim3((a.w + kMaskTile - 1) / kMaskTile, (a.h + kMaskTile - 1) / kMaskTile), dim3(32, 8), 0, s>>>(
         img, sc.mask, a.w, a.h, a.mask_threshold);
 
-    // Every scale's band codes, then the c values of all scales in one launch.
+    // Every scale's band codes and code ranges, then the c values of all scales in one launch.
     const ScaleSizes ss = scale_sizes(a.w, a.h, a.speedup);
+    std::size_t cells = 0, cell_at[kScales];
+    for (int k = 0; k < kScales; ++k) cell_at[k] = cells, cells += range_cells(ss.w[k], ss.h[k]);
+    cudaMemsetAsync(sc.range, 0xff, cells * 2 * sizeof(u32), s);
     const u16* prev = img;
     unsigned prev_w = a.w, mshift = 0;
     for (int k = 0; k < kScales; ++k) {
@@ -367,13 +452,13 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         const unsigned w = ss.w[k], h = ss.h[k];
         u16* out = sc.filt[k & 1];
         filter_codes<<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, dec, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                     a.band_size, out, sc.codes + ss.offset[k]);
+                                                     a.band_size, out, sc.codes + ss.offset[k],
+                                                     sc.range + 2 * cell_at[k]);
         prev = out;
         prev_w = w;
     }
-    const int pad = a.window >> 1;
     CJob job{};
-    job.pad = pad;
+    job.pad = a.window >> 1;
     job.num_diffs = a.num_diffs;
     job.band_base = a.band_base;
     job.band_size = a.band_size;
@@ -385,6 +470,7 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         for (int k = 0; k < kScales; ++k) {
             CScale& cs = job.s[k];
             cs.codes = sc.codes + ss.offset[k];
+            cs.range = sc.range + 2 * cell_at[k];
             cs.c = c + ss.offset[k];
             cs.w = ss.w[k], cs.h = ss.h[k];
             cs.rows = rows;
@@ -395,9 +481,7 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         if (blocks >= 1024 || rows <= 64) break;
         rows >>= 1;
     }
-    const std::size_t shared = std::size_t{a.band_size} * kTileW * sizeof(u16);
-    if (shared > 48 * 1024)
-        cudaFuncSetAttribute(c_values, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
+    const std::size_t shared = std::size_t(bins_for(a.num_diffs)) * kTileW * sizeof(u16);
     c_values<<<blocks, kTileW, shared, s>>>(job, t.active, t.recip);
 }
 
