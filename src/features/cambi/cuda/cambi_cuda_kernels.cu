@@ -90,16 +90,16 @@ __global__ void range_check(const u16* src, std::size_t pitch, unsigned w, unsig
     if (row[x] > max) atomicOr(flag, 1u);
 }
 
-/// cambi_core.cpp preprocess(): sample (xmap[x], ymap[y]) to 10 bits. With
-/// `flag` (the maps are then the identity: every sample is read once), also
-/// the range check: *flag = 1 when a sample exceeds `max`.
+/// cambi_core.cpp preprocess(): sample (xmap[x], ymap[y]) to 10 bits (null
+/// maps: the identity). With `flag` (the maps are then the identity: every
+/// sample is read once), also the range check: *flag = 1 when a sample exceeds `max`.
 template <typename T>
 __global__ void to_10bit(const T* src, std::size_t pitch, const unsigned* xmap, const unsigned* ymap, unsigned w,
                          unsigned h, unsigned bpc, u16* out, unsigned max, unsigned* flag) {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= w) return;
-    const T* row = reinterpret_cast<const T*>(reinterpret_cast<const char*>(src) + ymap[y] * pitch);
-    const unsigned v = row[xmap[x]];
+    const T* row = reinterpret_cast<const T*>(reinterpret_cast<const char*>(src) + (ymap ? ymap[y] : y) * pitch);
+    const unsigned v = row[xmap ? xmap[x] : x];
     if (flag && v > max) atomicOr(flag, 1u);
     u16 o;
     if (bpc == 8) {
@@ -193,31 +193,27 @@ __device__ __forceinline__ u32 warp_min(u32 v) {
 #endif
 }
 
-/// decimate() (when `dec`: every other sample of every other row of `prev`,
-/// prev_w wide) + filter_mode() + band_codes_row(): the scale's filtered
+/// decimate() (kStep 2: every other sample of every other row of `prev`,
+/// prev_w wide; kStep 1: prev itself) + filter_mode() + band_codes_row(): the scale's filtered
 /// image into `out` and its histogram rows into `codes` (w wide). The mask
 /// of the scale is the full-resolution mask at (i << mshift, j << mshift).
 /// Also the range of the codes (kNoCode aside) per cell of kCellRows rows x
 /// kTileW columns: range[2 * cell] = min, range[2 * cell + 1] = ~max, both
 /// lowered with atomicMin from 0xffffffff (cell = row / kCellRows * tiles_x
 /// + column / kTileW). Blocks of 256 threads: each warp is one cell's row.
-__global__ void filter_codes(const u16* prev, unsigned prev_w, bool dec, unsigned w, unsigned h, const u8* mask,
+template <int kStep>
+__global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask,
                              unsigned mask_w, unsigned mshift, u16 band_base, u16 band_size, u16* out, u16* codes,
                              u32* range) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+    const int W = static_cast<int>(w), H = static_cast<int>(h);
     u16 code = kNoCode;
-    if (j < static_cast<int>(w)) {
-        const int step = dec ? 2 : 1;
-        auto src = [&](int r, int c) { return prev[std::size_t(r * step) * prev_w + std::size_t(c * step)]; };
-        auto hor = [&](int r) {
-            if (j >= 1 && j + 2 <= static_cast<int>(w)) return mode3(src(r, j - 1), src(r, j), src(r, j + 1));
-            return src(r, j);
-        };
-        u16 v;
-        if (i >= 1 && i + 2 <= static_cast<int>(h))
-            v = mode3(hor(i - 1), hor(i), hor(i + 1));
-        else
-            v = src(i, j);
+    if (j < W) {
+        const std::size_t pitch = std::size_t{prev_w} * kStep;  // between the scale's rows in prev
+        const u16* centre = prev + std::size_t(i) * pitch + std::size_t(j) * kStep;
+        const bool inner_col = j >= 1 && j + 2 <= W;
+        auto hor = [&](const u16* p) { return inner_col ? mode3(p[-kStep], p[0], p[kStep]) : p[0]; };
+        const u16 v = i >= 1 && i + 2 <= H ? mode3(hor(centre - pitch), hor(centre), hor(centre + pitch)) : centre[0];
         const std::size_t o = std::size_t(i) * w + j;
         out[o] = v;
         const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
@@ -424,12 +420,14 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         range_check<<<rows_grid(a.in_w, a.in_h), 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, a.in_w, a.in_h,
                                                               (1u << a.bpc) - 1, flag);
     unsigned* fused_flag = check && same_size ? flag : nullptr;
+    const unsigned* xmap = same_size ? nullptr : a.xmap;
+    const unsigned* ymap = same_size ? nullptr : a.ymap;
     const dim3 g = rows_grid(a.w, a.h);
     if (a.bpc == 8)
-        to_10bit<u8><<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc,
-                                       sc.img, 0, nullptr);
+        to_10bit<u8><<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img,
+                                       0, nullptr);
     else
-        to_10bit<u16><<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc,
+        to_10bit<u16><<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc,
                                         sc.img, (1u << a.bpc) - 1, fused_flag);
     u16* img = sc.img;
     if (a.anti_dither) {
@@ -451,9 +449,14 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         if (dec) ++mshift;
         const unsigned w = ss.w[k], h = ss.h[k];
         u16* out = sc.filt[k & 1];
-        filter_codes<<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, dec, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                     a.band_size, out, sc.codes + ss.offset[k],
-                                                     sc.range + 2 * cell_at[k]);
+        u16* codes = sc.codes + ss.offset[k];
+        u32* range = sc.range + 2 * cell_at[k];
+        if (dec)
+            filter_codes<2><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
+                                                            a.band_size, out, codes, range);
+        else
+            filter_codes<1><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
+                                                            a.band_size, out, codes, range);
         prev = out;
         prev_w = w;
     }
