@@ -10,6 +10,7 @@
 // with them the float c values (the CPU's expression, one rounding per
 // operation), are equal.
 #include "cambi_cuda_kernels.hpp"
+#include "cambi_cuda_pool.hpp"
 
 namespace vmaf::cambi::cuda {
 
@@ -70,6 +71,7 @@ struct CScale {
     const u16* codes;  ///< w x h band codes
     const u32* range;  ///< code ranges of its cells (see filter_codes())
     float* c;          ///< w x h c values
+    PoolStats* stats;  ///< null, or where the nonzero c values' stats go
     unsigned w, h;
     unsigned rows;         ///< per band
     unsigned tiles_x;      ///< column tiles
@@ -322,6 +324,8 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
         return;
     }
     const int passes = static_cast<int>(~nhi - lo) / kCentre + 1;
+    u32 nonzero = 0, min_bits = 0x7f800000u;  // the stats of the values this lane writes
+    double approx = 0.0;
     s_weight[lane] = kWeights[lane];
 
     const int a = lane + kTileW - pad, b = lane + kTileW + pad;  // the lane's window, staged columns
@@ -393,9 +397,26 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
                         const float v = static_cast<float>(s_weight[d] * p0 * q) * recip[q + p0];
                         if (v > best) best = v;
                     }
+                    if (best != 0.0f) {  // a pixel is `mine` in one pass only
+                        ++nonzero;
+                        min_bits = min(min_bits, __float_as_uint(best));
+                        approx += best;
+                    }
                 }
                 sc.c[std::size_t(t) * W + j] = best;
             }
+        }
+    }
+    if (sc.stats && __ballot_sync(kFull, nonzero != 0)) {
+        for (int o = 16; o > 0; o >>= 1) {
+            nonzero += __shfl_xor_sync(kFull, nonzero, o);
+            approx += __shfl_xor_sync(kFull, approx, o);
+        }
+        min_bits = warp_min(min_bits);
+        if (lane == 0) {
+            atomicAdd(&sc.stats->nonzero, nonzero);
+            atomicMin(&sc.stats->min_bits, min_bits);
+            atomicAdd(&sc.stats->approx, approx);
         }
     }
 }
@@ -410,7 +431,8 @@ std::size_t scratch_bytes(unsigned w, unsigned h) {
     return layout(w, h, nullptr, nullptr);
 }
 
-void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float* c, unsigned* flag, cudaStream_t s) {
+void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float* c, unsigned* flag,
+                    PoolStats* const* stats, cudaStream_t s) {
     Scratch sc{};
     layout(a.w, a.h, static_cast<char*>(scratch), &sc);
     cudaMemsetAsync(flag, 0, sizeof(unsigned), s);
@@ -475,6 +497,7 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
             cs.codes = sc.codes + ss.offset[k];
             cs.range = sc.range + 2 * cell_at[k];
             cs.c = c + ss.offset[k];
+            cs.stats = stats ? stats[k] : nullptr;
             cs.w = ss.w[k], cs.h = ss.h[k];
             cs.rows = rows;
             cs.tiles_x = (ss.w[k] + kTileW - 1) / kTileW;

@@ -1,5 +1,6 @@
-// Exact top-k pooling on the device (see cambi_cuda_pool.hpp): stats (count,
-// smallest nonzero value, a double estimate of the total), then a three-level
+// Exact top-k pooling on the device (see cambi_cuda_pool.hpp): from the stats
+// (count, smallest nonzero value, a double estimate of the total) that the
+// c-value kernel gathers into the reset state, a three-level
 // radix select on the float bits (11, 11 and 10 bits; non-negative floats
 // order as their bits), each level a histogram of counts and uint64 unit sums
 // and a one-block pass that finds the bucket holding the k-th largest value.
@@ -17,13 +18,11 @@ using u32 = unsigned int;
 using u64 = unsigned long long;
 
 constexpr int kBins = 2048;    // per level, at most
-constexpr int kThreads = 256;  // histogram / stats blocks
+constexpr int kThreads = 256;  // histogram blocks
 constexpr int kMaxBlocks = 512;
 
 struct State {
-    u32 nonzero;
-    u32 min_bits;   ///< smallest nonzero value's bits (+inf bits when none)
-    double approx;  ///< the total, summed in no particular order
+    PoolStats stats;
     u32 decided;    ///< the result is written
     u32 need;       ///< how many values the selection still takes
     u32 prefix;     ///< bits of the buckets chosen so far
@@ -60,34 +59,8 @@ __device__ __forceinline__ u64 units(u32 bits, int q_exp) {
 __global__ void init(const __grid_constant__ PoolJob job, State* st, PoolResult* res) {
     const int sc = threadIdx.x;
     if (sc >= kPoolScales) return;
-    st[sc] = State{0, 0x7f800000u, 0.0, 0, job.k[sc], 0, 0, 0};
+    st[sc] = State{PoolStats{0, 0x7f800000u, 0.0}, 0, job.k[sc], 0, 0, 0};
     res[sc] = PoolResult{0, 0, 0};
-}
-
-__global__ void stats(const __grid_constant__ PoolJob job, State* states) {
-    const float* c = job.c[blockIdx.y];
-    const std::size_t n = job.n[blockIdx.y];
-    State* st = states + blockIdx.y;
-    u32 cnt = 0, mn = 0x7f800000u;
-    double s = 0.0;
-    for (std::size_t i = blockIdx.x * std::size_t{kThreads} + threadIdx.x; i < n;
-         i += std::size_t{gridDim.x} * kThreads) {
-        const u32 b = __float_as_uint(c[i]);
-        if (b == 0) continue;
-        ++cnt;
-        mn = min(mn, b);
-        s += c[i];
-    }
-    for (int o = 16; o > 0; o >>= 1) {
-        cnt += __shfl_down_sync(0xffffffffu, cnt, o);
-        mn = min(mn, __shfl_down_sync(0xffffffffu, mn, o));
-        s += __shfl_down_sync(0xffffffffu, s, o);
-    }
-    if ((threadIdx.x & 31) == 0 && cnt) {
-        atomicAdd(&st->nonzero, cnt);
-        atomicMin(&st->min_bits, mn);
-        atomicAdd(&st->approx, s);
-    }
 }
 
 /// Settles the cases without selection: no nonzero value (sum 0), or a
@@ -97,16 +70,16 @@ __global__ void decide(State* states, PoolResult* results) {
     if (sc >= kPoolScales) return;
     State* st = states + sc;
     PoolResult* res = results + sc;
-    if (st->nonzero == 0) {
+    if (st->stats.nonzero == 0) {
         *res = PoolResult{kPoolExact, 0, 0};
         st->decided = 1;
         return;
     }
-    const u32 e = st->min_bits >> 23;
+    const u32 e = st->stats.min_bits >> 23;
     st->q_exp = e ? static_cast<int>(e) - 150 : -149;
     // Below 2^62 units (the estimate is within 2^-28 of the total) the uint64
     // unit sums cannot wrap; level 0 then checks the exact total.
-    if (!(st->approx <= ldexp(1.0, 62 + st->q_exp))) {
+    if (!(st->stats.approx <= ldexp(1.0, 62 + st->q_exp))) {
         *res = PoolResult{kPoolFallback, 0, 0};
         st->decided = 1;
     }
@@ -231,6 +204,14 @@ std::size_t pool_scratch_bytes() {
     return align_up(kPoolScales * sizeof(State)) + align_up(kPoolScales * sizeof(Hist));
 }
 
+void launch_pool_reset(const PoolJob& job, void* scratch, PoolResult* result, cudaStream_t s) {
+    init<<<1, 32, 0, s>>>(job, static_cast<State*>(scratch), result);
+}
+
+PoolStats* pool_stats(void* scratch, int scale) {
+    return &static_cast<State*>(scratch)[scale].stats;
+}
+
 void launch_pool(const PoolJob& job, void* scratch, PoolResult* result, cudaStream_t s) {
     auto* st = static_cast<State*>(scratch);
     auto* hist = reinterpret_cast<Hist*>(static_cast<char*>(scratch) + align_up(kPoolScales * sizeof(State)));
@@ -238,8 +219,6 @@ void launch_pool(const PoolJob& job, void* scratch, PoolResult* result, cudaStre
     for (int sc = 0; sc < kPoolScales; ++sc) largest = std::max(largest, job.n[sc]);
     const dim3 grid(static_cast<unsigned>(std::min<std::size_t>(kMaxBlocks, (largest + kThreads - 1) / kThreads)),
                     kPoolScales);
-    init<<<1, 32, 0, s>>>(job, st, result);
-    stats<<<grid, kThreads, 0, s>>>(job, st);
     decide<<<1, 32, 0, s>>>(st, result);
     constexpr int kLevelBins[3] = {1024, 2048, 1024};
     for (int level = 0; level < 3; ++level) {
