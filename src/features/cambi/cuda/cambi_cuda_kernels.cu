@@ -238,30 +238,30 @@ __global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsig
 //
 // One warp per block, owning kTileW columns [j0, j0 + 32) of one scale and a
 // band of its rows [i0, i1). Lane t keeps the window histogram of column
-// j0 + t in shared memory (u16 counts, bin-major so that the lanes' counts of
-// one bin are adjacent) and slides it down the band: at row step t the codes
-// of row t + pad enter and those of row t - pad - 1 leave, each at the
-// columns [j - pad, j + pad] of the lane's window. The warp stages those two
-// rows for the 96 columns [j0 - 32, j0 + 64) (every window of the tile lies
-// within them, pad <= 32) and splits them into runs of equal (entering,
-// leaving) code pairs: bit masks of run starts and of the columns whose codes
-// differ. Each lane then walks only the runs inside its window that change a
-// count, adding or subtracting the run's length: kNoCode and flat areas cost
-// next to nothing. The counts are the CPU's integer counts whatever the run
-// structure (u16 like the CPU's; they never exceed window^2 < 2^16, so
-// transient wraps cancel). A band starts from an empty histogram 2 * pad
-// steps above i0 (rows only enter), so each band's counts at row i cover rows
-// [i - pad, i + pad] and columns [j - pad, j + pad] clipped to the scale, as
-// the CPU's do.
+// j0 + t in shared memory (u16 counts, see count_of()) and slides it down
+// the band: at row step t the codes of row t + pad enter and those of row
+// t - pad - 1 leave, each at the columns [j - pad, j + pad] of the lane's
+// window. The warp stages those two rows for the 96 columns [j0 - 32,
+// j0 + 64) (every window of the tile lies within them, pad <= 32) and splits
+// them into runs of equal (entering, leaving) code pairs: bit masks of run
+// starts and of the columns whose codes differ. Each lane then walks only
+// the runs inside its window that change a count, adding or subtracting the
+// run's length: kNoCode and flat areas cost next to nothing. The counts are
+// the CPU's integer counts whatever the run structure (u16 like the CPU's;
+// they never exceed window^2 < 2^16, so transient wraps cancel). A band
+// starts from an empty histogram 2 * pad steps above i0 (rows only enter),
+// so each band's counts at row i cover rows [i - pad, i + pad] and columns
+// [j - pad, j + pad] clipped to the scale, as the CPU's do.
 //
-// The histogram holds a window of kBinsFor(num_diffs) = 2 * num_diffs +
-// kCentre bins, not the whole band: from the code range of the block's
-// region (the range cells of filter_codes() around the tile and band), pass
-// q counts only codes in [base, base + bins), base = lo + q * kCentre -
-// num_diffs, and scores the pixels whose code is in [lo + q * kCentre,
-// lo + (q + 1) * kCentre): every count such a pixel's c value reads (its own
-// code +- num_diffs) is in the window, and the other codes' runs do not
-// count. Most regions need one pass; a region without codes writes zeros.
+// The histogram holds a window of bins_for(num_diffs) = 2 * num_diffs +
+// kCentre rows, not the whole band: from the code range [lo, hi] of the
+// block's region (the range cells of filter_codes() around the tile and
+// band), pass q counts only the codes in [base, base + rows), base = lo +
+// q * kCentre - num_diffs, and scores the pixels whose code is in
+// [lo + q * kCentre, lo + (q + 1) * kCentre): every count such a pixel's c
+// value reads (its code +- num_diffs) is in the window, and the other codes
+// do not count. Most regions need one pass; a region without codes writes
+// zeros. Each scale's nonzero values also go to its pooling stats.
 
 constexpr int kExt = 3 * kTileW;  // staged columns: the tile and 32 either side
 constexpr int kStage = 8;         // row steps staged at once
@@ -287,9 +287,17 @@ __device__ __forceinline__ int next_bit(u32 m0, u32 m1, u32 m2, int from, int li
     }
 }
 
+/// The lane's count of histogram row r: rows 2m and 2m + 1 of a lane share
+/// one 32-bit word, word m * kTileW + lane, so a lane's counts are words no
+/// other lane touches and the lanes' words of a row pair are in 32 banks.
+__device__ __forceinline__ u16& count_of(u16* hist, int r, int lane) {
+    return hist[(r >> 1) * (2 * kTileW) + 2 * lane + (r & 1)];
+}
+
 __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob job, const u32* __restrict__ active,
                                                    const float* __restrict__ recip) {
-    extern __shared__ u16 hist[];  // hist[(code - base) * kTileW + lane]
+    extern __shared__ u32 hist_words[];  // see count_of(); 2 * num_diffs + kCentre rows (even)
+    u16* hist = reinterpret_cast<u16*>(hist_words);
     __shared__ u16 s_in[kStage][kExt], s_out[kStage][kExt], s_ctr[kStage][kTileW];
     __shared__ int s_weight[32];
     const int lane = threadIdx.x;
@@ -338,7 +346,7 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
             const int r = static_cast<int>(code) - base;
             return code != kNoCode && r >= 0 && r < wbins ? static_cast<u16>(r) : kNoCode;
         };
-        for (int r = 0; r < wbins; ++r) hist[r * kTileW + lane] = 0;  // the lane's own counts
+        for (int m = 0; m < wbins / 2; ++m) hist_words[m * kTileW + lane] = 0;  // the lane's own counts
         for (int t0 = first; t0 < i1; t0 += kStage) {
             const int steps = min(kStage, i1 - t0);
             __syncwarp();  // the previous stage is consumed
@@ -375,8 +383,8 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
                     const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
                     const u16 cin = s_in[st][p], cout = s_out[st][p];
                     const u16 len = static_cast<u16>(e - p);
-                    if (cin != kNoCode) hist[cin * kTileW + lane] += len;
-                    if (cout != kNoCode) hist[cout * kTileW + lane] -= len;
+                    if (cin != kNoCode) count_of(hist, cin, lane) += len;
+                    if (cout != kNoCode) count_of(hist, cout, lane) -= len;
                     p = next_bit(S0, S1, S2, e, b);
                 }
                 if (t < i0 || j >= W) continue;
@@ -387,12 +395,12 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
                 if (mine) {
                     u32 act = active[code + job.band_base + nd];
                     const int c0 = code - base;  // nd <= c0 < nd + kCentre
-                    const int p0 = hist[c0 * kTileW + lane];
+                    const int p0 = count_of(hist, c0, lane);
                     while (act) {
                         const int d = __ffs(act) - 1;
                         act &= act - 1;
-                        const int p1 = code + d + 1 < bins ? hist[(c0 + d + 1) * kTileW + lane] : 0;
-                        const int p2 = code - d - 1 >= 0 ? hist[(c0 - d - 1) * kTileW + lane] : 0;
+                        const int p1 = code + d + 1 < bins ? count_of(hist, c0 + d + 1, lane) : 0;
+                        const int p2 = code - d - 1 >= 0 ? count_of(hist, c0 - d - 1, lane) : 0;
                         const int q = p1 > p2 ? p1 : p2;
                         const float v = static_cast<float>(s_weight[d] * p0 * q) * recip[q + p0];
                         if (v > best) best = v;
