@@ -53,10 +53,11 @@ std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
     Scratch s{};
     s.img = static_cast<u16*>(take(2 * n));
     s.dither = static_cast<u16*>(take(2 * n));
-    s.filt[0] = static_cast<u16*>(take(2 * n));
-    // filt[1] holds scales 1 and 3 (never the speed-up's halved scale 0 at more).
+    // filt[0] and filt[1]: the inputs of scales 1 and 3, and 2 and 4 (the
+    // speed-up's scales are smaller still).
     const ScaleSizes ss = scale_sizes(w, h, false);
-    s.filt[1] = static_cast<u16*>(take(2 * std::size_t{ss.w[1]} * ss.h[1]));
+    s.filt[0] = static_cast<u16*>(take(2 * std::size_t{ss.w[1]} * ss.h[1]));
+    s.filt[1] = static_cast<u16*>(take(2 * std::size_t{ss.w[2]} * ss.h[2]));
     s.codes = static_cast<u16*>(take(2 * ss.total));
     std::size_t cells = 0;
     for (int k = 0; k < kScales; ++k) cells += range_cells(ss.w[k], ss.h[k]);
@@ -196,16 +197,19 @@ __device__ __forceinline__ u32 warp_min(u32 v) {
 }
 
 /// decimate() (kStep 2: every other sample of every other row of `prev`,
-/// prev_w wide; kStep 1: prev itself) + filter_mode() + band_codes_row(): the scale's filtered
-/// image into `out` and its histogram rows into `codes` (w wide). The mask
-/// of the scale is the full-resolution mask at (i << mshift, j << mshift).
+/// prev_w wide; kStep 1: prev itself) + filter_mode() + band_codes_row():
+/// the scale's histogram rows into `codes` (w wide) and, unless `next` is
+/// null, the filtered samples the next scale keeps (even rows and columns)
+/// into `next` ((w + 1) / 2 wide: the next scale's input, read with kStep 1).
+/// The mask of the scale is the full-resolution mask at (i << mshift,
+/// j << mshift).
 /// Also the range of the codes (kNoCode aside) per cell of kCellRows rows x
 /// kTileW columns: range[2 * cell] = min, range[2 * cell + 1] = ~max, both
 /// lowered with atomicMin from 0xffffffff (cell = row / kCellRows * tiles_x
 /// + column / kTileW). Blocks of 256 threads: each warp is one cell's row.
 template <int kStep>
 __global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask,
-                             unsigned mask_w, unsigned mshift, u16 band_base, u16 band_size, u16* out, u16* codes,
+                             unsigned mask_w, unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes,
                              u32* range) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     const int W = static_cast<int>(w), H = static_cast<int>(h);
@@ -216,8 +220,8 @@ __global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsig
         const bool inner_col = j >= 1 && j + 2 <= W;
         auto hor = [&](const u16* p) { return inner_col ? mode3(p[-kStep], p[0], p[kStep]) : p[0]; };
         const u16 v = i >= 1 && i + 2 <= H ? mode3(hor(centre - pitch), hor(centre), hor(centre + pitch)) : centre[0];
+        if (next && !(i & 1) && !(j & 1)) next[std::size_t(i >> 1) * ((w + 1) >> 1) + (j >> 1)] = v;
         const std::size_t o = std::size_t(i) * w + j;
-        out[o] = v;
         const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
         const u16 r = static_cast<u16>(v - band_base);
         code = m && r < band_size ? r : kNoCode;
@@ -378,7 +382,8 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
                     N[q] = __ballot_sync(kFull, s_in[st][x] != s_out[st][x]);
                 }
                 const u32 S0 = B[0] & N[0], S1 = B[1] & N[1], S2 = B[2] & N[2];
-                int p = (N[a >> 5] >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
+                const u32 Na = a < kTileW ? N[0] : N[1];  // a < 2 * kTileW
+                int p = (Na >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
                 while (p <= b) {
                     const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
                     const u16 cin = s_in[st][p], cout = s_out[st][p];
@@ -472,23 +477,22 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     std::size_t cells = 0, cell_at[kScales];
     for (int k = 0; k < kScales; ++k) cell_at[k] = cells, cells += range_cells(ss.w[k], ss.h[k]);
     cudaMemsetAsync(sc.range, 0xff, cells * 2 * sizeof(u32), s);
-    const u16* prev = img;
-    unsigned prev_w = a.w, mshift = 0;
+    const u16* prev = img;  // the scale's input: img (scale 0), then the previous scale's kept samples
+    unsigned prev_w = a.w, mshift = a.speedup ? 1 : 0;
     for (int k = 0; k < kScales; ++k) {
-        const bool dec = k > 0 || a.speedup;
-        if (dec) ++mshift;
+        if (k > 0) ++mshift;
         const unsigned w = ss.w[k], h = ss.h[k];
-        u16* out = sc.filt[k & 1];
+        u16* next = k + 1 < kScales ? sc.filt[k & 1] : nullptr;
         u16* codes = sc.codes + ss.offset[k];
         u32* range = sc.range + 2 * cell_at[k];
-        if (dec)
+        if (k == 0 && a.speedup)  // scale 0 decimates img itself
             filter_codes<2><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                            a.band_size, out, codes, range);
+                                                            a.band_size, next, codes, range);
         else
             filter_codes<1><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                            a.band_size, out, codes, range);
-        prev = out;
-        prev_w = w;
+                                                            a.band_size, next, codes, range);
+        prev = next;
+        prev_w = (w + 1) >> 1;
     }
     CJob job{};
     job.pad = a.window >> 1;
