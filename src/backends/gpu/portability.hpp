@@ -85,10 +85,6 @@
 #define cudaEventRecord hipEventRecord
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaEventElapsedTime hipEventElapsedTime
-#define cudaFuncSetAttribute(f, attr, v) hipFuncSetAttribute(reinterpret_cast<const void*>(f), attr, v)
-#ifndef cudaFuncAttributeMaxDynamicSharedMemorySize
-#define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
-#endif
 #ifndef cudaStreamLegacy  // CUDA's own macro on HIP's NVIDIA platform
 // HIP's null stream is the legacy default stream.
 #define cudaStreamLegacy static_cast<hipStream_t>(nullptr)
