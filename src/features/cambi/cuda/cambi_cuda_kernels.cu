@@ -140,8 +140,7 @@ __global__ void anti_dither(const u16* in, u16* out, unsigned w, unsigned h) {
 /// integer count of the 7x7 square, compared with `threshold` as the CPU does.
 constexpr int kMaskTile = 32, kMaskHalo = kMaskTile + 6;
 
-__global__ void __launch_bounds__(256) mask_tile(const u16* img, u8* mask, unsigned w, unsigned h,
-                                                 unsigned threshold) {
+__global__ void __launch_bounds__(256) mask_tile(const u16* img, u8* mask, unsigned w, unsigned h, unsigned threshold) {
     __shared__ u8 fl[kMaskHalo][kMaskHalo];
     __shared__ u8 vs[kMaskTile][kMaskHalo];
     const int x0 = blockIdx.x * kMaskTile, y0 = blockIdx.y * kMaskTile;
@@ -208,9 +207,8 @@ __device__ __forceinline__ u32 warp_min(u32 v) {
 /// lowered with atomicMin from 0xffffffff (cell = row / kCellRows * tiles_x
 /// + column / kTileW). Blocks of 256 threads: each warp is one cell's row.
 template <int kStep>
-__global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask,
-                             unsigned mask_w, unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes,
-                             u32* range) {
+__global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask, unsigned mask_w,
+                             unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes, u32* range) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     const int W = static_cast<int>(w), H = static_cast<int>(h);
     u16 code = kNoCode;
@@ -298,8 +296,8 @@ __device__ __forceinline__ u16& count_of(u16* hist, int r, int lane) {
     return hist[(r >> 1) * (2 * kTileW) + 2 * lane + (r & 1)];
 }
 
-__global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob job, const u32* __restrict__ active,
-                                                   const float* __restrict__ recip) {
+__global__ void __launch_bounds__(kTileW)
+    c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
     extern __shared__ u32 hist_words[];  // see count_of(); 2 * num_diffs + kCentre rows (even)
     u16* hist = reinterpret_cast<u16*>(hist_words);
     __shared__ u16 s_in[kStage][kExt], s_out[kStage][kExt], s_ctr[kStage][kTileW];
@@ -363,8 +361,7 @@ __global__ void __launch_bounds__(kTileW) c_values(const __grid_constant__ CJob 
                     const int col = j0 - kTileW + q * kTileW + lane;
                     const bool col_ok = col >= 0 && col < W;
                     s_in[st][q * kTileW + lane] = col_ok && in_ok ? map(codes[std::size_t(rin) * W + col]) : kNoCode;
-                    s_out[st][q * kTileW + lane] =
-                        col_ok && out_ok ? map(codes[std::size_t(rout) * W + col]) : kNoCode;
+                    s_out[st][q * kTileW + lane] = col_ok && out_ok ? map(codes[std::size_t(rout) * W + col]) : kNoCode;
                 }
                 s_ctr[st][lane] = t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
             }
@@ -459,11 +456,11 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     const unsigned* ymap = same_size ? nullptr : a.ymap;
     const dim3 g = rows_grid(a.w, a.h);
     if (a.bpc == 8)
-        to_10bit<u8><<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img,
-                                       0, nullptr);
+        to_10bit<u8><<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img, 0,
+                                       nullptr);
     else
-        to_10bit<u16><<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc,
-                                        sc.img, (1u << a.bpc) - 1, fused_flag);
+        to_10bit<u16><<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img,
+                                        (1u << a.bpc) - 1, fused_flag);
     u16* img = sc.img;
     if (a.anti_dither) {
         anti_dither<<<g, 256, 0, s>>>(sc.img, sc.dither, a.w, a.h);

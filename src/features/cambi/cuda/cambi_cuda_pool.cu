@@ -23,9 +23,9 @@ constexpr int kMaxBlocks = 512;
 
 struct State {
     PoolStats stats;
-    u32 decided;    ///< the result is written
-    u32 need;       ///< how many values the selection still takes
-    u32 prefix;     ///< bits of the buckets chosen so far
+    u32 decided;  ///< the result is written
+    u32 need;     ///< how many values the selection still takes
+    u32 prefix;   ///< bits of the buckets chosen so far
     int q_exp;
     u64 sum;  ///< units taken so far
 };

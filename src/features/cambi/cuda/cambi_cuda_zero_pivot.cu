@@ -99,7 +99,8 @@ __global__ void zp_decide(const __grid_constant__ PoolJob job, const PoolResult*
 }
 
 /// Exclusive prefix, in place, of a[0, tiles(n[s])) per scale (one block of 1024 per scale).
-__global__ void zp_scan(const __grid_constant__ PoolJob job, const ZState* st, u32* a, std::size_t stride, int store_total, ZState* out) {
+__global__ void zp_scan(const __grid_constant__ PoolJob job, const ZState* st, u32* a, std::size_t stride,
+                        int store_total, ZState* out) {
     const int s = blockIdx.x;
     if (!st[s].ok) return;
     u32* v = a + s * stride;
