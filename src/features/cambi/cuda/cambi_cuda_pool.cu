@@ -20,6 +20,7 @@ using u64 = unsigned long long;
 constexpr int kBins = 2048;    // per level, at most
 constexpr int kThreads = 256;  // histogram blocks
 constexpr int kMaxBlocks = 512;
+constexpr int kLevels = 3;
 
 struct State {
     PoolStats stats;
@@ -201,7 +202,7 @@ __global__ void level_select(State* states, const Hist* hists, int level, int bi
 }  // namespace
 
 std::size_t pool_scratch_bytes() {
-    return align_up(kPoolScales * sizeof(State)) + align_up(kPoolScales * sizeof(Hist));
+    return align_up(kPoolScales * sizeof(State)) + align_up(kLevels * kPoolScales * sizeof(Hist));
 }
 
 void launch_pool_reset(const PoolJob& job, void* scratch, PoolResult* result, cudaStream_t s) {
@@ -220,11 +221,12 @@ void launch_pool(const PoolJob& job, void* scratch, PoolResult* result, cudaStre
     const dim3 grid(static_cast<unsigned>(std::min<std::size_t>(kMaxBlocks, (largest + kThreads - 1) / kThreads)),
                     kPoolScales);
     decide<<<1, 32, 0, s>>>(st, result);
-    constexpr int kLevelBins[3] = {1024, 2048, 1024};
-    for (int level = 0; level < 3; ++level) {
-        cudaMemsetAsync(hist, 0, kPoolScales * sizeof(Hist), s);
-        level_hist<<<grid, kThreads, 0, s>>>(job, st, level, hist);
-        level_select<<<kPoolScales, 1024, 0, s>>>(st, hist, level, kLevelBins[level], result);
+    cudaMemsetAsync(hist, 0, kLevels * kPoolScales * sizeof(Hist), s);  // each level's own histograms
+    constexpr int kLevelBins[kLevels] = {1024, 2048, 1024};
+    for (int level = 0; level < kLevels; ++level) {
+        Hist* h = hist + level * kPoolScales;
+        level_hist<<<grid, kThreads, 0, s>>>(job, st, level, h);
+        level_select<<<kPoolScales, 1024, 0, s>>>(st, h, level, kLevelBins[level], result);
     }
 }
 
