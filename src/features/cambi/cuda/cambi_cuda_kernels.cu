@@ -21,8 +21,9 @@ using u16 = unsigned short;
 using u32 = unsigned int;
 
 constexpr u16 kNoCode = 0xffff;
-constexpr int kTileW = 32;     // columns of a c-value block; also of a code-range cell
-constexpr int kCellRows = 32;  // rows of a code-range cell
+constexpr int kTileW = 32;     // columns of a c-value block; also of an occupancy cell
+constexpr int kCellRows = 32;  // rows of an occupancy cell
+constexpr int kSlots = 32;     // code slots of an occupancy mask
 __constant__ int kWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
                                  8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 
@@ -33,12 +34,12 @@ std::size_t align_up(std::size_t v) {
 struct Scratch {
     u16 *img, *dither, *filt[2];
     u16* codes;  ///< every scale's band codes, at ScaleSizes::offset
-    u32* range;  ///< every scale's code-range cells
+    u32* occ;    ///< every scale's occupancy cells
     u8* mask;
 };
 
-/// Code-range cells of a w x h scale (see filter_codes()).
-std::size_t range_cells(unsigned w, unsigned h) {
+/// Occupancy cells of a w x h scale (see filter_codes()).
+std::size_t occ_cells(unsigned w, unsigned h) {
     return std::size_t{(w + kTileW - 1) / kTileW} * ((h + kCellRows - 1) / kCellRows);
 }
 
@@ -60,8 +61,8 @@ std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
     s.filt[1] = static_cast<u16*>(take(2 * std::size_t{ss.w[2]} * ss.h[2]));
     s.codes = static_cast<u16*>(take(2 * ss.total));
     std::size_t cells = 0;
-    for (int k = 0; k < kScales; ++k) cells += range_cells(ss.w[k], ss.h[k]);
-    s.range = static_cast<u32*>(take(cells * 2 * sizeof(u32)));
+    for (int k = 0; k < kScales; ++k) cells += occ_cells(ss.w[k], ss.h[k]);
+    s.occ = static_cast<u32*>(take(cells * sizeof(u32)));
     s.mask = static_cast<u8*>(take(n));
     if (out) *out = s;
     return off;
@@ -70,7 +71,7 @@ std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
 /// One scale of the c-value launch (see c_values()).
 struct CScale {
     const u16* codes;  ///< w x h band codes
-    const u32* range;  ///< code ranges of its cells (see filter_codes())
+    const u32* occ;    ///< occupancy of its cells (see filter_codes())
     float* c;          ///< w x h c values
     PoolStats* stats;  ///< null, or where the nonzero c values' stats go
     unsigned w, h;
@@ -82,6 +83,7 @@ struct CJob {
     CScale s[kScales];
     int pad, num_diffs;
     u16 band_base, band_size;
+    unsigned slot_w;  ///< codes per occupancy slot
 };
 
 // ---- preprocessing ----------------------------------------------------------
@@ -186,6 +188,20 @@ __device__ __forceinline__ u16 mode3(u16 a, u16 b, u16 c) {
 
 constexpr u32 kFull = 0xffffffffu;
 
+__device__ __forceinline__ u32 warp_or(u32 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(kFull, v);
+#else
+    for (int o = 16; o > 0; o >>= 1) v |= __shfl_xor_sync(kFull, v, o);
+    return v;
+#endif
+}
+
+/// Codes per occupancy slot: kSlots slots cover the band.
+inline unsigned slot_width(unsigned band_size) {
+    return (band_size + kSlots - 1) / kSlots;
+}
+
 __device__ __forceinline__ u32 warp_min(u32 v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     return __reduce_min_sync(kFull, v);
@@ -202,13 +218,14 @@ __device__ __forceinline__ u32 warp_min(u32 v) {
 /// into `next` ((w + 1) / 2 wide: the next scale's input, read with kStep 1).
 /// The mask of the scale is the full-resolution mask at (i << mshift,
 /// j << mshift).
-/// Also the range of the codes (kNoCode aside) per cell of kCellRows rows x
-/// kTileW columns: range[2 * cell] = min, range[2 * cell + 1] = ~max, both
-/// lowered with atomicMin from 0xffffffff (cell = row / kCellRows * tiles_x
-/// + column / kTileW). Blocks of 256 threads: each warp is one cell's row.
+/// Also which codes occur (kNoCode aside) per cell of kCellRows rows x
+/// kTileW columns: bit code / slot_w of occ[row / kCellRows * tiles_x +
+/// column / kTileW] (atomicOr onto 0), slot_w = slot_width(band_size).
+/// Blocks of 256 threads: each warp is one cell's row.
 template <int kStep>
 __global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask, unsigned mask_w,
-                             unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes, u32* range) {
+                             unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes, u32* occ,
+                             unsigned slot_w) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     const int W = static_cast<int>(w), H = static_cast<int>(h);
     u16 code = kNoCode;
@@ -226,13 +243,10 @@ __global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsig
         codes[o] = code;
     }
     if (__ballot_sync(kFull, code != kNoCode) == 0) return;  // whole warps
-    const u32 lo = warp_min(code != kNoCode ? code : kFull);
-    const u32 nhi = warp_min(code != kNoCode ? ~u32(code) : kFull);
+    const u32 slots = warp_or(code != kNoCode ? 1u << (code / slot_w) : 0u);
     if ((threadIdx.x & 31) == 0) {
         const unsigned tiles_x = (w + kTileW - 1) / kTileW;
-        u32* cell = range + 2 * (std::size_t(i / kCellRows) * tiles_x + j / kTileW);
-        atomicMin(cell, lo);
-        atomicMin(cell + 1, nhi);
+        atomicOr(occ + std::size_t(i / kCellRows) * tiles_x + j / kTileW, slots);
     }
 }
 
@@ -256,14 +270,15 @@ __global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsig
 // [j - pad, j + pad] clipped to the scale, as the CPU's do.
 //
 // The histogram holds a window of bins_for(num_diffs) = 2 * num_diffs +
-// kCentre rows, not the whole band: from the code range [lo, hi] of the
-// block's region (the range cells of filter_codes() around the tile and
-// band), pass q counts only the codes in [base, base + rows), base = lo +
-// q * kCentre - num_diffs, and scores the pixels whose code is in
-// [lo + q * kCentre, lo + (q + 1) * kCentre): every count such a pixel's c
+// kCentre rows, not the whole band. A pass scores the pixels whose code is
+// in [centre, centre + kCentre) and counts only the codes in [centre -
+// num_diffs, centre + kCentre + num_diffs): every count such a pixel's c
 // value reads (its code +- num_diffs) is in the window, and the other codes
-// do not count. Most regions need one pass; a region without codes writes
-// zeros. Each scale's nonzero values also go to its pooling stats.
+// do not count. The passes start at the first code slot that the block's own
+// pixels occupy (the occupancy cells of filter_codes()) and go on while
+// occupied slots lie past the last pass: one pass for most blocks; a block
+// whose pixels hold no code writes zeros. Each scale's nonzero values also
+// go to its pooling stats.
 
 constexpr int kExt = 3 * kTileW;  // staged columns: the tile and 32 either side
 constexpr int kStage = 8;         // row steps staged at once
@@ -315,33 +330,25 @@ __global__ void __launch_bounds__(kTileW)
     const u16* codes = sc.codes;
     const int j = j0 + lane;
 
-    // The codes of the region: rows [i0 - pad, i1 + pad), tiles tx - 1 ... tx + 1.
-    u32 lo = kFull, nhi = kFull;
-    {
-        const int g0 = max(0, i0 - pad) / kCellRows, g1 = min(H - 1, i1 - 1 + pad) / kCellRows;
-        const int x0 = max(0, tx - 1), x1 = min(static_cast<int>(sc.tiles_x) - 1, tx + 1), nx = x1 - x0 + 1;
-        for (int e = lane; e < (g1 - g0 + 1) * nx; e += kTileW) {
-            const u32* cell = sc.range + 2 * (std::size_t(g0 + e / nx) * sc.tiles_x + x0 + e % nx);
-            lo = min(lo, cell[0]);
-            nhi = min(nhi, cell[1]);
-        }
-        lo = warp_min(lo);
-        nhi = warp_min(nhi);
-    }
-    if (lo == kFull) {  // no code: every c value of the band is 0
+    // The code slots of the block's own pixels.
+    u32 occ = 0;
+    for (int g = i0 / kCellRows + lane; g <= (i1 - 1) / kCellRows; g += kTileW)
+        occ |= sc.occ[std::size_t(g) * sc.tiles_x + tx];
+    occ = warp_or(occ);
+    if (occ == 0) {  // no code: every c value of the band is 0
         if (j < W)
             for (int t = i0; t < i1; ++t) sc.c[std::size_t(t) * W + j] = 0.0f;
         return;
     }
-    const int passes = static_cast<int>(~nhi - lo) / kCentre + 1;
+    const int slot_w = static_cast<int>(job.slot_w);
     u32 nonzero = 0, min_bits = 0x7f800000u;  // the stats of the values this lane writes
     double approx = 0.0;
     s_weight[lane] = kWeights[lane];
 
     const int a = lane + kTileW - pad, b = lane + kTileW + pad;  // the lane's window, staged columns
     const int first = max(i0 - 2 * pad, -pad);                   // rows before 0 hold nothing
-    for (int pass = 0; pass < passes; ++pass) {
-        const int centre = static_cast<int>(lo) + pass * kCentre;  // scored codes: [centre, centre + kCentre)
+    // Scored codes of the pass: [centre, centre + kCentre).
+    for (int pass = 0, centre = (__ffs(occ) - 1) * slot_w; centre >= 0; ++pass) {
         const int base = centre - nd;
         // Code -> histogram row of this pass (kNoCode outside the window).
         auto map = [&](u16 code) -> u16 {
@@ -416,6 +423,11 @@ __global__ void __launch_bounds__(kTileW)
                 sc.c[std::size_t(t) * W + j] = best;
             }
         }
+        // The next pass: from centre + kCentre if its slot is occupied, else
+        // from the next occupied slot; none past the last one.
+        const int next = centre + kCentre, s0 = next / slot_w;
+        const u32 rest = s0 < kSlots ? occ & (kFull << s0) : 0u;
+        centre = rest == 0 ? -1 : (__ffs(rest) - 1 == s0 ? next : (__ffs(rest) - 1) * slot_w);
     }
     if (sc.stats && __ballot_sync(kFull, nonzero != 0)) {
         for (int o = 16; o > 0; o >>= 1) {
@@ -469,11 +481,12 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     mask_tile<<<dim3((a.w + kMaskTile - 1) / kMaskTile, (a.h + kMaskTile - 1) / kMaskTile), dim3(32, 8), 0, s>>>(
         img, sc.mask, a.w, a.h, a.mask_threshold);
 
-    // Every scale's band codes and code ranges, then the c values of all scales in one launch.
+    // Every scale's band codes and code occupancy, then the c values of all scales in one launch.
     const ScaleSizes ss = scale_sizes(a.w, a.h, a.speedup);
     std::size_t cells = 0, cell_at[kScales];
-    for (int k = 0; k < kScales; ++k) cell_at[k] = cells, cells += range_cells(ss.w[k], ss.h[k]);
-    cudaMemsetAsync(sc.range, 0xff, cells * 2 * sizeof(u32), s);
+    for (int k = 0; k < kScales; ++k) cell_at[k] = cells, cells += occ_cells(ss.w[k], ss.h[k]);
+    cudaMemsetAsync(sc.occ, 0, cells * sizeof(u32), s);
+    const unsigned slot_w = slot_width(a.band_size);
     const u16* prev = img;  // the scale's input: img (scale 0), then the previous scale's kept samples
     unsigned prev_w = a.w, mshift = a.speedup ? 1 : 0;
     for (int k = 0; k < kScales; ++k) {
@@ -481,13 +494,13 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         const unsigned w = ss.w[k], h = ss.h[k];
         u16* next = k + 1 < kScales ? sc.filt[k & 1] : nullptr;
         u16* codes = sc.codes + ss.offset[k];
-        u32* range = sc.range + 2 * cell_at[k];
+        u32* occ = sc.occ + cell_at[k];
         if (k == 0 && a.speedup)  // scale 0 decimates img itself
             filter_codes<2><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                            a.band_size, next, codes, range);
+                                                            a.band_size, next, codes, occ, slot_w);
         else
             filter_codes<1><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                            a.band_size, next, codes, range);
+                                                            a.band_size, next, codes, occ, slot_w);
         prev = next;
         prev_w = (w + 1) >> 1;
     }
@@ -496,6 +509,7 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     job.num_diffs = a.num_diffs;
     job.band_base = a.band_base;
     job.band_size = a.band_size;
+    job.slot_w = slot_w;
     // Bands of `rows` rows: fewer rows (more blocks, more of the 2 * pad
     // warm-up steps per band) only while the scales give few blocks.
     unsigned rows = 256, blocks = 0;
@@ -504,7 +518,7 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         for (int k = 0; k < kScales; ++k) {
             CScale& cs = job.s[k];
             cs.codes = sc.codes + ss.offset[k];
-            cs.range = sc.range + 2 * cell_at[k];
+            cs.occ = sc.occ + cell_at[k];
             cs.c = c + ss.offset[k];
             cs.stats = stats ? stats[k] : nullptr;
             cs.w = ss.w[k], cs.h = ss.h[k];
