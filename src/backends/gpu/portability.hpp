@@ -91,6 +91,11 @@
 #endif
 
 #if defined(__HIP_PLATFORM_AMD__)
+// Kernel parameters are addressable on AMD: CUDA's __grid_constant__ (a
+// by-value parameter read in place, also with dynamic indices) is the default.
+#ifndef __grid_constant__
+#define __grid_constant__
+#endif
 // Device intrinsics whose HIP (ROCm 5.2) version is not CUDA's: __fsqrt_rn is
 // the native v_sqrt_f32 there (about 1 ulp), while sqrtf, under
 // -fhip-fp32-correctly-rounded-divide-sqrt (cmake/Hip.cmake), is the IEEE

@@ -1,14 +1,16 @@
 // CAMBI on the device. Per picture: 10-bit conversion (+ range check),
 // anti-dithering, the flat-area derivative and the 7x7 spatial mask at full
-// resolution; per scale a fused decimate + 3x3 mode filter + band-code pass,
-// then the c values, one warp per (row, column segment) sliding its own
-// window histogram along the row in shared memory. The CPU slides its
-// histograms down the columns instead; both hold, at pixel (i, j), the codes
-// of rows [i - pad, i + pad] x columns [j - pad, j + pad] clipped to the
-// scale (the CPU's three row phases reduce to that window for every height
-// it can score), so the integer counts, and with them the float c values
-// (the CPU's expression, one rounding per operation), are equal.
+// resolution (one tiled kernel); per scale a fused decimate + 3x3 mode
+// filter + band-code pass; then the c values of all five scales in one
+// launch, each warp sliding 32 column histograms down a band of rows (see
+// c_values below). The CPU slides its histograms down the columns as well;
+// both hold, at pixel (i, j), the codes of rows [i - pad, i + pad] x columns
+// [j - pad, j + pad] clipped to the scale (the CPU's three row phases reduce
+// to that window for every height it can score), so the integer counts, and
+// with them the float c values (the CPU's expression, one rounding per
+// operation), are equal.
 #include "cambi_cuda_kernels.hpp"
+#include "cambi_cuda_pool.hpp"
 
 namespace vmaf::cambi::cuda {
 
@@ -19,6 +21,9 @@ using u16 = unsigned short;
 using u32 = unsigned int;
 
 constexpr u16 kNoCode = 0xffff;
+constexpr int kTileW = 32;     // columns of a c-value block; also of an occupancy cell
+constexpr int kCellRows = 32;  // rows of an occupancy cell
+constexpr int kSlots = 32;     // code slots of an occupancy mask
 __constant__ int kWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
                                  8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 
@@ -27,9 +32,16 @@ std::size_t align_up(std::size_t v) {
 }
 
 struct Scratch {
-    u16 *img, *dither, *filt[2], *codes, *codes_t;
-    u8 *flat, *mask;
+    u16 *img, *dither, *filt[2];
+    u16* codes;  ///< every scale's band codes, at ScaleSizes::offset
+    u32* occ;    ///< every scale's occupancy cells
+    u8* mask;
 };
+
+/// Occupancy cells of a w x h scale (see filter_codes()).
+std::size_t occ_cells(unsigned w, unsigned h) {
+    return std::size_t{(w + kTileW - 1) / kTileW} * ((h + kCellRows - 1) / kCellRows);
+}
 
 std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
     const std::size_t n = std::size_t{w} * h;
@@ -42,15 +54,37 @@ std::size_t layout(unsigned w, unsigned h, char* base, Scratch* out) {
     Scratch s{};
     s.img = static_cast<u16*>(take(2 * n));
     s.dither = static_cast<u16*>(take(2 * n));
-    s.filt[0] = static_cast<u16*>(take(2 * n));
-    s.filt[1] = static_cast<u16*>(take(2 * n));
-    s.codes = static_cast<u16*>(take(2 * n));
-    s.codes_t = static_cast<u16*>(take(2 * n));
-    s.flat = static_cast<u8*>(take(n));
+    // filt[0] and filt[1]: the inputs of scales 1 and 3, and 2 and 4 (the
+    // speed-up's scales are smaller still).
+    const ScaleSizes ss = scale_sizes(w, h, false);
+    s.filt[0] = static_cast<u16*>(take(2 * std::size_t{ss.w[1]} * ss.h[1]));
+    s.filt[1] = static_cast<u16*>(take(2 * std::size_t{ss.w[2]} * ss.h[2]));
+    s.codes = static_cast<u16*>(take(2 * ss.total));
+    std::size_t cells = 0;
+    for (int k = 0; k < kScales; ++k) cells += occ_cells(ss.w[k], ss.h[k]);
+    s.occ = static_cast<u32*>(take(cells * sizeof(u32)));
     s.mask = static_cast<u8*>(take(n));
     if (out) *out = s;
     return off;
 }
+
+/// One scale of the c-value launch (see c_values()).
+struct CScale {
+    const u16* codes;  ///< w x h band codes
+    const u32* occ;    ///< occupancy of its cells (see filter_codes())
+    float* c;          ///< w x h c values
+    PoolStats* stats;  ///< null, or where the nonzero c values' stats go
+    unsigned w, h;
+    unsigned rows;         ///< per band
+    unsigned tiles_x;      ///< column tiles
+    unsigned first_block;  ///< of the scale's blocks (column tile fastest, then band)
+};
+struct CJob {
+    CScale s[kScales];
+    int pad, num_diffs;
+    u16 band_base, band_size;
+    unsigned slot_w;  ///< codes per occupancy slot
+};
 
 // ---- preprocessing ----------------------------------------------------------
 
@@ -61,14 +95,17 @@ __global__ void range_check(const u16* src, std::size_t pitch, unsigned w, unsig
     if (row[x] > max) atomicOr(flag, 1u);
 }
 
-/// cambi_core.cpp preprocess(): sample (xmap[x], ymap[y]) to 10 bits.
+/// cambi_core.cpp preprocess(): sample (xmap[x], ymap[y]) to 10 bits (null
+/// maps: the identity). With `flag` (the maps are then the identity: every
+/// sample is read once), also the range check: *flag = 1 when a sample exceeds `max`.
 template <typename T>
 __global__ void to_10bit(const T* src, std::size_t pitch, const unsigned* xmap, const unsigned* ymap, unsigned w,
-                         unsigned h, unsigned bpc, u16* out) {
+                         unsigned h, unsigned bpc, u16* out, unsigned max, unsigned* flag) {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= w) return;
-    const T* row = reinterpret_cast<const T*>(reinterpret_cast<const char*>(src) + ymap[y] * pitch);
-    const unsigned v = row[xmap[x]];
+    const T* row = reinterpret_cast<const T*>(reinterpret_cast<const char*>(src) + (ymap ? ymap[y] : y) * pitch);
+    const unsigned v = row[xmap ? xmap[x] : x];
+    if (flag && v > max) atomicOr(flag, 1u);
     u16 o;
     if (bpc == 8) {
         o = static_cast<u16>(v << 2);
@@ -99,31 +136,46 @@ __global__ void anti_dither(const u16* in, u16* out, unsigned w, unsigned h) {
 
 // ---- spatial mask -------------------------------------------------------------
 
-/// flat_row(): 1 where the sample equals its right and lower neighbours (absent ones count as equal).
-__global__ void flat(const u16* img, u8* out, unsigned w, unsigned h) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= w) return;
-    const std::size_t i = std::size_t{y} * w + x;
-    bool f = x + 1 >= w || img[i] == img[i + 1];
-    if (y + 1 < h) f = f && img[i] == img[i + w];
-    out[i] = f;
-}
+/// flat_row() + spatial_mask(): one block per 32 x 32 tile of the mask. The
+/// flat flags of the tile and its 3-sample border (0 outside the picture) go
+/// to shared memory, then column sums of 7 and row sums of 7 of those: the
+/// integer count of the 7x7 square, compared with `threshold` as the CPU does.
+constexpr int kMaskTile = 32, kMaskHalo = kMaskTile + 6;
 
-/// spatial_mask(): 1 where the 7x7 square (zero outside) holds more than `threshold` flat samples.
-__global__ void mask7(const u8* flat, u8* mask, unsigned w, unsigned h, unsigned threshold) {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= static_cast<int>(w)) return;
-    unsigned s = 0;
-    for (int dy = -3; dy <= 3; ++dy) {
-        const int yy = y + dy;
-        if (yy < 0 || yy >= static_cast<int>(h)) continue;
-        const u8* r = flat + std::size_t(yy) * w;
-        for (int dx = -3; dx <= 3; ++dx) {
-            const int xx = x + dx;
-            if (xx >= 0 && xx < static_cast<int>(w)) s += r[xx];
+__global__ void __launch_bounds__(256) mask_tile(const u16* img, u8* mask, unsigned w, unsigned h, unsigned threshold) {
+    __shared__ u8 fl[kMaskHalo][kMaskHalo];
+    __shared__ u8 vs[kMaskTile][kMaskHalo];
+    const int x0 = blockIdx.x * kMaskTile, y0 = blockIdx.y * kMaskTile;
+    const int W = static_cast<int>(w), H = static_cast<int>(h);
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    for (int e = tid; e < kMaskHalo * kMaskHalo; e += 256) {
+        const int r = e / kMaskHalo, q = e % kMaskHalo;
+        const int y = y0 - 3 + r, x = x0 - 3 + q;
+        u8 f = 0;
+        if (y >= 0 && y < H && x >= 0 && x < W) {
+            const std::size_t i = std::size_t(y) * w + x;
+            bool b = x + 1 >= W || img[i] == img[i + 1];
+            if (y + 1 < H) b = b && img[i] == img[i + w];
+            f = b;
         }
+        fl[r][q] = f;
     }
-    mask[std::size_t(y) * w + x] = s > threshold;
+    __syncthreads();
+    for (int e = tid; e < kMaskTile * kMaskHalo; e += 256) {
+        const int r = e / kMaskHalo, q = e % kMaskHalo;
+        u8 s = 0;
+        for (int d = 0; d < 7; ++d) s += fl[r + d][q];
+        vs[r][q] = s;
+    }
+    __syncthreads();
+    const int x = x0 + threadIdx.x;
+    for (int r = threadIdx.y; r < kMaskTile; r += 8) {
+        const int y = y0 + r;
+        if (x >= W || y >= H) continue;
+        unsigned s = 0;
+        for (int d = 0; d < 7; ++d) s += vs[r][threadIdx.x + d];
+        mask[std::size_t(y) * w + x] = s > threshold;
+    }
 }
 
 // ---- per scale ----------------------------------------------------------------
@@ -134,139 +186,260 @@ __device__ __forceinline__ u16 mode3(u16 a, u16 b, u16 c) {
     return min(a, min(b, c));
 }
 
-/// decimate() (when `dec`: every other sample of every other row of `prev`,
-/// prev_w wide) + filter_mode() + band_codes_row(): the scale's filtered
-/// image into `out` and its histogram rows into `codes` (w wide). The mask
-/// of the scale is the full-resolution mask at (i << mshift, j << mshift).
-__global__ void filter_codes(const u16* prev, unsigned prev_w, bool dec, unsigned w, unsigned h, const u8* mask,
-                             unsigned mask_w, unsigned mshift, u16 band_base, u16 band_size, u16* out, u16* codes) {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    if (j >= static_cast<int>(w)) return;
-    const int step = dec ? 2 : 1;
-    auto src = [&](int r, int c) { return prev[std::size_t(r * step) * prev_w + std::size_t(c * step)]; };
-    auto hor = [&](int r) {
-        if (j >= 1 && j + 2 <= static_cast<int>(w)) return mode3(src(r, j - 1), src(r, j), src(r, j + 1));
-        return src(r, j);
-    };
-    u16 v;
-    if (i >= 1 && i + 2 <= static_cast<int>(h))
-        v = mode3(hor(i - 1), hor(i), hor(i + 1));
-    else
-        v = src(i, j);
-    const std::size_t o = std::size_t(i) * w + j;
-    out[o] = v;
-    const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
-    const u16 r = static_cast<u16>(v - band_base);
-    codes[o] = m && r < band_size ? r : kNoCode;
-}
-
-/// out = the transpose of the h x w array `in` (out is w x h).
-__global__ void transpose(const u16* in, u16* out, unsigned w, unsigned h) {
-    __shared__ u16 tile[32][33];
-    const unsigned x = blockIdx.x * 32 + threadIdx.x, y0 = blockIdx.y * 32;
-    for (unsigned k = threadIdx.y; k < 32; k += 8)
-        if (x < w && y0 + k < h) tile[k][threadIdx.x] = in[std::size_t(y0 + k) * w + x];
-    __syncthreads();
-    const unsigned ox = y0 + threadIdx.x;
-    for (unsigned k = threadIdx.y; k < 32; k += 8) {
-        const unsigned oy = blockIdx.x * 32 + k;
-        if (oy < w && ox < h) out[std::size_t(oy) * h + ox] = tile[threadIdx.x][k];
-    }
-}
-
-constexpr int kWarps = 8;  // per block
-constexpr int kSeg = 256;  // columns per warp
 constexpr u32 kFull = 0xffffffffu;
 
-/// Adds `delta` to hist[code] for each lane's code (kNoCode: none). Lanes
-/// hold consecutive rows of one column, where equal codes come in runs: the
-/// first lane of each run adds the run's length, one shared atomic per run.
-/// All 32 lanes call.
-__device__ __forceinline__ void warp_add(u32* hist, u16 code, u32 delta) {
-    if (__ballot_sync(kFull, code != kNoCode) == 0) return;
-    const int lane = threadIdx.x & 31;
-    const u16 prev = __shfl_up_sync(kFull, code, 1);
-    const bool start = lane == 0 || prev != code;
-    const u32 starts = __ballot_sync(kFull, start);
-    if (start && code != kNoCode) {
-        const u32 after = starts & ~((2u << lane) - 1u);  // lane 31: 2u << 31 == 0, so none
-        const int end = after ? __ffs(after) - 1 : 32;
-        atomicAdd(&hist[code], delta * static_cast<u32>(end - lane));
-    }
-}
-
-/// The largest of the lanes' values (all >= +0, so their bits order as unsigned).
-__device__ __forceinline__ float warp_max(float v) {
-#if __CUDA_ARCH__ >= 800
-    return __uint_as_float(__reduce_max_sync(kFull, __float_as_uint(v)));
+__device__ __forceinline__ u32 warp_or(u32 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(kFull, v);
 #else
-    for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(kFull, v, o));
+    for (int o = 16; o > 0; o >>= 1) v |= __shfl_xor_sync(kFull, v, o);
     return v;
 #endif
 }
 
-/// c_values() + c_values_row(): one warp per (row i, kSeg columns), its
-/// window histogram (band_size counts) in shared memory. `codes_t` is the
-/// scale's band codes transposed (column c's rows at c * h), so a column of
-/// the window is one coalesced read. Steps of a row: the column leaving the
-/// window is removed and the entering one added, the rows of the window
-/// spread over the lanes; lane d < num_diffs then scores contrast step d + 1
-/// and the warp keeps the largest.
-__global__ void c_values(const u16* __restrict__ codes_t, unsigned w, unsigned h, int pad, u16 band_base, u16 band_size,
-                         int num_diffs, const u32* __restrict__ active, const float* __restrict__ recip, float* c) {
-    extern __shared__ u32 shared_hist[];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+/// Codes per occupancy slot: kSlots slots cover the band.
+inline unsigned slot_width(unsigned band_size) {
+    return (band_size + kSlots - 1) / kSlots;
+}
+
+__device__ __forceinline__ u32 warp_min(u32 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(kFull, v);
+#else
+    for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(kFull, v, o));
+    return v;
+#endif
+}
+
+/// decimate() (kStep 2: every other sample of every other row of `prev`,
+/// prev_w wide; kStep 1: prev itself) + filter_mode() + band_codes_row():
+/// the scale's histogram rows into `codes` (w wide) and, unless `next` is
+/// null, the filtered samples the next scale keeps (even rows and columns)
+/// into `next` ((w + 1) / 2 wide: the next scale's input, read with kStep 1).
+/// The mask of the scale is the full-resolution mask at (i << mshift,
+/// j << mshift).
+/// Also which codes occur (kNoCode aside) per cell of kCellRows rows x
+/// kTileW columns: bit code / slot_w of occ[row / kCellRows * tiles_x +
+/// column / kTileW] (atomicOr onto 0), slot_w = slot_width(band_size).
+/// Blocks of 256 threads: each warp is one cell's row.
+template <int kStep>
+__global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask, unsigned mask_w,
+                             unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes, u32* occ,
+                             unsigned slot_w) {
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     const int W = static_cast<int>(w), H = static_cast<int>(h);
-    const int segs = (W + kSeg - 1) / kSeg;
-    const long long task = static_cast<long long>(blockIdx.x) * kWarps + warp;
-    if (task >= static_cast<long long>(H) * segs) return;  // whole warps
-    const int i = static_cast<int>(task / segs), j0 = static_cast<int>(task % segs) * kSeg;
-    const int j1 = min(W, j0 + kSeg);
-    u32* hist = shared_hist + std::size_t(warp) * band_size;
-    for (int b = lane; b < band_size; b += 32) hist[b] = 0;
-    __syncwarp();
-    const int r_lo = max(0, i - pad), r_hi = min(H - 1, i + pad);
-    auto at = [&](int col, int r) { return codes_t[std::size_t(col) * h + r]; };
-    // The window of column j0 - 1.
-    for (int col = max(0, j0 - 1 - pad); col <= min(W - 1, j0 - 1 + pad); ++col)
-        for (int r0 = r_lo; r0 <= r_hi; r0 += 32) {
-            const int r = r0 + lane;
-            warp_add(hist, r <= r_hi ? at(col, r) : kNoCode, 1u);
+    u16 code = kNoCode;
+    if (j < W) {
+        const std::size_t pitch = std::size_t{prev_w} * kStep;  // between the scale's rows in prev
+        const u16* centre = prev + std::size_t(i) * pitch + std::size_t(j) * kStep;
+        const bool inner_col = j >= 1 && j + 2 <= W;
+        auto hor = [&](const u16* p) { return inner_col ? mode3(p[-kStep], p[0], p[kStep]) : p[0]; };
+        const u16 v = i >= 1 && i + 2 <= H ? mode3(hor(centre - pitch), hor(centre), hor(centre + pitch)) : centre[0];
+        if (next && !(i & 1) && !(j & 1)) next[std::size_t(i >> 1) * ((w + 1) >> 1) + (j >> 1)] = v;
+        const std::size_t o = std::size_t(i) * w + j;
+        const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
+        const u16 r = static_cast<u16>(v - band_base);
+        code = m && r < band_size ? r : kNoCode;
+        codes[o] = code;
+    }
+    if (__ballot_sync(kFull, code != kNoCode) == 0) return;  // whole warps
+    const u32 slots = warp_or(code != kNoCode ? 1u << (code / slot_w) : 0u);
+    if ((threadIdx.x & 31) == 0) {
+        const unsigned tiles_x = (w + kTileW - 1) / kTileW;
+        atomicOr(occ + std::size_t(i / kCellRows) * tiles_x + j / kTileW, slots);
+    }
+}
+
+// ---- c values -----------------------------------------------------------------
+//
+// One warp per block, owning kTileW columns [j0, j0 + 32) of one scale and a
+// band of its rows [i0, i1). Lane t keeps the window histogram of column
+// j0 + t in shared memory (u16 counts, see count_of()) and slides it down
+// the band: at row step t the codes of row t + pad enter and those of row
+// t - pad - 1 leave, each at the columns [j - pad, j + pad] of the lane's
+// window. The warp stages those two rows for the 96 columns [j0 - 32,
+// j0 + 64) (every window of the tile lies within them, pad <= 32) and splits
+// them into runs of equal (entering, leaving) code pairs: bit masks of run
+// starts and of the columns whose codes differ. Each lane then walks only
+// the runs inside its window that change a count, adding or subtracting the
+// run's length: kNoCode and flat areas cost next to nothing. The counts are
+// the CPU's integer counts whatever the run structure (u16 like the CPU's;
+// they never exceed window^2 < 2^16, so transient wraps cancel). A band
+// starts from an empty histogram 2 * pad steps above i0 (rows only enter),
+// so each band's counts at row i cover rows [i - pad, i + pad] and columns
+// [j - pad, j + pad] clipped to the scale, as the CPU's do.
+//
+// The histogram holds a window of bins_for(num_diffs) = 2 * num_diffs +
+// kCentre rows, not the whole band. A pass scores the pixels whose code is
+// in [centre, centre + kCentre) and counts only the codes in [centre -
+// num_diffs, centre + kCentre + num_diffs): every count such a pixel's c
+// value reads (its code +- num_diffs) is in the window, and the other codes
+// do not count. The passes start at the first code slot that the block's own
+// pixels occupy (the occupancy cells of filter_codes()) and go on while
+// occupied slots lie past the last pass: one pass for most blocks; a block
+// whose pixels hold no code writes zeros. Each scale's nonzero values also
+// go to its pooling stats.
+
+constexpr int kExt = 3 * kTileW;  // staged columns: the tile and 32 either side
+constexpr int kStage = 8;         // row steps staged at once
+constexpr int kCentre = 64;       // codes scored per pass
+
+int bins_for(int num_diffs) {
+    return 2 * num_diffs + kCentre;
+}
+
+/// First position in [from, limit] (limit < kExt) whose bit is set in the
+/// 96-bit mask (m0, m1, m2), else limit + 1.
+__device__ __forceinline__ int next_bit(u32 m0, u32 m1, u32 m2, int from, int limit) {
+    if (from > limit) return limit + 1;
+    int q = from >> 5;
+    u32 m = (q == 0 ? m0 : q == 1 ? m1 : m2) & (kFull << (from & 31));
+    for (;;) {
+        if (m) {
+            const int x = (q << 5) + __ffs(m) - 1;
+            return x <= limit ? x : limit + 1;
         }
-    __syncwarp();
-    const int weight = kWeights[lane];
-    float mine = 0.0f;
-    for (int j = j0; j < j1; ++j) {
-        const int leave = j - 1 - pad, enter = j + pad;
-        for (int r0 = r_lo; r0 <= r_hi; r0 += 32) {
-            const int r = r0 + lane;
-            u16 out = r <= r_hi && leave >= 0 ? at(leave, r) : kNoCode;
-            u16 in = r <= r_hi && enter < W ? at(enter, r) : kNoCode;
-            if (out == in) out = in = kNoCode;
-            warp_add(hist, out, kFull);  // -1 per sample
-            warp_add(hist, in, 1u);
-        }
-        __syncwarp();
-        const u16 code = at(j, i);
-        float best = 0.0f;
-        if (code != kNoCode) {
-            if (lane < num_diffs && (active[code + band_base + num_diffs] >> lane & 1u)) {
-                const u32 p0 = hist[code];
-                const int up = code + lane + 1, down = code - lane - 1;
-                const u32 p1 = up < band_size ? hist[up] : 0u;
-                const u32 p2 = down >= 0 ? hist[down] : 0u;
-                const u32 q = p1 > p2 ? p1 : p2;
-                best = static_cast<float>(weight * static_cast<int>(p0) * static_cast<int>(q)) * recip[q + p0];
+        if (++q > (limit >> 5)) return limit + 1;
+        m = q == 1 ? m1 : m2;
+    }
+}
+
+/// The lane's count of histogram row r: rows 2m and 2m + 1 of a lane share
+/// one 32-bit word, word m * kTileW + lane, so a lane's counts are words no
+/// other lane touches and the lanes' words of a row pair are in 32 banks.
+__device__ __forceinline__ u16& count_of(u16* hist, int r, int lane) {
+    return hist[(r >> 1) * (2 * kTileW) + 2 * lane + (r & 1)];
+}
+
+__global__ void __launch_bounds__(kTileW)
+    c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
+    extern __shared__ u32 hist_words[];  // see count_of(); 2 * num_diffs + kCentre rows (even)
+    u16* hist = reinterpret_cast<u16*>(hist_words);
+    __shared__ u16 s_in[kStage][kExt], s_out[kStage][kExt], s_ctr[kStage][kTileW];
+    __shared__ int s_weight[32];
+    const int lane = threadIdx.x;
+    int k = 0;
+    while (k + 1 < kScales && blockIdx.x >= job.s[k + 1].first_block) ++k;
+    const CScale& sc = job.s[k];
+    const int W = static_cast<int>(sc.w), H = static_cast<int>(sc.h);
+    const unsigned local = blockIdx.x - sc.first_block;
+    const int tx = static_cast<int>(local % sc.tiles_x), j0 = tx * kTileW;
+    const int i0 = static_cast<int>(local / sc.tiles_x * sc.rows);
+    const int i1 = min(H, i0 + static_cast<int>(sc.rows));
+    const int pad = job.pad, nd = job.num_diffs, bins = job.band_size, wbins = 2 * nd + kCentre;
+    const u16* codes = sc.codes;
+    const int j = j0 + lane;
+
+    // The code slots of the block's own pixels.
+    u32 occ = 0;
+    for (int g = i0 / kCellRows + lane; g <= (i1 - 1) / kCellRows; g += kTileW)
+        occ |= sc.occ[std::size_t(g) * sc.tiles_x + tx];
+    occ = warp_or(occ);
+    if (occ == 0) {  // no code: every c value of the band is 0
+        if (j < W)
+            for (int t = i0; t < i1; ++t) sc.c[std::size_t(t) * W + j] = 0.0f;
+        return;
+    }
+    const int slot_w = static_cast<int>(job.slot_w);
+    u32 nonzero = 0, min_bits = 0x7f800000u;  // the stats of the values this lane writes
+    double approx = 0.0;
+    s_weight[lane] = kWeights[lane];
+
+    const int a = lane + kTileW - pad, b = lane + kTileW + pad;  // the lane's window, staged columns
+    const int first = max(i0 - 2 * pad, -pad);                   // rows before 0 hold nothing
+    // Scored codes of the pass: [centre, centre + kCentre).
+    for (int pass = 0, centre = (__ffs(occ) - 1) * slot_w; centre >= 0; ++pass) {
+        const int base = centre - nd;
+        // Code -> histogram row of this pass (kNoCode outside the window).
+        auto map = [&](u16 code) -> u16 {
+            const int r = static_cast<int>(code) - base;
+            return code != kNoCode && r >= 0 && r < wbins ? static_cast<u16>(r) : kNoCode;
+        };
+        for (int m = 0; m < wbins / 2; ++m) hist_words[m * kTileW + lane] = 0;  // the lane's own counts
+        for (int t0 = first; t0 < i1; t0 += kStage) {
+            const int steps = min(kStage, i1 - t0);
+            __syncwarp();  // the previous stage is consumed
+            for (int st = 0; st < steps; ++st) {
+                const int t = t0 + st;
+                const int rin = t + pad, rout = t > i0 ? t - pad - 1 : -1;  // rin >= 0
+                const bool in_ok = rin < H, out_ok = rout >= 0;
+#pragma unroll
+                for (int q = 0; q < 3; ++q) {
+                    const int col = j0 - kTileW + q * kTileW + lane;
+                    const bool col_ok = col >= 0 && col < W;
+                    s_in[st][q * kTileW + lane] = col_ok && in_ok ? map(codes[std::size_t(rin) * W + col]) : kNoCode;
+                    s_out[st][q * kTileW + lane] = col_ok && out_ok ? map(codes[std::size_t(rout) * W + col]) : kNoCode;
+                }
+                s_ctr[st][lane] = t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
             }
-            best = warp_max(best);
+            __syncwarp();
+            for (int st = 0; st < steps; ++st) {
+                const int t = t0 + st;
+                // Run starts (B) and count-changing columns (N) of the staged pair rows.
+                u32 B[3], N[3];
+#pragma unroll
+                for (int q = 0; q < 3; ++q) {
+                    const int x = q * kTileW + lane;
+                    const u32 pair = s_in[st][x] | u32(s_out[st][x]) << 16;
+                    const u32 prev = x > 0 ? s_in[st][x - 1] | u32(s_out[st][x - 1]) << 16 : ~pair;
+                    B[q] = __ballot_sync(kFull, pair != prev);
+                    N[q] = __ballot_sync(kFull, s_in[st][x] != s_out[st][x]);
+                }
+                const u32 S0 = B[0] & N[0], S1 = B[1] & N[1], S2 = B[2] & N[2];
+                const u32 Na = a < kTileW ? N[0] : N[1];  // a < 2 * kTileW
+                int p = (Na >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
+                while (p <= b) {
+                    const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
+                    const u16 cin = s_in[st][p], cout = s_out[st][p];
+                    const u16 len = static_cast<u16>(e - p);
+                    if (cin != kNoCode) count_of(hist, cin, lane) += len;
+                    if (cout != kNoCode) count_of(hist, cout, lane) -= len;
+                    p = next_bit(S0, S1, S2, e, b);
+                }
+                if (t < i0 || j >= W) continue;
+                const u16 code = s_ctr[st][lane];
+                const bool mine = code != kNoCode && code >= centre && code < centre + kCentre;
+                if (!mine && pass > 0) continue;  // written by pass 0 or by its own pass
+                float best = 0.0f;
+                if (mine) {
+                    u32 act = active[code + job.band_base + nd];
+                    const int c0 = code - base;  // nd <= c0 < nd + kCentre
+                    const int p0 = count_of(hist, c0, lane);
+                    while (act) {
+                        const int d = __ffs(act) - 1;
+                        act &= act - 1;
+                        const int p1 = code + d + 1 < bins ? count_of(hist, c0 + d + 1, lane) : 0;
+                        const int p2 = code - d - 1 >= 0 ? count_of(hist, c0 - d - 1, lane) : 0;
+                        const int q = p1 > p2 ? p1 : p2;
+                        const float v = static_cast<float>(s_weight[d] * p0 * q) * recip[q + p0];
+                        if (v > best) best = v;
+                    }
+                    if (best != 0.0f) {  // a pixel is `mine` in one pass only
+                        ++nonzero;
+                        min_bits = min(min_bits, __float_as_uint(best));
+                        approx += best;
+                    }
+                }
+                sc.c[std::size_t(t) * W + j] = best;
+            }
         }
-        const int slot = (j - j0) & 31;
-        if (slot == lane) mine = best;
-        if (slot == 31 || j == j1 - 1) {
-            const int base = j - slot;
-            if (base + lane <= j) c[std::size_t(i) * w + base + lane] = mine;
+        // The next pass: from centre + kCentre if its slot is occupied, else
+        // from the next occupied slot; none past the last one.
+        const int next = centre + kCentre, s0 = next / slot_w;
+        const u32 rest = s0 < kSlots ? occ & (kFull << s0) : 0u;
+        centre = rest == 0 ? -1 : (__ffs(rest) - 1 == s0 ? next : (__ffs(rest) - 1) * slot_w);
+    }
+    if (sc.stats && __ballot_sync(kFull, nonzero != 0)) {
+        for (int o = 16; o > 0; o >>= 1) {
+            nonzero += __shfl_xor_sync(kFull, nonzero, o);
+            approx += __shfl_xor_sync(kFull, approx, o);
         }
-        __syncwarp();
+        min_bits = warp_min(min_bits);
+        if (lane == 0) {
+            atomicAdd(&sc.stats->nonzero, nonzero);
+            atomicMin(&sc.stats->min_bits, min_bits);
+            atomicAdd(&sc.stats->approx, approx);
+        }
     }
 }
 
@@ -280,48 +453,85 @@ std::size_t scratch_bytes(unsigned w, unsigned h) {
     return layout(w, h, nullptr, nullptr);
 }
 
-void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float* c, unsigned* flag, cudaStream_t s) {
+void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float* c, unsigned* flag,
+                    PoolStats* const* stats, cudaStream_t s) {
     Scratch sc{};
     layout(a.w, a.h, static_cast<char*>(scratch), &sc);
     cudaMemsetAsync(flag, 0, sizeof(unsigned), s);
-    if (a.bpc > 8 && a.bpc < 16)
+    const bool check = a.bpc > 8 && a.bpc < 16;
+    const bool same_size = a.in_w == a.w && a.in_h == a.h;  // nearest_samples() is then the identity
+    if (check && !same_size)
         range_check<<<rows_grid(a.in_w, a.in_h), 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, a.in_w, a.in_h,
                                                               (1u << a.bpc) - 1, flag);
+    unsigned* fused_flag = check && same_size ? flag : nullptr;
+    const unsigned* xmap = same_size ? nullptr : a.xmap;
+    const unsigned* ymap = same_size ? nullptr : a.ymap;
     const dim3 g = rows_grid(a.w, a.h);
     if (a.bpc == 8)
-        to_10bit<u8>
-            <<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc, sc.img);
+        to_10bit<u8><<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img, 0,
+                                       nullptr);
     else
-        to_10bit<u16>
-            <<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, a.xmap, a.ymap, a.w, a.h, a.bpc, sc.img);
+        to_10bit<u16><<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img,
+                                        (1u << a.bpc) - 1, fused_flag);
     u16* img = sc.img;
     if (a.anti_dither) {
         anti_dither<<<g, 256, 0, s>>>(sc.img, sc.dither, a.w, a.h);
         img = sc.dither;
     }
-    flat<<<g, 256, 0, s>>>(img, sc.flat, a.w, a.h);
-    mask7<<<g, 256, 0, s>>>(sc.flat, sc.mask, a.w, a.h, a.mask_threshold);
+    mask_tile<<<dim3((a.w + kMaskTile - 1) / kMaskTile, (a.h + kMaskTile - 1) / kMaskTile), dim3(32, 8), 0, s>>>(
+        img, sc.mask, a.w, a.h, a.mask_threshold);
 
+    // Every scale's band codes and code occupancy, then the c values of all scales in one launch.
     const ScaleSizes ss = scale_sizes(a.w, a.h, a.speedup);
-    const u16* prev = img;
-    unsigned prev_w = a.w, mshift = 0;
+    std::size_t cells = 0, cell_at[kScales];
+    for (int k = 0; k < kScales; ++k) cell_at[k] = cells, cells += occ_cells(ss.w[k], ss.h[k]);
+    cudaMemsetAsync(sc.occ, 0, cells * sizeof(u32), s);
+    const unsigned slot_w = slot_width(a.band_size);
+    const u16* prev = img;  // the scale's input: img (scale 0), then the previous scale's kept samples
+    unsigned prev_w = a.w, mshift = a.speedup ? 1 : 0;
     for (int k = 0; k < kScales; ++k) {
-        const bool dec = k > 0 || a.speedup;
-        if (dec) ++mshift;
+        if (k > 0) ++mshift;
         const unsigned w = ss.w[k], h = ss.h[k];
-        u16* out = sc.filt[k & 1];
-        filter_codes<<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, dec, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                     a.band_size, out, sc.codes);
-        transpose<<<dim3((w + 31) / 32, (h + 31) / 32), dim3(32, 8), 0, s>>>(sc.codes, sc.codes_t, w, h);
-        const unsigned segs = (w + kSeg - 1) / kSeg;
-        const unsigned long long tasks = static_cast<unsigned long long>(segs) * h;
-        const unsigned blocks = static_cast<unsigned>((tasks + kWarps - 1) / kWarps);
-        const std::size_t shared = std::size_t{kWarps} * a.band_size * sizeof(u32);
-        c_values<<<blocks, kWarps * 32, shared, s>>>(sc.codes_t, w, h, a.window >> 1, a.band_base, a.band_size,
-                                                     a.num_diffs, t.active, t.recip, c + ss.offset[k]);
-        prev = out;
-        prev_w = w;
+        u16* next = k + 1 < kScales ? sc.filt[k & 1] : nullptr;
+        u16* codes = sc.codes + ss.offset[k];
+        u32* occ = sc.occ + cell_at[k];
+        if (k == 0 && a.speedup)  // scale 0 decimates img itself
+            filter_codes<2><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
+                                                            a.band_size, next, codes, occ, slot_w);
+        else
+            filter_codes<1><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
+                                                            a.band_size, next, codes, occ, slot_w);
+        prev = next;
+        prev_w = (w + 1) >> 1;
     }
+    CJob job{};
+    job.pad = a.window >> 1;
+    job.num_diffs = a.num_diffs;
+    job.band_base = a.band_base;
+    job.band_size = a.band_size;
+    job.slot_w = slot_w;
+    // Bands of `rows` rows: fewer rows (more blocks, more of the 2 * pad
+    // warm-up steps per band) only while the scales give few blocks.
+    unsigned rows = 256, blocks = 0;
+    for (;;) {
+        blocks = 0;
+        for (int k = 0; k < kScales; ++k) {
+            CScale& cs = job.s[k];
+            cs.codes = sc.codes + ss.offset[k];
+            cs.occ = sc.occ + cell_at[k];
+            cs.c = c + ss.offset[k];
+            cs.stats = stats ? stats[k] : nullptr;
+            cs.w = ss.w[k], cs.h = ss.h[k];
+            cs.rows = rows;
+            cs.tiles_x = (ss.w[k] + kTileW - 1) / kTileW;
+            cs.first_block = blocks;
+            blocks += cs.tiles_x * ((ss.h[k] + rows - 1) / rows);
+        }
+        if (blocks >= 1024 || rows <= 64) break;
+        rows >>= 1;
+    }
+    const std::size_t shared = std::size_t(bins_for(a.num_diffs)) * kTileW * sizeof(u16);
+    c_values<<<blocks, kTileW, shared, s>>>(job, t.active, t.recip);
 }
 
 }  // namespace vmaf::cambi::cuda

@@ -52,13 +52,17 @@ struct PictureArgs {
     int num_diffs = 4;
 };
 
+struct PoolStats;  // cambi_cuda_pool.hpp
+
 /// Device scratch for pictures scored at up to w x h.
 std::size_t scratch_bytes(unsigned w, unsigned h);
 
 /// Enqueues one picture on `s`: c values of every scale into `c` (device,
 /// scale_sizes(a.w, a.h, a.speedup) layout, w per row); sets *flag to 1
 /// when a sample of a 9- to 15-bit plane exceeds its bit depth (*flag is
-/// zeroed first).
-void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float* c, unsigned* flag, cudaStream_t s);
+/// zeroed first). With `stats` (device, one per scale, reset), also adds each
+/// scale's nonzero c values to its PoolStats.
+void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float* c, unsigned* flag,
+                    PoolStats* const* stats, cudaStream_t s);
 
 }  // namespace vmaf::cambi::cuda

@@ -1,5 +1,6 @@
-// Exact top-k pooling on the device (see cambi_cuda_pool.hpp): stats (count,
-// smallest nonzero value, a double estimate of the total), then a three-level
+// Exact top-k pooling on the device (see cambi_cuda_pool.hpp): from the stats
+// (count, smallest nonzero value, a double estimate of the total) that the
+// c-value kernel gathers into the reset state, a three-level
 // radix select on the float bits (11, 11 and 10 bits; non-negative floats
 // order as their bits), each level a histogram of counts and uint64 unit sums
 // and a one-block pass that finds the bucket holding the k-th largest value.
@@ -17,16 +18,15 @@ using u32 = unsigned int;
 using u64 = unsigned long long;
 
 constexpr int kBins = 2048;    // per level, at most
-constexpr int kThreads = 256;  // histogram / stats blocks
+constexpr int kThreads = 256;  // histogram blocks
 constexpr int kMaxBlocks = 512;
+constexpr int kLevels = 3;
 
 struct State {
-    u32 nonzero;
-    u32 min_bits;   ///< smallest nonzero value's bits (+inf bits when none)
-    double approx;  ///< the total, summed in no particular order
-    u32 decided;    ///< the result is written
-    u32 need;       ///< how many values the selection still takes
-    u32 prefix;     ///< bits of the buckets chosen so far
+    PoolStats stats;
+    u32 decided;  ///< the result is written
+    u32 need;     ///< how many values the selection still takes
+    u32 prefix;   ///< bits of the buckets chosen so far
     int q_exp;
     u64 sum;  ///< units taken so far
 };
@@ -54,38 +54,14 @@ __device__ __forceinline__ u64 units(u32 bits, int q_exp) {
 
 // Every kernel below handles the scales of a PoolJob: blockIdx.y (blockIdx.x
 // for the one-block kernels) is the scale, st / out / res point at scale 0's.
+// The job is a __grid_constant__ parameter: indexed by the scale in place
+// (a by-value copy indexed at run time goes to every thread's local memory).
 
-__global__ void init(PoolJob job, State* st, PoolResult* res) {
+__global__ void init(const __grid_constant__ PoolJob job, State* st, PoolResult* res) {
     const int sc = threadIdx.x;
     if (sc >= kPoolScales) return;
-    st[sc] = State{0, 0x7f800000u, 0.0, 0, job.k[sc], 0, 0, 0};
+    st[sc] = State{PoolStats{0, 0x7f800000u, 0.0}, 0, job.k[sc], 0, 0, 0};
     res[sc] = PoolResult{0, 0, 0};
-}
-
-__global__ void stats(PoolJob job, State* states) {
-    const float* c = job.c[blockIdx.y];
-    const std::size_t n = job.n[blockIdx.y];
-    State* st = states + blockIdx.y;
-    u32 cnt = 0, mn = 0x7f800000u;
-    double s = 0.0;
-    for (std::size_t i = blockIdx.x * std::size_t{kThreads} + threadIdx.x; i < n;
-         i += std::size_t{gridDim.x} * kThreads) {
-        const u32 b = __float_as_uint(c[i]);
-        if (b == 0) continue;
-        ++cnt;
-        mn = min(mn, b);
-        s += c[i];
-    }
-    for (int o = 16; o > 0; o >>= 1) {
-        cnt += __shfl_down_sync(0xffffffffu, cnt, o);
-        mn = min(mn, __shfl_down_sync(0xffffffffu, mn, o));
-        s += __shfl_down_sync(0xffffffffu, s, o);
-    }
-    if ((threadIdx.x & 31) == 0 && cnt) {
-        atomicAdd(&st->nonzero, cnt);
-        atomicMin(&st->min_bits, mn);
-        atomicAdd(&st->approx, s);
-    }
 }
 
 /// Settles the cases without selection: no nonzero value (sum 0), or a
@@ -95,16 +71,16 @@ __global__ void decide(State* states, PoolResult* results) {
     if (sc >= kPoolScales) return;
     State* st = states + sc;
     PoolResult* res = results + sc;
-    if (st->nonzero == 0) {
+    if (st->stats.nonzero == 0) {
         *res = PoolResult{kPoolExact, 0, 0};
         st->decided = 1;
         return;
     }
-    const u32 e = st->min_bits >> 23;
+    const u32 e = st->stats.min_bits >> 23;
     st->q_exp = e ? static_cast<int>(e) - 150 : -149;
     // Below 2^62 units (the estimate is within 2^-28 of the total) the uint64
     // unit sums cannot wrap; level 0 then checks the exact total.
-    if (!(st->approx <= ldexp(1.0, 62 + st->q_exp))) {
+    if (!(st->stats.approx <= ldexp(1.0, 62 + st->q_exp))) {
         *res = PoolResult{kPoolFallback, 0, 0};
         st->decided = 1;
     }
@@ -113,7 +89,7 @@ __global__ void decide(State* states, PoolResult* results) {
 /// Histogram of the values still in the selection: level 0 every nonzero
 /// value by bits 30..21; level 1 those whose bits >> 21 are the chosen prefix,
 /// by bits 20..10; level 2 those whose bits >> 10 are the prefix, by bits 9..0.
-__global__ void level_hist(PoolJob job, const State* states, int level, Hist* hists) {
+__global__ void level_hist(const __grid_constant__ PoolJob job, const State* states, int level, Hist* hists) {
     const float* c = job.c[blockIdx.y];
     const std::size_t n = job.n[blockIdx.y];
     const State* st = states + blockIdx.y;
@@ -226,7 +202,15 @@ __global__ void level_select(State* states, const Hist* hists, int level, int bi
 }  // namespace
 
 std::size_t pool_scratch_bytes() {
-    return align_up(kPoolScales * sizeof(State)) + align_up(kPoolScales * sizeof(Hist));
+    return align_up(kPoolScales * sizeof(State)) + align_up(kLevels * kPoolScales * sizeof(Hist));
+}
+
+void launch_pool_reset(const PoolJob& job, void* scratch, PoolResult* result, cudaStream_t s) {
+    init<<<1, 32, 0, s>>>(job, static_cast<State*>(scratch), result);
+}
+
+PoolStats* pool_stats(void* scratch, int scale) {
+    return &static_cast<State*>(scratch)[scale].stats;
 }
 
 void launch_pool(const PoolJob& job, void* scratch, PoolResult* result, cudaStream_t s) {
@@ -236,14 +220,13 @@ void launch_pool(const PoolJob& job, void* scratch, PoolResult* result, cudaStre
     for (int sc = 0; sc < kPoolScales; ++sc) largest = std::max(largest, job.n[sc]);
     const dim3 grid(static_cast<unsigned>(std::min<std::size_t>(kMaxBlocks, (largest + kThreads - 1) / kThreads)),
                     kPoolScales);
-    init<<<1, 32, 0, s>>>(job, st, result);
-    stats<<<grid, kThreads, 0, s>>>(job, st);
     decide<<<1, 32, 0, s>>>(st, result);
-    constexpr int kLevelBins[3] = {1024, 2048, 1024};
-    for (int level = 0; level < 3; ++level) {
-        cudaMemsetAsync(hist, 0, kPoolScales * sizeof(Hist), s);
-        level_hist<<<grid, kThreads, 0, s>>>(job, st, level, hist);
-        level_select<<<kPoolScales, 1024, 0, s>>>(st, hist, level, kLevelBins[level], result);
+    cudaMemsetAsync(hist, 0, kLevels * kPoolScales * sizeof(Hist), s);  // each level's own histograms
+    constexpr int kLevelBins[kLevels] = {1024, 2048, 1024};
+    for (int level = 0; level < kLevels; ++level) {
+        Hist* h = hist + level * kPoolScales;
+        level_hist<<<grid, kThreads, 0, s>>>(job, st, level, h);
+        level_select<<<kPoolScales, 1024, 0, s>>>(st, h, level, kLevelBins[level], result);
     }
 }
 

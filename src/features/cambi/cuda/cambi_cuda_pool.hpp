@@ -39,10 +39,27 @@ struct PoolJob {
     std::uint32_t k[kPoolScales];
 };
 
+/// What the pooling first needs to know of a scale's c values.
+struct PoolStats {
+    std::uint32_t nonzero;   ///< how many are nonzero
+    std::uint32_t min_bits;  ///< the smallest nonzero one's bits (+inf's bits when none)
+    double approx;           ///< their total, summed in any order (an estimate)
+};
+
 /// Device scratch of the pooling (per-scale state and histograms).
 std::size_t pool_scratch_bytes();
 
-/// Enqueues the pooling of every scale of `job` into result[0, kPoolScales) (device).
+/// Enqueues the reset of the pooling state in `scratch` for `job`, its
+/// stats zeroed (0, +inf's bits, 0.0): the kernels writing the c values
+/// then accumulate into pool_stats(scratch, scale) with atomics (atomicAdd,
+/// atomicMin, atomicAdd) before launch_pool(job, scratch, result, s).
+void launch_pool_reset(const PoolJob& job, void* scratch, PoolResult* result, cudaStream_t s);
+
+/// The device stats of one scale in `scratch`.
+PoolStats* pool_stats(void* scratch, int scale);
+
+/// Enqueues the pooling of every scale of `job` into result[0, kPoolScales)
+/// (device), after launch_pool_reset() and the stats' accumulation.
 void launch_pool(const PoolJob& job, void* scratch, PoolResult* result, cudaStream_t s);
 
 }  // namespace vmaf::cambi::cuda

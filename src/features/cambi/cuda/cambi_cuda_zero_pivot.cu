@@ -16,6 +16,7 @@ using u32 = unsigned int;
 constexpr int kTile = 1024;    // values per tile
 constexpr int kThreads = 256;  // per tile block: 4 consecutive values each
 constexpr int kPer = kTile / kThreads;
+constexpr unsigned kTileBlocks = 512;  // per scale, each looping over tiles
 
 struct ZState {
     u32 ok;      ///< the conditions hold (the scale was declined, c[k] == 0, enough zeros)
@@ -72,7 +73,7 @@ __device__ u32 block_exclusive(u32 v, u32& total) {
     return before + incl - v;
 }
 
-__global__ void zp_count(PoolJob job, const PoolResult* res, ZState* st) {
+__global__ void zp_count(const __grid_constant__ PoolJob job, const PoolResult* res, ZState* st) {
     const int s = blockIdx.y;
     const std::size_t n = job.n[s], k = job.k[s];
     if (res[s].status != kPoolFallback || k >= n) return;
@@ -88,7 +89,7 @@ __global__ void zp_init(ZState* st) {
     if (threadIdx.x < kPoolScales) st[threadIdx.x] = ZState{0, 0, 0, 0};
 }
 
-__global__ void zp_decide(PoolJob job, const PoolResult* res, ZState* st) {
+__global__ void zp_decide(const __grid_constant__ PoolJob job, const PoolResult* res, ZState* st) {
     const int s = threadIdx.x;
     if (s >= kPoolScales) return;
     const std::size_t n = job.n[s], k = job.k[s];
@@ -98,7 +99,8 @@ __global__ void zp_decide(PoolJob job, const PoolResult* res, ZState* st) {
 }
 
 /// Exclusive prefix, in place, of a[0, tiles(n[s])) per scale (one block of 1024 per scale).
-__global__ void zp_scan(PoolJob job, const ZState* st, u32* a, std::size_t stride, int store_total, ZState* out) {
+__global__ void zp_scan(const __grid_constant__ PoolJob job, const ZState* st, u32* a, std::size_t stride,
+                        int store_total, ZState* out) {
     const int s = blockIdx.x;
     if (!st[s].ok) return;
     u32* v = a + s * stride;
@@ -125,65 +127,71 @@ __global__ void zp_scan(PoolJob job, const ZState* st, u32* a, std::size_t strid
     if (store_total && threadIdx.x == 1023) out[s].count = scan[1023];
 }
 
-__global__ void zp_tile_zeros(PoolJob job, const ZState* st, u32* zeros, std::size_t stride) {
+/// The tile kernels loop over their scale's tiles (a bounded grid: most
+/// frames need no summand list, and their blocks only read `ok`).
+__global__ void zp_tile_zeros(const __grid_constant__ PoolJob job, const ZState* st, u32* zeros, std::size_t stride) {
     const int s = blockIdx.y;
-    const std::size_t n = job.n[s], base = std::size_t{blockIdx.x} * kTile;
-    if (!st[s].ok || base >= n) return;
-    u32 cnt = 0;
-    for (int e = 0; e < kPer; ++e) {
-        const std::size_t p = base + threadIdx.x * kPer + e;
-        if (p < n) cnt += __float_as_uint(job.c[s][p]) == 0u;
+    if (!st[s].ok) return;
+    const std::size_t n = job.n[s];
+    for (std::size_t tile = blockIdx.x; tile < tiles(n); tile += gridDim.x) {
+        const std::size_t base = tile * kTile;
+        u32 cnt = 0;
+        for (int e = 0; e < kPer; ++e) {
+            const std::size_t p = base + threadIdx.x * kPer + e;
+            if (p < n) cnt += __float_as_uint(job.c[s][p]) == 0u;
+        }
+        u32 total;
+        block_exclusive(cnt, total);
+        if (threadIdx.x == 0) zeros[s * stride + tile] = total;
     }
-    u32 total;
-    block_exclusive(cnt, total);
-    if (threadIdx.x == 0) zeros[s * stride + blockIdx.x] = total;
 }
 
 /// Pass over a tile: t(p) of each value, whether v(p) is a summand, and v(p).
 /// emit == 0: counts the tile's summands into flags[] and finds t_stop;
 /// emit == 1: writes the summands at their places in seq.
-__global__ void zp_tile_summands(PoolJob job, ZState* st, const u32* zeros, u32* flags, std::size_t stride, int emit,
-                                 SeqOut out) {
+__global__ void zp_tile_summands(const __grid_constant__ PoolJob job, ZState* st, const u32* zeros, u32* flags,
+                                 std::size_t stride, int emit, const __grid_constant__ SeqOut out) {
     const int s = blockIdx.y;
-    const std::size_t n = job.n[s], k = job.k[s], base = std::size_t{blockIdx.x} * kTile;
-    if (!st[s].ok || base >= n) return;
+    if (!st[s].ok) return;
+    const std::size_t n = job.n[s], k = job.k[s];
     const float* c = job.c[s];
     const std::size_t right = n - 1;
-    const std::size_t first = base + threadIdx.x * kPer;
-    u32 z = 0;
-    for (int e = 0; e < kPer; ++e)
-        if (first + e < n) z += __float_as_uint(c[first + e]) == 0u;
-    u32 total;
-    std::size_t t = zeros[s * stride + blockIdx.x] + block_exclusive(z, total);
-    float val[kPer];
-    u32 cnt = 0;
-    for (int e = 0; e < kPer; ++e) {
-        const std::size_t p = first + e;
-        val[e] = 0.0f;
-        if (p >= n) continue;
-        const bool zero = __float_as_uint(c[p]) == 0u;
-        const bool in_loop = p + t <= right;  // the partition's scan reaches p
-        if (in_loop && p < k) {
-            val[e] = zero ? c[right - t] : c[p];
-            cnt += __float_as_uint(val[e]) != 0u;
+    for (std::size_t tile = blockIdx.x; tile < tiles(n); tile += gridDim.x) {
+        const std::size_t first = tile * kTile + threadIdx.x * kPer;
+        u32 z = 0;
+        for (int e = 0; e < kPer; ++e)
+            if (first + e < n) z += __float_as_uint(c[first + e]) == 0u;
+        u32 total;
+        std::size_t t = zeros[s * stride + tile] + block_exclusive(z, total);
+        float val[kPer];
+        u32 cnt = 0;
+        for (int e = 0; e < kPer; ++e) {
+            const std::size_t p = first + e;
+            val[e] = 0.0f;
+            if (p >= n) continue;
+            const bool zero = __float_as_uint(c[p]) == 0u;
+            const bool in_loop = p + t <= right;  // the partition's scan reaches p
+            if (in_loop && p < k) {
+                val[e] = zero ? c[right - t] : c[p];
+                cnt += __float_as_uint(val[e]) != 0u;
+            }
+            const std::size_t t_next = t + zero;
+            if (!emit && in_loop && p + 1 + t_next > right) st[s].t_stop = static_cast<u32>(t_next);
+            t = t_next;
         }
-        const std::size_t t_next = t + zero;
-        if (!emit && in_loop && p + 1 + t_next > right) st[s].t_stop = static_cast<u32>(t_next);
-        t = t_next;
-    }
-    if (!emit) {
         u32 tile_total;
-        block_exclusive(cnt, tile_total);
-        if (threadIdx.x == 0) flags[s * stride + blockIdx.x] = tile_total;
-        return;
+        if (!emit) {
+            block_exclusive(cnt, tile_total);
+            if (threadIdx.x == 0) flags[s * stride + tile] = tile_total;
+            continue;
+        }
+        std::size_t at = flags[s * stride + tile] + block_exclusive(cnt, tile_total);
+        for (int e = 0; e < kPer; ++e)
+            if (__float_as_uint(val[e]) != 0u) out.seq[s][at++] = val[e];
     }
-    u32 tile_total;
-    std::size_t at = flags[s * stride + blockIdx.x] + block_exclusive(cnt, tile_total);
-    for (int e = 0; e < kPer; ++e)
-        if (__float_as_uint(val[e]) != 0u) out.seq[s][at++] = val[e];
 }
 
-__global__ void zp_finish(PoolJob job, const ZState* st, PoolResult* res) {
+__global__ void zp_finish(const __grid_constant__ PoolJob job, const ZState* st, PoolResult* res) {
     const int s = threadIdx.x;
     if (s >= kPoolScales || !st[s].ok) return;
     const std::size_t right = job.n[s] - 1;
@@ -202,14 +210,15 @@ void launch_zero_pivot(const PoolJob& job, const SeqOut& out, void* scratch, Poo
     for (int sc = 0; sc < kPoolScales; ++sc) n0 = std::max(n0, job.n[sc]);
     const Layout l = layout(scratch, n0);
     const auto nb = static_cast<unsigned>(tiles(n0));
+    const unsigned grid = std::min(nb, kTileBlocks);
     zp_init<<<1, 32, 0, s>>>(l.st);
     zp_count<<<dim3(std::min(nb, 1024u), kPoolScales), kThreads, 0, s>>>(job, result, l.st);
     zp_decide<<<1, 32, 0, s>>>(job, result, l.st);
-    zp_tile_zeros<<<dim3(nb, kPoolScales), kThreads, 0, s>>>(job, l.st, l.zeros, l.stride);
+    zp_tile_zeros<<<dim3(grid, kPoolScales), kThreads, 0, s>>>(job, l.st, l.zeros, l.stride);
     zp_scan<<<kPoolScales, 1024, 0, s>>>(job, l.st, l.zeros, l.stride, 0, l.st);
-    zp_tile_summands<<<dim3(nb, kPoolScales), kThreads, 0, s>>>(job, l.st, l.zeros, l.flags, l.stride, 0, out);
+    zp_tile_summands<<<dim3(grid, kPoolScales), kThreads, 0, s>>>(job, l.st, l.zeros, l.flags, l.stride, 0, out);
     zp_scan<<<kPoolScales, 1024, 0, s>>>(job, l.st, l.flags, l.stride, 1, l.st);
-    zp_tile_summands<<<dim3(nb, kPoolScales), kThreads, 0, s>>>(job, l.st, l.zeros, l.flags, l.stride, 1, out);
+    zp_tile_summands<<<dim3(grid, kPoolScales), kThreads, 0, s>>>(job, l.st, l.zeros, l.flags, l.stride, 1, out);
     zp_finish<<<1, 32, 0, s>>>(job, l.st, result);
 }
 
