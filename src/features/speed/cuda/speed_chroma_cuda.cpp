@@ -1,7 +1,7 @@
 // speed_chroma_cuda: the CUDA twin of "speed_chroma". Per frame the device
 // prescales, filters and decimates both chroma planes of reference and
-// distorted, removes the local means and forms each image's 5x5-block
-// covariance (speed_cuda_kernels.cu); the read-back band-passed images and
+// distorted, removes the local means and forms the four images' 5x5-block
+// covariances in one launch (speed_cuda_kernels.cu); the read-back band-passed images and
 // covariances are finished on the host by the CPU kind's own code
 // (Estimator::finish_estimate, combine, speed::chroma_scores): eigenvalues,
 // the linear solve and the entropies, so the scores are the CPU's bit for bit.
@@ -34,7 +34,7 @@ public:
     SpeedChromaCuda(Session& s, const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
         : ChromaCore(s, o, g, cpumask),
           SumsTwin(s, "speed_chroma", g, 4 * plan.result_floats() * sizeof(float),
-                   [this] { return DeviceBuffer(plan.scratch_floats() * sizeof(float)); }),
+                   [this] { return DeviceBuffer(plan.scratch_bytes(4)); }),
           bpc_(g.bpc),
           max_val_(o.d(speed::kMaxVal)) {
         speed::check_depth(g.bpc);
@@ -47,11 +47,12 @@ private:
         const std::size_t n = plan.result_floats();
         for (unsigned p = 1; p <= 2; ++p) {
             float* at = out + 2 * (p - 1) * n;
-            speed::cuda::launch_estimate_plane(plan.plan(), f.ref[p].data, f.ref[p].pitch, bpc_, -128.0f,
-                                               scratch.get<float>(), at, s);
-            speed::cuda::launch_estimate_plane(plan.plan(), f.dist[p].data, f.dist[p].pitch, bpc_, -128.0f,
-                                               scratch.get<float>(), at + n, s);
+            speed::cuda::launch_band_plane(plan.plan(), f.ref[p].data, f.ref[p].pitch, bpc_, -128.0f, scratch.get(), at,
+                                           s);
+            speed::cuda::launch_band_plane(plan.plan(), f.dist[p].data, f.dist[p].pitch, bpc_, -128.0f, scratch.get(),
+                                           at + n, s);
         }
+        speed::cuda::launch_moments(plan.plan(), out, 4, scratch.get(), s);
     }
 
     void score(const void* sums, FrameState& st) const override {

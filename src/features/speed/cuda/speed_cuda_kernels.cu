@@ -4,7 +4,11 @@
 // samples come from the shared speed_rescale.hpp over the host's tables); each
 // output sample of a filter pass is accumulated from 0 in tap order, as
 // weighted_rows. The 25 means and 325 covariance sums are each formed by one
-// thread adding its terms in the CPU's raster order (float means, double sums).
+// thread adding its terms in the CPU's raster order (float means, double
+// sums): the adds of one sum form a chain no reordering may shorten, so the
+// kernels keep the chains fed (loads ahead of the adds, the centred factors
+// double(sample) - mean computed once per term and shift, not once per pair,
+// the pairs spread over several SMs and the images of a frame in one launch).
 #include "features/speed/cuda/speed_cuda_kernels.hpp"
 #include "features/speed/speed_rescale.hpp"
 
@@ -102,39 +106,160 @@ __global__ void lowpass_cols_subtract(const float* dec, const float* lpv, Plan p
     band[static_cast<std::size_t>(i) * p.trunc_w + j] = dec[static_cast<std::size_t>(i) * p.op_w + j] - acc;
 }
 
-constexpr unsigned kMomentThreads = 352;  // >= kCovPairs, whole warps
+/// Per-image strides of launch_moments's scratch: the 25 means, then the 25
+/// centred samples of every term (doubles).
+struct MomentsLayout {
+    unsigned long long n;  ///< terms per sum (sub_w * sub_h)
+    std::size_t image;     ///< doubles per image
+    __host__ __device__ explicit MomentsLayout(const Plan& p)
+        : n(static_cast<unsigned long long>(p.sub_w) * p.sub_h), image(25 + 25 * n) {}
+};
 
-/// Estimator::estimate's moments of band (trunc_h x trunc_w, packed): the
-/// means of the 25 shifted sub-images (float, raster order), then the lower
-/// triangle of their covariance (double, raster order), into cov. One block.
-__global__ void __launch_bounds__(kMomentThreads) moments(const float* band, Plan p, float* cov) {
-    __shared__ double means[25];
-    const unsigned t = threadIdx.x, tw = p.trunc_w;
-    const unsigned long long n = static_cast<unsigned long long>(p.sub_w) * p.sub_h;
-    if (t < 25) {
-        const unsigned r = t / 5, c = t % 5;
-        float acc = 0.0f;
-        for (unsigned i = 0; i < p.sub_h; ++i) {
-            const float* row = band + static_cast<std::size_t>(r + i) * tw + c;
-            for (unsigned j = 0; j < p.sub_w; ++j) acc = acc + row[j];
+constexpr unsigned kChain = 8;  // terms loaded ahead of a chain's adds
+
+/// acc + v[0] + ... + v[n - 1], each add in order, the terms loaded kChain ahead of the adds.
+__device__ __forceinline__ float chain_sum(float acc, const float* v, unsigned n) {
+    unsigned j = 0;
+    if (n >= kChain) {
+        float cur[kChain];
+#pragma unroll
+        for (unsigned u = 0; u < kChain; ++u) cur[u] = v[u];
+        for (j = kChain; j + kChain <= n; j += kChain) {
+            float next[kChain];
+#pragma unroll
+            for (unsigned u = 0; u < kChain; ++u) next[u] = v[j + u];
+#pragma unroll
+            for (unsigned u = 0; u < kChain; ++u) {
+                acc = acc + cur[u];
+                cur[u] = next[u];
+            }
         }
-        means[t] = static_cast<double>(acc / static_cast<float>(n));
+#pragma unroll
+        for (unsigned u = 0; u < kChain; ++u) acc = acc + cur[u];
     }
-    __syncthreads();
-    if (t >= kCovPairs) return;
-    unsigned xi = 0, k = t;  // t = xi (xi + 1) / 2 + yi, yi <= xi
+    for (; j < n; ++j) acc = acc + v[j];
+    return acc;
+}
+
+constexpr unsigned kMeanTile = 8192;  // floats of band rows staged in shared memory
+
+/// Estimator::covariance's 25 means of image blockIdx.y: block r (x), lane c
+/// forms the float sum from 0 of band[(r + i) * tw + c + j] over i < sub_h,
+/// j < sub_w in raster order, and stores the mean of shift (r, c) as a double
+/// (the CPU's float mean, widened). The warp stages whole rows of the band in
+/// shared memory (loaded together, then summed by lanes 0..4).
+__global__ void __launch_bounds__(32)
+    shift_means(const float* results, std::size_t result_stride, Plan p, double* work) {
+    __shared__ float tile[kMeanTile];
+    const unsigned r = blockIdx.x, c = threadIdx.x, tw = p.trunc_w;
+    const float* band = results + blockIdx.y * result_stride;
+    const MomentsLayout L(p);
+    float acc = 0.0f;
+    const unsigned rows = kMeanTile / tw;  // rows per stage (0: wider than the tile, read in place)
+    if (rows == 0) {
+        if (c < 5)
+            for (unsigned i = 0; i < p.sub_h; ++i)
+                acc = chain_sum(acc, band + static_cast<std::size_t>(r + i) * tw + c, p.sub_w);
+    } else {
+        for (unsigned i0 = 0; i0 < p.sub_h; i0 += rows) {
+            const unsigned m = p.sub_h - i0 < rows ? p.sub_h - i0 : rows;
+            const float* src = band + static_cast<std::size_t>(r + i0) * tw;
+            __syncwarp();
+            for (unsigned e = c; e < m * tw; e += 32) tile[e] = src[e];
+            __syncwarp();
+            if (c < 5)
+                for (unsigned i = 0; i < m; ++i) acc = chain_sum(acc, tile + i * tw + c, p.sub_w);
+        }
+    }
+    if (c < 5) work[blockIdx.y * L.image + r * 5 + c] = static_cast<double>(acc / static_cast<float>(L.n));
+}
+
+/// centred[k * 25 + x] = double(sample k of shift x) - mean[x], for every term
+/// k (raster order over the sub-image) and shift x: the CPU's av and bv factors.
+__global__ void centre(const float* results, std::size_t result_stride, Plan p, double* work) {
+    const MomentsLayout L(p);
+    const unsigned long long e = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+    if (e >= 25 * L.n) return;
+    const unsigned long long k = e / 25;
+    const unsigned x = static_cast<unsigned>(e % 25);
+    const unsigned i = static_cast<unsigned>(k / p.sub_w), j = static_cast<unsigned>(k % p.sub_w);
+    const float* band = results + blockIdx.y * result_stride;
+    const double* mean = work + blockIdx.y * L.image;
+    const float v = band[static_cast<std::size_t>(x / 5 + i) * p.trunc_w + x % 5 + j];
+    work[blockIdx.y * L.image + 25 + e] = static_cast<double>(v) - mean[x];
+}
+
+constexpr unsigned kCovThreads = 128;                        // one warp per SM partition; 3 blocks an image
+constexpr unsigned kCovTile = 128;                           // terms per shared-memory stage
+constexpr unsigned kCovStage = kCovTile * 25 / kCovThreads;  // doubles each thread stages
+static_assert(kCovTile * 25 % kCovThreads == 0);
+
+/// The lower triangle of the covariance of image blockIdx.y: thread t sums
+/// its pair's products centred[k][xi] * centred[k][yi] in double, from 0 over
+/// k ascending (the CPU's raster order), each a multiply then an add (no FMA),
+/// and stores float(sum / n) as element t. The block stages kCovTile terms'
+/// factors in shared memory, the next stage's loads in flight during the adds.
+__global__ void __launch_bounds__(kCovThreads)
+    covariance(float* results, std::size_t result_stride, Plan p, const double* work) {
+    __shared__ double tile[kCovTile * 25];
+    const unsigned t = blockIdx.x * kCovThreads + threadIdx.x;
+    const bool active = t < kCovPairs;
+    unsigned xi = 0, k = active ? t : 0;  // t = xi (xi + 1) / 2 + yi, yi <= xi
     while (k > xi) k -= ++xi;
     const unsigned yi = k;
-    const unsigned rx = xi / 5, cx = xi % 5, ry = yi / 5, cy = yi % 5;
-    const double mx = means[xi], my = means[yi];
+    const MomentsLayout L(p);
+    const double* centred = work + blockIdx.y * L.image + 25;
+    const unsigned long long total = 25 * L.n;
+    double stage[kCovStage];
+    const auto fetch = [&](unsigned long long q0) {
+#pragma unroll
+        for (unsigned s = 0; s < kCovStage; ++s) {
+            const unsigned long long e = q0 * 25 + s * kCovThreads + threadIdx.x;
+            stage[s] = e < total ? centred[e] : 0.0;
+        }
+    };
+    fetch(0);
     double acc = 0.0;
-    for (unsigned i = 0; i < p.sub_h; ++i) {
-        const float* a = band + static_cast<std::size_t>(rx + i) * tw + cx;
-        const float* b = band + static_cast<std::size_t>(ry + i) * tw + cy;
-        for (unsigned j = 0; j < p.sub_w; ++j)
-            acc = acc + (static_cast<double>(a[j]) - mx) * (static_cast<double>(b[j]) - my);
+    for (unsigned long long q0 = 0; q0 < L.n; q0 += kCovTile) {
+        __syncthreads();  // the previous stage is summed
+#pragma unroll
+        for (unsigned s = 0; s < kCovStage; ++s) tile[s * kCovThreads + threadIdx.x] = stage[s];
+        __syncthreads();
+        if (q0 + kCovTile < L.n) fetch(q0 + kCovTile);
+        if (!active) continue;
+        const unsigned m = L.n - q0 < kCovTile ? static_cast<unsigned>(L.n - q0) : kCovTile;
+        const double* a = tile + xi;
+        const double* b = tile + yi;
+        unsigned u = 0;
+        if (m >= kChain) {
+            double x[kChain], y[kChain];
+#pragma unroll
+            for (unsigned v = 0; v < kChain; ++v) {
+                x[v] = a[v * 25];
+                y[v] = b[v * 25];
+            }
+            for (u = kChain; u + kChain <= m; u += kChain) {
+                double nx[kChain], ny[kChain];
+#pragma unroll
+                for (unsigned v = 0; v < kChain; ++v) {
+                    nx[v] = a[(u + v) * 25];
+                    ny[v] = b[(u + v) * 25];
+                }
+#pragma unroll
+                for (unsigned v = 0; v < kChain; ++v) {
+                    acc = acc + x[v] * y[v];
+                    x[v] = nx[v];
+                    y[v] = ny[v];
+                }
+            }
+#pragma unroll
+            for (unsigned v = 0; v < kChain; ++v) acc = acc + x[v] * y[v];
+        }
+        for (; u < m; ++u) acc = acc + a[u * 25] * b[u * 25];
     }
-    cov[t] = static_cast<float>(acc / static_cast<double>(n));
+    if (!active) return;
+    float* cov = results + blockIdx.y * result_stride + std::size_t{p.trunc_w} * p.trunc_h;
+    cov[t] = static_cast<float>(acc / static_cast<double>(L.n));
 }
 
 __global__ void load(PlaneSrc src, unsigned w, unsigned h, float* out) {
@@ -154,9 +279,16 @@ void launch_rows(const Src& src, const Plan& p, float* tmp, cudaStream_t s) {
     antialias_rows<M><<<grid_for(p.sw, p.op_h, block), block, 0, s>>>(src, p, tmp);
 }
 
+/// Bytes of the filters' part of the scratch (first), rounded up so that the moments' doubles after it are aligned.
+std::size_t filter_bytes(const Plan& p) {
+    const std::size_t floats =
+        std::size_t{p.op_h} * p.sw + std::size_t{p.op_h} * p.op_w + std::size_t{p.trunc_h} * p.op_w;
+    return (floats * sizeof(float) + 255) & ~std::size_t{255};
+}
+
 template <typename Src>
-void launch_estimate(const Plan& p, const Src& src, float* scratch, float* result, cudaStream_t s) {
-    float* tmp = scratch;
+void launch_band(const Plan& p, const Src& src, void* scratch, float* result, cudaStream_t s) {
+    float* tmp = static_cast<float*>(scratch);
     float* dec = tmp + std::size_t{p.op_h} * p.sw;
     float* lpv = dec + std::size_t{p.op_h} * p.op_w;
     switch (p.method) {
@@ -180,7 +312,6 @@ void launch_estimate(const Plan& p, const Src& src, float* scratch, float* resul
     antialias_cols<<<grid_for(p.op_w, p.op_h, block), block, 0, s>>>(tmp, p, dec);
     lowpass_rows<<<grid_for(p.op_w, p.trunc_h, block), block, 0, s>>>(dec, p, lpv);
     lowpass_cols_subtract<<<grid_for(p.trunc_w, p.trunc_h, block), block, 0, s>>>(dec, lpv, p, result);
-    moments<<<1, kMomentThreads, 0, s>>>(result, p, result + std::size_t{p.trunc_w} * p.trunc_h);
 }
 
 float scaler_for(unsigned bpc) {
@@ -197,15 +328,31 @@ void launch_load(const void* plane, std::size_t pitch, unsigned w, unsigned h, u
     load<<<grid_for(w, h, block), block, 0, s>>>(src, w, h, out);
 }
 
-void launch_estimate_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset,
-                           float* scratch, float* result, cudaStream_t s) {
-    launch_estimate(p, PlaneSrc{static_cast<const unsigned char*>(plane), pitch, bpc, scaler_for(bpc), offset}, scratch,
-                    result, s);
+std::size_t scratch_bytes(const Plan& p, unsigned images) {
+    return filter_bytes(p) + std::size_t{images} * MomentsLayout(p).image * sizeof(double);
 }
 
-void launch_estimate_diff(const Plan& p, const float* a, const float* b, float* scratch, float* result,
-                          cudaStream_t s) {
-    launch_estimate(p, DiffSrc{a, b, p.w}, scratch, result, s);
+void launch_band_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset, void* scratch,
+                       float* result, cudaStream_t s) {
+    launch_band(p, PlaneSrc{static_cast<const unsigned char*>(plane), pitch, bpc, scaler_for(bpc), offset}, scratch,
+                result, s);
+}
+
+void launch_band_diff(const Plan& p, const float* a, const float* b, void* scratch, float* result, cudaStream_t s) {
+    launch_band(p, DiffSrc{a, b, p.w}, scratch, result, s);
+}
+
+void launch_moments(const Plan& p, float* results, unsigned images, void* scratch, cudaStream_t s) {
+    if (images == 0) return;
+    const MomentsLayout L(p);
+    const std::size_t stride = result_floats(p);
+    auto* work = reinterpret_cast<double*>(static_cast<unsigned char*>(scratch) + filter_bytes(p));
+    shift_means<<<dim3(5, images), 32, 0, s>>>(results, stride, p, work);
+    constexpr unsigned kCentre = 256;
+    centre<<<dim3(static_cast<unsigned>((25 * L.n + kCentre - 1) / kCentre), images), kCentre, 0, s>>>(results, stride,
+                                                                                                       p, work);
+    covariance<<<dim3((kCovPairs + kCovThreads - 1) / kCovThreads, images), kCovThreads, 0, s>>>(results, stride, p,
+                                                                                                 work);
 }
 
 }  // namespace vmaf::speed::cuda

@@ -43,21 +43,27 @@ struct Plan {
 inline std::size_t result_floats(const Plan& p) {
     return std::size_t{p.trunc_w} * p.trunc_h + kCovPairs;
 }
-/// Floats of scratch one launch_estimate_* uses (reusable once it completes on its stream).
-inline std::size_t scratch_floats(const Plan& p) {
-    return std::size_t{p.op_h} * p.sw + std::size_t{p.op_h} * p.op_w + std::size_t{p.trunc_h} * p.op_w;
-}
+/// Bytes of device scratch that launch_band_* and a launch_moments of up to
+/// `images` images use (reusable once their work completes on the stream):
+/// the filters' intermediate images and, per image, 25 + 25 sub_w sub_h doubles.
+std::size_t scratch_bytes(const Plan& p, unsigned images);
 
 /// out (w x h floats, packed) = the plane's samples as the CPU loads them:
 /// 8-bit v + offset, deeper v / 2^(bpc-8) + offset (bpc 8, 10, 12 or 16; pitch in bytes).
 void launch_load(const void* plane, std::size_t pitch, unsigned w, unsigned h, unsigned bpc, float offset, float* out,
                  cudaStream_t s);
 
-/// One image's result from a plane's samples (loaded with `offset`; p.w x p.h read).
-void launch_estimate_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset,
-                           float* scratch, float* result, cudaStream_t s);
+/// The band-passed image of one result (its first trunc_w * trunc_h floats)
+/// from a plane's samples (loaded with `offset`; p.w x p.h read).
+void launch_band_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset, void* scratch,
+                       float* result, cudaStream_t s);
 
-/// One image's result from the difference a - b of two loaded planes (p.w x p.h floats each, packed).
-void launch_estimate_diff(const Plan& p, const float* a, const float* b, float* scratch, float* result, cudaStream_t s);
+/// The band-passed image of one result from the difference a - b of two
+/// loaded planes (p.w x p.h floats each, packed).
+void launch_band_diff(const Plan& p, const float* a, const float* b, void* scratch, float* result, cudaStream_t s);
+
+/// The covariance elements of `images` results at results + k result_floats(p)
+/// (k < images), whose band-passed images are in place (enqueued before on `s`).
+void launch_moments(const Plan& p, float* results, unsigned images, void* scratch, cudaStream_t s);
 
 }  // namespace vmaf::speed::cuda

@@ -64,7 +64,7 @@ public:
             b->px = DeviceBuffer(2 * plane * sizeof(float));
             return b;
         });
-        scratch_ = DeviceBuffer(plan_.scratch_floats() * sizeof(float));
+        scratch_ = DeviceBuffer(plan_.scratch_bytes(2));
         results_dev_ = DeviceBuffer(kBatch * 2 * plan_.result_floats() * sizeof(float));
         results_host_ = PinnedBuffer(kBatch * 2 * plan_.result_floats() * sizeof(float));
     }
@@ -116,9 +116,10 @@ public:
         const float* prev = history_->px.get<float>();
         const float* cur = st.planes->px.get<float>();
         // As the CPU: (ref[i-1] - ref[i]) against (dis[i-1] - dis[i]), or - ref[i] with speed_use_ref_diff.
-        speed::cuda::launch_estimate_diff(plan_.plan(), prev, cur, scratch_.get<float>(), res, s);
-        speed::cuda::launch_estimate_diff(plan_.plan(), prev + plane, use_ref_diff_ ? cur : cur + plane,
-                                          scratch_.get<float>(), res + n, s);
+        speed::cuda::launch_band_diff(plan_.plan(), prev, cur, scratch_.get(), res, s);
+        speed::cuda::launch_band_diff(plan_.plan(), prev + plane, use_ref_diff_ ? cur : cur + plane, scratch_.get(),
+                                      res + n, s);
+        speed::cuda::launch_moments(plan_.plan(), res, 2, scratch_.get(), s);
         check(cudaGetLastError(), "speed_temporal kernel launch");
         queued_.push_back(index);
         // The previous frame's planes are reusable once the work enqueued so far has read them.
