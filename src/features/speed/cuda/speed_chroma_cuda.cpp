@@ -1,8 +1,8 @@
 // speed_chroma_cuda: the CUDA twin of "speed_chroma". Per frame the device
 // prescales, filters and decimates both chroma planes of reference and
-// distorted, removes the local means and forms the four images' 5x5-block
-// covariances in one launch (speed_cuda_kernels.cu); the read-back band-passed images and
-// covariances are finished on the host by the CPU kind's own code
+// distorted, removes the local means and forms each image's 5x5-block
+// covariance, the four images in the same launches (speed_cuda_kernels.cu);
+// the read-back band-passed images and covariances are finished on the host by the CPU kind's own code
 // (Estimator::finish_estimate, combine, speed::chroma_scores): eigenvalues,
 // the linear solve and the entropies, so the scores are the CPU's bit for bit.
 #include <memory>
@@ -44,14 +44,11 @@ private:
     void launch(const DeviceFrame& f, DeviceBuffer& scratch, void* sums, cudaStream_t s,
                 FrameState& /*st*/) const override {
         float* out = static_cast<float*>(sums);
-        const std::size_t n = plan.result_floats();
-        for (unsigned p = 1; p <= 2; ++p) {
-            float* at = out + 2 * (p - 1) * n;
-            speed::cuda::launch_band_plane(plan.plan(), f.ref[p].data, f.ref[p].pitch, bpc_, -128.0f, scratch.get(), at,
-                                           s);
-            speed::cuda::launch_band_plane(plan.plan(), f.dist[p].data, f.dist[p].pitch, bpc_, -128.0f, scratch.get(),
-                                           at + n, s);
-        }
+        const speed::cuda::PlaneIn planes[4] = {{f.ref[1].data, f.ref[1].pitch},
+                                                {f.dist[1].data, f.dist[1].pitch},
+                                                {f.ref[2].data, f.ref[2].pitch},
+                                                {f.dist[2].data, f.dist[2].pitch}};
+        speed::cuda::launch_bands(plan.plan(), planes, 4, bpc_, -128.0f, scratch.get(), out, s);
         speed::cuda::launch_moments(plan.plan(), out, 4, scratch.get(), s);
     }
 

@@ -3,12 +3,14 @@
 // in the same order (compiled with --fmad=false, IEEE division; the rescaled
 // samples come from the shared speed_rescale.hpp over the host's tables); each
 // output sample of a filter pass is accumulated from 0 in tap order, as
-// weighted_rows. The 25 means and 325 covariance sums are each formed by one
+// weighted_rows (a fused kernel recomputes the vertical pass's values its
+// horizontal taps read: the same values, and the anti-alias filter only at
+// the columns the 1/16 decimation keeps). The 25 means and 325 covariance sums are each formed by one
 // thread adding its terms in the CPU's raster order (float means, double
 // sums): the adds of one sum form a chain no reordering may shorten, so the
 // kernels keep the chains fed (loads ahead of the adds, the centred factors
 // double(sample) - mean computed once per term and shift, not once per pair,
-// the pairs spread over several SMs and the images of a frame in one launch).
+// the pairs spread over several SMs). A frame's images share each launch.
 #include "features/speed/cuda/speed_cuda_kernels.hpp"
 #include "features/speed/speed_rescale.hpp"
 
@@ -56,54 +58,61 @@ __device__ __forceinline__ float scaled_at(const Src& src, const RescaleTables& 
     }
 }
 
-/// filter_decimate16's vertical pass at the kept rows 16 i: tmp (op_h x sw).
-template <int M, typename Src>
-__global__ void antialias_rows(Src src, Plan p, float* tmp) {
-    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-    if (x >= static_cast<int>(p.sw) || i >= static_cast<int>(p.op_h)) return;
-    const int r = p.antialias.taps / 2, h = static_cast<int>(p.sh);
-    float acc = 0.0f;
-    for (int t = 0; t < p.antialias.taps; ++t)
-        acc = acc + p.antialias.f[t] * scaled_at<M>(src, p.tables, mirror_index(16 * i - r + t, h), x);
-    tmp[static_cast<std::size_t>(i) * p.sw + x] = acc;
-}
+/// One batched filter launch's sources (blockIdx.z picks the image).
+template <typename Src>
+struct Sources {
+    Src src[kMaxImages];
+    /// Source z, selected with constant indices (a computed one would copy the array to local memory).
+    __device__ Src pick(unsigned z) const {
+        Src s = src[0];
+#pragma unroll
+        for (unsigned k = 1; k < kMaxImages; ++k)
+            if (z == k) s = src[k];
+        return s;
+    }
+};
 
-/// filter_decimate16's horizontal pass at the kept columns 16 j: dec (op_h x op_w).
-__global__ void antialias_cols(const float* tmp, Plan p, float* dec) {
+/// filter_decimate16's kept sample (16 i, 16 j) of image blockIdx.z: the
+/// vertical pass at each column the horizontal taps read (each accumulated
+/// from 0 in tap order, as weighted_rows), then the horizontal pass; dec
+/// (op_h x op_w per image).
+template <int M, typename Src>
+__global__ void antialias(Sources<Src> in, Plan p, float* dec) {
     const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (j >= static_cast<int>(p.op_w) || i >= static_cast<int>(p.op_h)) return;
-    const int r = p.antialias.taps / 2, w = static_cast<int>(p.sw);
-    const float* row = tmp + static_cast<std::size_t>(i) * p.sw;
+    const Src src = in.pick(blockIdx.z);
+    const int taps = p.antialias.taps, r = taps / 2, h = static_cast<int>(p.sh), w = static_cast<int>(p.sw);
     float acc = 0.0f;
-    for (int t = 0; t < p.antialias.taps; ++t) acc = acc + p.antialias.f[t] * row[mirror_index(16 * j - r + t, w)];
-    dec[static_cast<std::size_t>(i) * p.op_w + j] = acc;
+    for (int t = 0; t < taps; ++t) {
+        const int x = mirror_index(16 * j - r + t, w);
+        float v = 0.0f;
+        for (int u = 0; u < taps; ++u)
+            v = v + p.antialias.f[u] * scaled_at<M>(src, p.tables, mirror_index(16 * i - r + u, h), x);
+        acc = acc + p.antialias.f[t] * v;
+    }
+    dec[(static_cast<std::size_t>(blockIdx.z) * p.op_h + i) * p.op_w + j] = acc;
 }
 
-/// The low-pass filter's vertical pass over dec (op_h x op_w), rows < trunc_h: lpv (trunc_h x op_w).
-__global__ void lowpass_rows(const float* dec, Plan p, float* lpv) {
-    const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-    if (j >= static_cast<int>(p.op_w) || i >= static_cast<int>(p.trunc_h)) return;
-    const int r = p.lowpass.taps / 2, h = static_cast<int>(p.op_h);
-    float acc = 0.0f;
-    for (int t = 0; t < p.lowpass.taps; ++t)
-        acc = acc + p.lowpass.f[t] * dec[static_cast<std::size_t>(mirror_index(i - r + t, h)) * p.op_w + j];
-    lpv[static_cast<std::size_t>(i) * p.op_w + j] = acc;
-}
-
-/// The horizontal pass and the local-mean removal: band = dec - low-passed
-/// (trunc_h x trunc_w, packed).
-__global__ void lowpass_cols_subtract(const float* dec, const float* lpv, Plan p, float* band) {
+/// The low-pass filter (vertical pass at each column the horizontal taps
+/// read, then the horizontal pass) and the local-mean removal of image
+/// blockIdx.z: its result's band = dec - low-passed (trunc_h x trunc_w, packed).
+__global__ void lowpass(const float* dec, Plan p, float* results, std::size_t result_stride) {
     const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (j >= static_cast<int>(p.trunc_w) || i >= static_cast<int>(p.trunc_h)) return;
-    const int r = p.lowpass.taps / 2, w = static_cast<int>(p.op_w);
-    const float* row = lpv + static_cast<std::size_t>(i) * p.op_w;
+    const float* d = dec + static_cast<std::size_t>(blockIdx.z) * p.op_h * p.op_w;
+    const int taps = p.lowpass.taps, r = taps / 2, h = static_cast<int>(p.op_h), w = static_cast<int>(p.op_w);
     float acc = 0.0f;
-    for (int t = 0; t < p.lowpass.taps; ++t) acc = acc + p.lowpass.f[t] * row[mirror_index(j - r + t, w)];
-    band[static_cast<std::size_t>(i) * p.trunc_w + j] = dec[static_cast<std::size_t>(i) * p.op_w + j] - acc;
+    for (int t = 0; t < taps; ++t) {
+        const int x = mirror_index(j - r + t, w);
+        float v = 0.0f;
+        for (int u = 0; u < taps; ++u)
+            v = v + p.lowpass.f[u] * d[static_cast<std::size_t>(mirror_index(i - r + u, h)) * p.op_w + x];
+        acc = acc + p.lowpass.f[t] * v;
+    }
+    results[blockIdx.z * result_stride + static_cast<std::size_t>(i) * p.trunc_w + j] =
+        d[static_cast<std::size_t>(i) * p.op_w + j] - acc;
 }
 
 /// Per-image strides of launch_moments's scratch: the 25 means, then the 25
@@ -273,45 +282,39 @@ dim3 grid_for(unsigned w, unsigned h, dim3 block) {
     return dim3((w + block.x - 1) / block.x, (h + block.y - 1) / block.y);
 }
 
-template <int M, typename Src>
-void launch_rows(const Src& src, const Plan& p, float* tmp, cudaStream_t s) {
-    const dim3 block(32, 8);
-    antialias_rows<M><<<grid_for(p.sw, p.op_h, block), block, 0, s>>>(src, p, tmp);
-}
-
-/// Bytes of the filters' part of the scratch (first), rounded up so that the moments' doubles after it are aligned.
-std::size_t filter_bytes(const Plan& p) {
-    const std::size_t floats =
-        std::size_t{p.op_h} * p.sw + std::size_t{p.op_h} * p.op_w + std::size_t{p.trunc_h} * p.op_w;
+/// Bytes of the filters' part of the scratch (first; the decimated images),
+/// rounded up so that the moments' doubles after it are aligned.
+std::size_t filter_bytes(const Plan& p, unsigned images) {
+    const std::size_t floats = std::size_t{images} * p.op_h * p.op_w;
     return (floats * sizeof(float) + 255) & ~std::size_t{255};
 }
 
+/// The bands of `images` <= kMaxImages results (two launches for all of them).
 template <typename Src>
-void launch_band(const Plan& p, const Src& src, void* scratch, float* result, cudaStream_t s) {
-    float* tmp = static_cast<float*>(scratch);
-    float* dec = tmp + std::size_t{p.op_h} * p.sw;
-    float* lpv = dec + std::size_t{p.op_h} * p.op_w;
+void launch_bands(const Plan& p, const Sources<Src>& in, unsigned images, float* dec, float* results, cudaStream_t s) {
+    const dim3 block(32, 8);
+    dim3 grid = grid_for(p.op_w, p.op_h, block);
+    grid.z = images;
     switch (p.method) {
         case static_cast<int>(Rescale::Nearest):
-            launch_rows<static_cast<int>(Rescale::Nearest)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Nearest)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         case static_cast<int>(Rescale::Bilinear):
-            launch_rows<static_cast<int>(Rescale::Bilinear)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Bilinear)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         case static_cast<int>(Rescale::Bicubic):
-            launch_rows<static_cast<int>(Rescale::Bicubic)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Bicubic)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         case static_cast<int>(Rescale::Lanczos4):
-            launch_rows<static_cast<int>(Rescale::Lanczos4)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Lanczos4)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         default:
-            launch_rows<-1>(src, p, tmp, s);
+            antialias<-1><<<grid, block, 0, s>>>(in, p, dec);
             break;
     }
-    const dim3 block(32, 8);
-    antialias_cols<<<grid_for(p.op_w, p.op_h, block), block, 0, s>>>(tmp, p, dec);
-    lowpass_rows<<<grid_for(p.op_w, p.trunc_h, block), block, 0, s>>>(dec, p, lpv);
-    lowpass_cols_subtract<<<grid_for(p.trunc_w, p.trunc_h, block), block, 0, s>>>(dec, lpv, p, result);
+    grid = grid_for(p.trunc_w, p.trunc_h, block);
+    grid.z = images;
+    lowpass<<<grid, block, 0, s>>>(dec, p, results, result_floats(p));
 }
 
 float scaler_for(unsigned bpc) {
@@ -329,24 +332,37 @@ void launch_load(const void* plane, std::size_t pitch, unsigned w, unsigned h, u
 }
 
 std::size_t scratch_bytes(const Plan& p, unsigned images) {
-    return filter_bytes(p) + std::size_t{images} * MomentsLayout(p).image * sizeof(double);
+    return filter_bytes(p, images) + std::size_t{images} * MomentsLayout(p).image * sizeof(double);
 }
 
-void launch_band_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset, void* scratch,
-                       float* result, cudaStream_t s) {
-    launch_band(p, PlaneSrc{static_cast<const unsigned char*>(plane), pitch, bpc, scaler_for(bpc), offset}, scratch,
-                result, s);
+void launch_bands(const Plan& p, const PlaneIn* planes, unsigned images, unsigned bpc, float offset, void* scratch,
+                  float* results, cudaStream_t s) {
+    for (unsigned k0 = 0; k0 < images; k0 += kMaxImages) {
+        const unsigned m = images - k0 < kMaxImages ? images - k0 : kMaxImages;
+        Sources<PlaneSrc> in{};
+        for (unsigned k = 0; k < m; ++k)
+            in.src[k] = PlaneSrc{static_cast<const unsigned char*>(planes[k0 + k].data), planes[k0 + k].pitch, bpc,
+                                 scaler_for(bpc), offset};
+        launch_bands(p, in, m, static_cast<float*>(scratch) + std::size_t{k0} * p.op_h * p.op_w,
+                     results + k0 * result_floats(p), s);
+    }
 }
 
-void launch_band_diff(const Plan& p, const float* a, const float* b, void* scratch, float* result, cudaStream_t s) {
-    launch_band(p, DiffSrc{a, b, p.w}, scratch, result, s);
+void launch_bands(const Plan& p, const DiffIn* diffs, unsigned images, void* scratch, float* results, cudaStream_t s) {
+    for (unsigned k0 = 0; k0 < images; k0 += kMaxImages) {
+        const unsigned m = images - k0 < kMaxImages ? images - k0 : kMaxImages;
+        Sources<DiffSrc> in{};
+        for (unsigned k = 0; k < m; ++k) in.src[k] = DiffSrc{diffs[k0 + k].a, diffs[k0 + k].b, p.w};
+        launch_bands(p, in, m, static_cast<float*>(scratch) + std::size_t{k0} * p.op_h * p.op_w,
+                     results + k0 * result_floats(p), s);
+    }
 }
 
 void launch_moments(const Plan& p, float* results, unsigned images, void* scratch, cudaStream_t s) {
     if (images == 0) return;
     const MomentsLayout L(p);
     const std::size_t stride = result_floats(p);
-    auto* work = reinterpret_cast<double*>(static_cast<unsigned char*>(scratch) + filter_bytes(p));
+    auto* work = reinterpret_cast<double*>(static_cast<unsigned char*>(scratch) + filter_bytes(p, images));
     shift_means<<<dim3(5, images), 32, 0, s>>>(results, stride, p, work);
     constexpr unsigned kCentre = 256;
     centre<<<dim3(static_cast<unsigned>((25 * L.n + kCentre - 1) / kCentre), images), kCentre, 0, s>>>(results, stride,

@@ -43,9 +43,10 @@ struct Plan {
 inline std::size_t result_floats(const Plan& p) {
     return std::size_t{p.trunc_w} * p.trunc_h + kCovPairs;
 }
-/// Bytes of device scratch that launch_band_* and a launch_moments of up to
+/// Bytes of device scratch that launch_bands and launch_moments over up to
 /// `images` images use (reusable once their work completes on the stream):
-/// the filters' intermediate images and, per image, 25 + 25 sub_w sub_h doubles.
+/// per image, the decimated image (op_w x op_h floats) and 25 + 25 sub_w
+/// sub_h doubles (the means, the centred factors of the covariance sums).
 std::size_t scratch_bytes(const Plan& p, unsigned images);
 
 /// out (w x h floats, packed) = the plane's samples as the CPU loads them:
@@ -53,14 +54,28 @@ std::size_t scratch_bytes(const Plan& p, unsigned images);
 void launch_load(const void* plane, std::size_t pitch, unsigned w, unsigned h, unsigned bpc, float offset, float* out,
                  cudaStream_t s);
 
-/// The band-passed image of one result (its first trunc_w * trunc_h floats)
-/// from a plane's samples (loaded with `offset`; p.w x p.h read).
-void launch_band_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset, void* scratch,
-                       float* result, cudaStream_t s);
+/// Images one batched filter launch takes (launch_bands splits larger counts).
+constexpr unsigned kMaxImages = 4;
 
-/// The band-passed image of one result from the difference a - b of two
-/// loaded planes (p.w x p.h floats each, packed).
-void launch_band_diff(const Plan& p, const float* a, const float* b, void* scratch, float* result, cudaStream_t s);
+/// A plane in device memory (pitch in bytes).
+struct PlaneIn {
+    const void* data;
+    std::size_t pitch;
+};
+
+/// The band-passed images (each result's first trunc_w * trunc_h floats) of
+/// `images` results at results + k result_floats(p), from the planes'
+/// samples (loaded with `offset`; p.w x p.h read from each).
+void launch_bands(const Plan& p, const PlaneIn* planes, unsigned images, unsigned bpc, float offset, void* scratch,
+                  float* results, cudaStream_t s);
+
+/// Two loaded planes (p.w x p.h floats each, packed) whose difference a - b is filtered.
+struct DiffIn {
+    const float *a, *b;
+};
+
+/// The band-passed images of `images` results from frame differences.
+void launch_bands(const Plan& p, const DiffIn* diffs, unsigned images, void* scratch, float* results, cudaStream_t s);
 
 /// The covariance elements of `images` results at results + k result_floats(p)
 /// (k < images), whose band-passed images are in place (enqueued before on `s`).

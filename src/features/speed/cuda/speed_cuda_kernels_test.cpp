@@ -100,8 +100,8 @@ TEST(SpeedCudaKernels, PlaneEqualsCpu) {
         TestPlane p(pattern(c.w, c.h, c.bpc, 1), c.w, c.bpc);
         vmaf::cuda::DeviceBuffer scratch(plan.scratch_bytes(1));
         vmaf::cuda::DeviceBuffer result(plan.result_floats() * sizeof(float));
-        speed::cuda::launch_band_plane(plan.plan(), p.dev, p.pitch, c.bpc, -128.0f, scratch.get(), result.get<float>(),
-                                       nullptr);
+        const speed::cuda::PlaneIn in{p.dev, p.pitch};
+        speed::cuda::launch_bands(plan.plan(), &in, 1, c.bpc, -128.0f, scratch.get(), result.get<float>(), nullptr);
         speed::cuda::launch_moments(plan.plan(), result.get<float>(), 1, scratch.get(), nullptr);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<float> got(plan.result_floats()), want(plan.result_floats());
@@ -129,7 +129,8 @@ TEST(SpeedCudaKernels, DifferenceEqualsCpu) {
         float* fa = loaded.get<float>();
         speed::cuda::launch_load(a.dev, a.pitch, c.w, c.h, c.bpc, -128.0f, fa, nullptr);
         speed::cuda::launch_load(b.dev, b.pitch, c.w, c.h, c.bpc, -128.0f, fa + n, nullptr);
-        speed::cuda::launch_band_diff(plan.plan(), fa, fa + n, scratch.get(), result.get<float>(), nullptr);
+        const speed::cuda::DiffIn in{fa, fa + n};
+        speed::cuda::launch_bands(plan.plan(), &in, 1, scratch.get(), result.get<float>(), nullptr);
         speed::cuda::launch_moments(plan.plan(), result.get<float>(), 1, scratch.get(), nullptr);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<float> got(plan.result_floats()), want(plan.result_floats());
@@ -169,23 +170,21 @@ TEST(SpeedCudaKernels, BatchedImagesEqualCpu) {
         vmaf::cuda::DeviceBuffer scratch(plan.scratch_bytes(kImages));
         vmaf::cuda::DeviceBuffer result(kImages * rf * sizeof(float));
         float* r = result.get<float>();
-        speed::cuda::launch_band_plane(plan.plan(), p1.dev, p1.pitch, z.bpc, -128.0f, scratch.get(), r, nullptr);
-        speed::cuda::launch_band_plane(plan.plan(), p2.dev, p2.pitch, z.bpc, -128.0f, scratch.get(), r + rf, nullptr);
-        speed::cuda::launch_band_plane(plan.plan(), p3.dev, p3.pitch, z.bpc, -128.0f, scratch.get(), r + 2 * rf,
-                                       nullptr);
+        const speed::cuda::PlaneIn devs[3] = {{p1.dev, p1.pitch}, {p2.dev, p2.pitch}, {p3.dev, p3.pitch}};
+        speed::cuda::launch_bands(plan.plan(), devs, 3, z.bpc, -128.0f, scratch.get(), r, nullptr);
         speed::cuda::launch_load(p2.dev, p2.pitch, z.w, z.h, z.bpc, -128.0f, loaded.get<float>(), nullptr);
-        speed::cuda::launch_band_diff(plan.plan(), loaded.get<float>(), loaded.get<float>(), scratch.get(), r + 3 * rf,
-                                      nullptr);
+        const speed::cuda::DiffIn zero{loaded.get<float>(), loaded.get<float>()};
+        speed::cuda::launch_bands(plan.plan(), &zero, 1, scratch.get(), r + 3 * rf, nullptr);
         speed::cuda::launch_moments(plan.plan(), r, kImages, scratch.get(), nullptr);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<float> got(kImages * rf);
         ASSERT_EQ(cudaMemcpy(got.data(), r, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
-        TestPlane* planes[] = {&p1, &p2, &p3};
+        TestPlane* host[] = {&p1, &p2, &p3};
         for (unsigned k = 0; k < kImages; ++k) {
             SCOPED_TRACE("image " + std::to_string(k));
             speed::Image img;
             est.shape(img);
-            est.load(img, planes[k < 3 ? k : 1]->plane(z.w, z.h), z.bpc, -128);
+            est.load(img, host[k < 3 ? k : 1]->plane(z.w, z.h), z.bpc, -128);
             if (k == 3) {
                 speed::Image same;
                 est.shape(same);

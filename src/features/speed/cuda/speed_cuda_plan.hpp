@@ -19,7 +19,7 @@ public:
     explicit DevicePlan(const Estimator& est);
     const Plan& plan() const { return plan_; }
     std::size_t result_floats() const { return cuda::result_floats(plan_); }
-    /// Scratch bytes of launch_band_* and of launch_moments over up to `images` images.
+    /// Scratch bytes of launch_bands and launch_moments over up to `images` images.
     std::size_t scratch_bytes(unsigned images) const { return cuda::scratch_bytes(plan_, images); }
 
     /// Estimator::estimate's outputs from one image's read-back result.

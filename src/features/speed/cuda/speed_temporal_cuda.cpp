@@ -116,9 +116,8 @@ public:
         const float* prev = history_->px.get<float>();
         const float* cur = st.planes->px.get<float>();
         // As the CPU: (ref[i-1] - ref[i]) against (dis[i-1] - dis[i]), or - ref[i] with speed_use_ref_diff.
-        speed::cuda::launch_band_diff(plan_.plan(), prev, cur, scratch_.get(), res, s);
-        speed::cuda::launch_band_diff(plan_.plan(), prev + plane, use_ref_diff_ ? cur : cur + plane, scratch_.get(),
-                                      res + n, s);
+        const speed::cuda::DiffIn diffs[2] = {{prev, cur}, {prev + plane, use_ref_diff_ ? cur : cur + plane}};
+        speed::cuda::launch_bands(plan_.plan(), diffs, 2, scratch_.get(), res, s);
         speed::cuda::launch_moments(plan_.plan(), res, 2, scratch_.get(), s);
         check(cudaGetLastError(), "speed_temporal kernel launch");
         queued_.push_back(index);
