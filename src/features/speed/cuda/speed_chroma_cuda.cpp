@@ -53,15 +53,13 @@ private:
     }
 
     void score(const void* sums, FrameState& st) const override {
-        const float* in = static_cast<const float*>(sums);
-        const std::size_t n = plan.result_floats();
+        speed::cuda::DevicePlan::Finished img[4];  // u ref, u dis, v ref, v dis
+        plan.finish(static_cast<const float*>(sums), 4, img);
         float value[2];
         bool err[2];
-        std::vector<float> er, vr, ed, vd;
         for (unsigned c = 0; c < 2; ++c) {
-            const bool ok_ref = plan.finish(in + 2 * c * n, er, vr);
-            const bool ok_dis = plan.finish(in + (2 * c + 1) * n, ed, vd);
-            value[c] = est.combine(er, vr, ok_ref, ed, vd, ok_dis, err[c]);
+            const auto &r = img[2 * c], &d = img[2 * c + 1];
+            value[c] = est.combine(r.entropy, r.variance, r.ok, d.entropy, d.variance, d.ok, err[c]);
         }
         st.scores = speed::chroma_scores(value[0], err[0], value[1], err[1], max_val_);
     }

@@ -25,6 +25,17 @@ public:
     /// Estimator::estimate's outputs from one image's read-back result.
     bool finish(const float* result, std::vector<float>& entropy, std::vector<float>& variance) const;
 
+    /// One image's finished statistics (finish()'s outputs).
+    struct Finished {
+        std::vector<float> entropy, variance;
+        bool ok = false;
+    };
+    /// finish() of `images` consecutive results (results + k result_floats()),
+    /// concurrently on the caller's task arena (the host's share of SpEED,
+    /// eigenvalues and a solve per image, is far longer than its device work;
+    /// in the engine's ordered stage it would run one image after another).
+    void finish(const float* results, unsigned images, Finished* out) const;
+
 private:
     const Estimator& est_;
     Plan plan_{};
