@@ -149,14 +149,16 @@ TEST(SpeedCudaKernels, DifferenceEqualsCpu) {
 
 // The twins' path: several images' bands, then one launch_moments over all of
 // them (a frame's images), at sizes where each of the 350 sums has thousands
-// of terms (4K chroma and luma), one image a frame difference of zero (every
-// term 0) and one a plane with a single bright sample (few nonzero terms).
+// of terms (4K chroma and luma) and where a band row is wider than the means'
+// shared-memory stage (131200 x 80: read in place), one image a frame
+// difference of zero (every term 0) and one a plane with a single bright
+// sample (few nonzero terms).
 TEST(SpeedCudaKernels, BatchedImagesEqualCpu) {
     if (!have_device()) GTEST_SKIP() << "no CUDA device";
     struct Size {
         unsigned w, h, bpc;
     };
-    for (const Size z : {Size{1920, 1080, 10}, Size{3840, 2160, 10}, Size{333, 251, 8}}) {
+    for (const Size z : {Size{1920, 1080, 10}, Size{3840, 2160, 10}, Size{333, 251, 8}, Size{131200, 80, 8}}) {
         SCOPED_TRACE(std::to_string(z.w) + "x" + std::to_string(z.h));
         const speed::Estimator est(speed::Options{}, z.w, z.h);
         const speed::cuda::DevicePlan plan(est);
