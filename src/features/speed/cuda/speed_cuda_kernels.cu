@@ -9,8 +9,9 @@
 // thread adding its terms in the CPU's raster order (float means, double
 // sums): the adds of one sum form a chain no reordering may shorten, so the
 // kernels keep the chains fed (loads ahead of the adds, the centred factors
-// double(sample) - mean computed once per term and shift, not once per pair,
-// the pairs spread over several SMs). A frame's images share each launch.
+// double(sample) - mean computed once per term and shift into shared memory,
+// not once per pair, the pairs spread over several SMs). A frame's images
+// share each launch.
 #include "features/speed/cuda/speed_cuda_kernels.hpp"
 #include "features/speed/speed_rescale.hpp"
 
@@ -115,14 +116,10 @@ __global__ void lowpass(const float* dec, Plan p, float* results, std::size_t re
         d[static_cast<std::size_t>(i) * p.op_w + j] - acc;
 }
 
-/// Per-image strides of launch_moments's scratch: the 25 means, then the 25
-/// centred samples of every term (doubles).
-struct MomentsLayout {
-    unsigned long long n;  ///< terms per sum (sub_w * sub_h)
-    std::size_t image;     ///< doubles per image
-    __host__ __device__ explicit MomentsLayout(const Plan& p)
-        : n(static_cast<unsigned long long>(p.sub_w) * p.sub_h), image(25 + 25 * n) {}
-};
+/// Terms of each of an image's 25 + 325 sums (the sub-image's samples).
+__host__ __device__ inline unsigned long long terms(const Plan& p) {
+    return static_cast<unsigned long long>(p.sub_w) * p.sub_h;
+}
 
 constexpr unsigned kChain = 8;  // terms loaded ahead of a chain's adds
 
@@ -158,11 +155,10 @@ constexpr unsigned kMeanTile = 8192;  // floats of band rows staged in shared me
 /// (the CPU's float mean, widened). The warp stages whole rows of the band in
 /// shared memory (loaded together, then summed by lanes 0..4).
 __global__ void __launch_bounds__(32)
-    shift_means(const float* results, std::size_t result_stride, Plan p, double* work) {
+    shift_means(const float* results, std::size_t result_stride, Plan p, double* means) {
     __shared__ float tile[kMeanTile];
     const unsigned r = blockIdx.x, c = threadIdx.x, tw = p.trunc_w;
     const float* band = results + blockIdx.y * result_stride;
-    const MomentsLayout L(p);
     float acc = 0.0f;
     const unsigned rows = kMeanTile / tw;  // rows per stage (0: wider than the tile, read in place)
     if (rows == 0) {
@@ -180,79 +176,68 @@ __global__ void __launch_bounds__(32)
                 for (unsigned i = 0; i < m; ++i) acc = chain_sum(acc, tile + i * tw + c, p.sub_w);
         }
     }
-    if (c < 5) work[blockIdx.y * L.image + r * 5 + c] = static_cast<double>(acc / static_cast<float>(L.n));
+    if (c < 5) means[blockIdx.y * 25 + r * 5 + c] = static_cast<double>(acc / static_cast<float>(terms(p)));
 }
 
-/// centred[k * 25 + x] = double(sample k of shift x) - mean[x], for every term
-/// k (raster order over the sub-image) and shift x: the CPU's av and bv factors.
-__global__ void centre(const float* results, std::size_t result_stride, Plan p, double* work) {
-    const MomentsLayout L(p);
-    const unsigned long long e = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-    if (e >= 25 * L.n) return;
-    const unsigned long long k = e / 25;
-    const unsigned x = static_cast<unsigned>(e % 25);
-    const unsigned i = static_cast<unsigned>(k / p.sub_w), j = static_cast<unsigned>(k % p.sub_w);
-    const float* band = results + blockIdx.y * result_stride;
-    const double* mean = work + blockIdx.y * L.image;
-    const float v = band[static_cast<std::size_t>(x / 5 + i) * p.trunc_w + x % 5 + j];
-    work[blockIdx.y * L.image + 25 + e] = static_cast<double>(v) - mean[x];
-}
-
-constexpr unsigned kCovThreads = 128;                        // one warp per SM partition; 3 blocks an image
-constexpr unsigned kCovTile = 128;                           // terms per shared-memory stage
-constexpr unsigned kCovStage = kCovTile * 25 / kCovThreads;  // doubles each thread stages
-static_assert(kCovTile * 25 % kCovThreads == 0);
+constexpr unsigned kCovThreads = 128;          // one warp per SM partition; 3 blocks an image
+constexpr unsigned kCovTile = kCovThreads;     // terms per shared-memory stage (one per thread)
+constexpr unsigned kCovStride = kCovTile + 1;  // doubles per shift's row of the stage (fewer bank conflicts)
 
 /// The lower triangle of the covariance of image blockIdx.y: thread t sums
-/// its pair's products centred[k][xi] * centred[k][yi] in double, from 0 over
-/// k ascending (the CPU's raster order), each a multiply then an add (no FMA),
-/// and stores float(sum / n) as element t. The block stages kCovTile terms'
-/// factors in shared memory, the next stage's loads in flight during the adds.
+/// its pair's products (double(a) - mean[xi]) * (double(b) - mean[yi]) of the
+/// samples of shifts xi and yi, in double, from 0 in the CPU's raster order,
+/// each a subtract, multiply and add as the CPU's (no FMA), and stores
+/// float(sum / n) as element t. Per stage of kCovTile terms each thread
+/// centres one term's 25 shifted samples into shared memory (the factors
+/// every pair reads), their loads in flight during the previous stage's adds.
 __global__ void __launch_bounds__(kCovThreads)
-    covariance(float* results, std::size_t result_stride, Plan p, const double* work) {
-    __shared__ double tile[kCovTile * 25];
+    covariance(float* results, std::size_t result_stride, Plan p, const double* means) {
+    __shared__ double tile[25 * kCovStride];
+    __shared__ double mean[25];
     const unsigned t = blockIdx.x * kCovThreads + threadIdx.x;
     const bool active = t < kCovPairs;
     unsigned xi = 0, k = active ? t : 0;  // t = xi (xi + 1) / 2 + yi, yi <= xi
     while (k > xi) k -= ++xi;
     const unsigned yi = k;
-    const MomentsLayout L(p);
-    const double* centred = work + blockIdx.y * L.image + 25;
-    const unsigned long long total = 25 * L.n;
-    double stage[kCovStage];
-    const auto fetch = [&](unsigned long long q0) {
+    if (threadIdx.x < 25) mean[threadIdx.x] = means[blockIdx.y * 25 + threadIdx.x];
+    const float* band = results + blockIdx.y * result_stride;
+    const unsigned long long n = terms(p);
+    float stage[25];
+    const auto fetch = [&](unsigned long long q0) {  // term q0 + threadIdx.x's sample of each shift
+        const unsigned long long q = q0 + threadIdx.x;
+        if (q >= n) return;
+        const float* at = band + (q / p.sub_w) * p.trunc_w + q % p.sub_w;
 #pragma unroll
-        for (unsigned s = 0; s < kCovStage; ++s) {
-            const unsigned long long e = q0 * 25 + s * kCovThreads + threadIdx.x;
-            stage[s] = e < total ? centred[e] : 0.0;
-        }
+        for (unsigned x = 0; x < 25; ++x) stage[x] = at[(x / 5) * p.trunc_w + x % 5];
     };
     fetch(0);
     double acc = 0.0;
-    for (unsigned long long q0 = 0; q0 < L.n; q0 += kCovTile) {
-        __syncthreads();  // the previous stage is summed
+    for (unsigned long long q0 = 0; q0 < n; q0 += kCovTile) {
+        __syncthreads();  // the previous stage is summed (and, first, the means are in place)
+        if (q0 + threadIdx.x < n)
 #pragma unroll
-        for (unsigned s = 0; s < kCovStage; ++s) tile[s * kCovThreads + threadIdx.x] = stage[s];
+            for (unsigned x = 0; x < 25; ++x)
+                tile[x * kCovStride + threadIdx.x] = static_cast<double>(stage[x]) - mean[x];
         __syncthreads();
-        if (q0 + kCovTile < L.n) fetch(q0 + kCovTile);
+        if (q0 + kCovTile < n) fetch(q0 + kCovTile);
         if (!active) continue;
-        const unsigned m = L.n - q0 < kCovTile ? static_cast<unsigned>(L.n - q0) : kCovTile;
-        const double* a = tile + xi;
-        const double* b = tile + yi;
+        const unsigned m = n - q0 < kCovTile ? static_cast<unsigned>(n - q0) : kCovTile;
+        const double* a = tile + xi * kCovStride;
+        const double* b = tile + yi * kCovStride;
         unsigned u = 0;
         if (m >= kChain) {
             double x[kChain], y[kChain];
 #pragma unroll
             for (unsigned v = 0; v < kChain; ++v) {
-                x[v] = a[v * 25];
-                y[v] = b[v * 25];
+                x[v] = a[v];
+                y[v] = b[v];
             }
             for (u = kChain; u + kChain <= m; u += kChain) {
                 double nx[kChain], ny[kChain];
 #pragma unroll
                 for (unsigned v = 0; v < kChain; ++v) {
-                    nx[v] = a[(u + v) * 25];
-                    ny[v] = b[(u + v) * 25];
+                    nx[v] = a[u + v];
+                    ny[v] = b[u + v];
                 }
 #pragma unroll
                 for (unsigned v = 0; v < kChain; ++v) {
@@ -264,11 +249,11 @@ __global__ void __launch_bounds__(kCovThreads)
 #pragma unroll
             for (unsigned v = 0; v < kChain; ++v) acc = acc + x[v] * y[v];
         }
-        for (; u < m; ++u) acc = acc + a[u * 25] * b[u * 25];
+        for (; u < m; ++u) acc = acc + a[u] * b[u];
     }
     if (!active) return;
     float* cov = results + blockIdx.y * result_stride + std::size_t{p.trunc_w} * p.trunc_h;
-    cov[t] = static_cast<float>(acc / static_cast<double>(L.n));
+    cov[t] = static_cast<float>(acc / static_cast<double>(n));
 }
 
 __global__ void load(PlaneSrc src, unsigned w, unsigned h, float* out) {
@@ -332,7 +317,7 @@ void launch_load(const void* plane, std::size_t pitch, unsigned w, unsigned h, u
 }
 
 std::size_t scratch_bytes(const Plan& p, unsigned images) {
-    return filter_bytes(p, images) + std::size_t{images} * MomentsLayout(p).image * sizeof(double);
+    return filter_bytes(p, images) + std::size_t{images} * 25 * sizeof(double);
 }
 
 void launch_bands(const Plan& p, const PlaneIn* planes, unsigned images, unsigned bpc, float offset, void* scratch,
@@ -360,15 +345,11 @@ void launch_bands(const Plan& p, const DiffIn* diffs, unsigned images, void* scr
 
 void launch_moments(const Plan& p, float* results, unsigned images, void* scratch, cudaStream_t s) {
     if (images == 0) return;
-    const MomentsLayout L(p);
     const std::size_t stride = result_floats(p);
-    auto* work = reinterpret_cast<double*>(static_cast<unsigned char*>(scratch) + filter_bytes(p, images));
-    shift_means<<<dim3(5, images), 32, 0, s>>>(results, stride, p, work);
-    constexpr unsigned kCentre = 256;
-    centre<<<dim3(static_cast<unsigned>((25 * L.n + kCentre - 1) / kCentre), images), kCentre, 0, s>>>(results, stride,
-                                                                                                       p, work);
+    auto* means = reinterpret_cast<double*>(static_cast<unsigned char*>(scratch) + filter_bytes(p, images));
+    shift_means<<<dim3(5, images), 32, 0, s>>>(results, stride, p, means);
     covariance<<<dim3((kCovPairs + kCovThreads - 1) / kCovThreads, images), kCovThreads, 0, s>>>(results, stride, p,
-                                                                                                 work);
+                                                                                                 means);
 }
 
 }  // namespace vmaf::speed::cuda

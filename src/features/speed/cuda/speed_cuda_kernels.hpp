@@ -45,8 +45,7 @@ inline std::size_t result_floats(const Plan& p) {
 }
 /// Bytes of device scratch that launch_bands and launch_moments over up to
 /// `images` images use (reusable once their work completes on the stream):
-/// per image, the decimated image (op_w x op_h floats) and 25 + 25 sub_w
-/// sub_h doubles (the means, the centred factors of the covariance sums).
+/// per image, the decimated image (op_w x op_h floats) and the 25 means.
 std::size_t scratch_bytes(const Plan& p, unsigned images);
 
 /// out (w x h floats, packed) = the plane's samples as the CPU loads them:
