@@ -147,14 +147,16 @@ __device__ __forceinline__ float chain_sum(float acc, const float* v, unsigned n
     return acc;
 }
 
-constexpr unsigned kMeanTile = 8192;  // floats of band rows staged in shared memory
+constexpr unsigned kMeanTile = 8192;    // floats of band rows staged in shared memory
+constexpr unsigned kMeanThreads = 128;  // threads staging them (8 loads each in flight); lanes 0..4 sum
+constexpr unsigned kMeanLoads = 8;
 
 /// Estimator::covariance's 25 means of image blockIdx.y: block r (x), lane c
 /// forms the float sum from 0 of band[(r + i) * tw + c + j] over i < sub_h,
 /// j < sub_w in raster order, and stores the mean of shift (r, c) as a double
-/// (the CPU's float mean, widened). The warp stages whole rows of the band in
-/// shared memory (loaded together, then summed by lanes 0..4).
-__global__ void __launch_bounds__(32)
+/// (the CPU's float mean, widened). The block stages whole rows of the band
+/// in shared memory (all threads loading, then lanes 0..4 summing).
+__global__ void __launch_bounds__(kMeanThreads)
     shift_means(const float* results, std::size_t result_stride, Plan p, double* means) {
     __shared__ float tile[kMeanTile];
     const unsigned r = blockIdx.x, c = threadIdx.x, tw = p.trunc_w;
@@ -167,11 +169,19 @@ __global__ void __launch_bounds__(32)
                 acc = chain_sum(acc, band + static_cast<std::size_t>(r + i) * tw + c, p.sub_w);
     } else {
         for (unsigned i0 = 0; i0 < p.sub_h; i0 += rows) {
-            const unsigned m = p.sub_h - i0 < rows ? p.sub_h - i0 : rows;
+            const unsigned m = p.sub_h - i0 < rows ? p.sub_h - i0 : rows, total = m * tw;
             const float* src = band + static_cast<std::size_t>(r + i0) * tw;
-            __syncwarp();
-            for (unsigned e = c; e < m * tw; e += 32) tile[e] = src[e];
-            __syncwarp();
+            __syncthreads();  // the previous stage is summed
+            unsigned e = c;
+            for (; e + kMeanThreads * (kMeanLoads - 1) < total; e += kMeanThreads * kMeanLoads) {
+                float v[kMeanLoads];
+#pragma unroll
+                for (unsigned u = 0; u < kMeanLoads; ++u) v[u] = src[e + kMeanThreads * u];
+#pragma unroll
+                for (unsigned u = 0; u < kMeanLoads; ++u) tile[e + kMeanThreads * u] = v[u];
+            }
+            for (; e < total; e += kMeanThreads) tile[e] = src[e];
+            __syncthreads();
             if (c < 5)
                 for (unsigned i = 0; i < m; ++i) acc = chain_sum(acc, tile + i * tw + c, p.sub_w);
         }
@@ -347,7 +357,7 @@ void launch_moments(const Plan& p, float* results, unsigned images, void* scratc
     if (images == 0) return;
     const std::size_t stride = result_floats(p);
     auto* means = reinterpret_cast<double*>(static_cast<unsigned char*>(scratch) + filter_bytes(p, images));
-    shift_means<<<dim3(5, images), 32, 0, s>>>(results, stride, p, means);
+    shift_means<<<dim3(5, images), kMeanThreads, 0, s>>>(results, stride, p, means);
     covariance<<<dim3((kCovPairs + kCovThreads - 1) / kCovThreads, images), kCovThreads, 0, s>>>(results, stride, p,
                                                                                                  means);
 }
