@@ -2,9 +2,10 @@
 // prescales, filters and decimates both chroma planes of reference and
 // distorted, removes the local means and forms each image's 5x5-block
 // covariance, the four images in the same launches (speed_cuda_kernels.cu);
-// the read-back band-passed images and covariances are finished on the host by the CPU kind's own code
-// (Estimator::finish_estimate, combine, speed::chroma_scores): eigenvalues,
-// the linear solve and the entropies, so the scores are the CPU's bit for bit.
+// the read-back band-passed images and covariances are finished on the host
+// by the CPU kind's own code (Estimator::finish_estimate, combine,
+// speed::chroma_scores; the four images concurrently): eigenvalues, the
+// linear solve and the entropies, so the scores are the CPU's bit for bit.
 #include <memory>
 #include <vector>
 
