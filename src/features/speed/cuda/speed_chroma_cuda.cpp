@@ -1,10 +1,11 @@
 // speed_chroma_cuda: the CUDA twin of "speed_chroma". Per frame the device
 // prescales, filters and decimates both chroma planes of reference and
 // distorted, removes the local means and forms each image's 5x5-block
-// covariance (speed_cuda_kernels.cu); the read-back band-passed images and
-// covariances are finished on the host by the CPU kind's own code
-// (Estimator::finish_estimate, combine, speed::chroma_scores): eigenvalues,
-// the linear solve and the entropies, so the scores are the CPU's bit for bit.
+// covariance, the four images in the same launches (speed_cuda_kernels.cu);
+// the read-back band-passed images and covariances are finished on the host
+// by the CPU kind's own code (Estimator::finish_estimate, combine,
+// speed::chroma_scores; the four images concurrently): eigenvalues, the
+// linear solve and the entropies, so the scores are the CPU's bit for bit.
 #include <memory>
 #include <vector>
 
@@ -34,7 +35,7 @@ public:
     SpeedChromaCuda(Session& s, const OptionValues& o, const VideoGeometry& g, unsigned cpumask)
         : ChromaCore(s, o, g, cpumask),
           SumsTwin(s, "speed_chroma", g, 4 * plan.result_floats() * sizeof(float),
-                   [this] { return DeviceBuffer(plan.scratch_floats() * sizeof(float)); }),
+                   [this] { return DeviceBuffer(plan.scratch_bytes(4)); }),
           bpc_(g.bpc),
           max_val_(o.d(speed::kMaxVal)) {
         speed::check_depth(g.bpc);
@@ -44,26 +45,22 @@ private:
     void launch(const DeviceFrame& f, DeviceBuffer& scratch, void* sums, cudaStream_t s,
                 FrameState& /*st*/) const override {
         float* out = static_cast<float*>(sums);
-        const std::size_t n = plan.result_floats();
-        for (unsigned p = 1; p <= 2; ++p) {
-            float* at = out + 2 * (p - 1) * n;
-            speed::cuda::launch_estimate_plane(plan.plan(), f.ref[p].data, f.ref[p].pitch, bpc_, -128.0f,
-                                               scratch.get<float>(), at, s);
-            speed::cuda::launch_estimate_plane(plan.plan(), f.dist[p].data, f.dist[p].pitch, bpc_, -128.0f,
-                                               scratch.get<float>(), at + n, s);
-        }
+        const speed::cuda::PlaneIn planes[4] = {{f.ref[1].data, f.ref[1].pitch},
+                                                {f.dist[1].data, f.dist[1].pitch},
+                                                {f.ref[2].data, f.ref[2].pitch},
+                                                {f.dist[2].data, f.dist[2].pitch}};
+        speed::cuda::launch_bands(plan.plan(), planes, 4, bpc_, -128.0f, scratch.get(), out, s);
+        speed::cuda::launch_moments(plan.plan(), out, 4, scratch.get(), s);
     }
 
     void score(const void* sums, FrameState& st) const override {
-        const float* in = static_cast<const float*>(sums);
-        const std::size_t n = plan.result_floats();
+        speed::cuda::DevicePlan::Finished img[4];  // u ref, u dis, v ref, v dis
+        plan.finish(static_cast<const float*>(sums), 4, img);
         float value[2];
         bool err[2];
-        std::vector<float> er, vr, ed, vd;
         for (unsigned c = 0; c < 2; ++c) {
-            const bool ok_ref = plan.finish(in + 2 * c * n, er, vr);
-            const bool ok_dis = plan.finish(in + (2 * c + 1) * n, ed, vd);
-            value[c] = est.combine(er, vr, ok_ref, ed, vd, ok_dis, err[c]);
+            const auto &r = img[2 * c], &d = img[2 * c + 1];
+            value[c] = est.combine(r.entropy, r.variance, r.ok, d.entropy, d.variance, d.ok, err[c]);
         }
         st.scores = speed::chroma_scores(value[0], err[0], value[1], err[1], max_val_);
     }

@@ -3,8 +3,15 @@
 // in the same order (compiled with --fmad=false, IEEE division; the rescaled
 // samples come from the shared speed_rescale.hpp over the host's tables); each
 // output sample of a filter pass is accumulated from 0 in tap order, as
-// weighted_rows. The 25 means and 325 covariance sums are each formed by one
-// thread adding its terms in the CPU's raster order (float means, double sums).
+// weighted_rows (a fused kernel recomputes the vertical pass's values its
+// horizontal taps read: the same values, and the anti-alias filter only at
+// the columns the 1/16 decimation keeps). The 25 means and 325 covariance sums are each formed by one
+// thread adding its terms in the CPU's raster order (float means, double
+// sums): the adds of one sum form a chain no reordering may shorten, so the
+// kernels keep the chains fed (loads ahead of the adds, the centred factors
+// double(sample) - mean computed once per term and shift into shared memory,
+// not once per pair, the pairs spread over several SMs). A frame's images
+// share each launch.
 #include "features/speed/cuda/speed_cuda_kernels.hpp"
 #include "features/speed/speed_rescale.hpp"
 
@@ -52,88 +59,210 @@ __device__ __forceinline__ float scaled_at(const Src& src, const RescaleTables& 
     }
 }
 
-/// filter_decimate16's vertical pass at the kept rows 16 i: tmp (op_h x sw).
-template <int M, typename Src>
-__global__ void antialias_rows(Src src, Plan p, float* tmp) {
-    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-    if (x >= static_cast<int>(p.sw) || i >= static_cast<int>(p.op_h)) return;
-    const int r = p.antialias.taps / 2, h = static_cast<int>(p.sh);
-    float acc = 0.0f;
-    for (int t = 0; t < p.antialias.taps; ++t)
-        acc = acc + p.antialias.f[t] * scaled_at<M>(src, p.tables, mirror_index(16 * i - r + t, h), x);
-    tmp[static_cast<std::size_t>(i) * p.sw + x] = acc;
-}
+/// One batched filter launch's sources (blockIdx.z picks the image).
+template <typename Src>
+struct Sources {
+    Src src[kMaxImages];
+    /// Source z, selected with constant indices (a computed one would copy the array to local memory).
+    __device__ Src pick(unsigned z) const {
+        Src s = src[0];
+#pragma unroll
+        for (unsigned k = 1; k < kMaxImages; ++k)
+            if (z == k) s = src[k];
+        return s;
+    }
+};
 
-/// filter_decimate16's horizontal pass at the kept columns 16 j: dec (op_h x op_w).
-__global__ void antialias_cols(const float* tmp, Plan p, float* dec) {
+/// filter_decimate16's kept sample (16 i, 16 j) of image blockIdx.z: the
+/// vertical pass at each column the horizontal taps read (each accumulated
+/// from 0 in tap order, as weighted_rows), then the horizontal pass; dec
+/// (op_h x op_w per image).
+template <int M, typename Src>
+__global__ void antialias(Sources<Src> in, Plan p, float* dec) {
     const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (j >= static_cast<int>(p.op_w) || i >= static_cast<int>(p.op_h)) return;
-    const int r = p.antialias.taps / 2, w = static_cast<int>(p.sw);
-    const float* row = tmp + static_cast<std::size_t>(i) * p.sw;
+    const Src src = in.pick(blockIdx.z);
+    const int taps = p.antialias.taps, r = taps / 2, h = static_cast<int>(p.sh), w = static_cast<int>(p.sw);
     float acc = 0.0f;
-    for (int t = 0; t < p.antialias.taps; ++t) acc = acc + p.antialias.f[t] * row[mirror_index(16 * j - r + t, w)];
-    dec[static_cast<std::size_t>(i) * p.op_w + j] = acc;
+    for (int t = 0; t < taps; ++t) {
+        const int x = mirror_index(16 * j - r + t, w);
+        float v = 0.0f;
+        for (int u = 0; u < taps; ++u)
+            v = v + p.antialias.f[u] * scaled_at<M>(src, p.tables, mirror_index(16 * i - r + u, h), x);
+        acc = acc + p.antialias.f[t] * v;
+    }
+    dec[(static_cast<std::size_t>(blockIdx.z) * p.op_h + i) * p.op_w + j] = acc;
 }
 
-/// The low-pass filter's vertical pass over dec (op_h x op_w), rows < trunc_h: lpv (trunc_h x op_w).
-__global__ void lowpass_rows(const float* dec, Plan p, float* lpv) {
-    const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-    if (j >= static_cast<int>(p.op_w) || i >= static_cast<int>(p.trunc_h)) return;
-    const int r = p.lowpass.taps / 2, h = static_cast<int>(p.op_h);
-    float acc = 0.0f;
-    for (int t = 0; t < p.lowpass.taps; ++t)
-        acc = acc + p.lowpass.f[t] * dec[static_cast<std::size_t>(mirror_index(i - r + t, h)) * p.op_w + j];
-    lpv[static_cast<std::size_t>(i) * p.op_w + j] = acc;
-}
-
-/// The horizontal pass and the local-mean removal: band = dec - low-passed
-/// (trunc_h x trunc_w, packed).
-__global__ void lowpass_cols_subtract(const float* dec, const float* lpv, Plan p, float* band) {
+/// The low-pass filter (vertical pass at each column the horizontal taps
+/// read, then the horizontal pass) and the local-mean removal of image
+/// blockIdx.z: its result's band = dec - low-passed (trunc_h x trunc_w, packed).
+__global__ void lowpass(const float* dec, Plan p, float* results, std::size_t result_stride) {
     const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (j >= static_cast<int>(p.trunc_w) || i >= static_cast<int>(p.trunc_h)) return;
-    const int r = p.lowpass.taps / 2, w = static_cast<int>(p.op_w);
-    const float* row = lpv + static_cast<std::size_t>(i) * p.op_w;
+    const float* d = dec + static_cast<std::size_t>(blockIdx.z) * p.op_h * p.op_w;
+    const int taps = p.lowpass.taps, r = taps / 2, h = static_cast<int>(p.op_h), w = static_cast<int>(p.op_w);
     float acc = 0.0f;
-    for (int t = 0; t < p.lowpass.taps; ++t) acc = acc + p.lowpass.f[t] * row[mirror_index(j - r + t, w)];
-    band[static_cast<std::size_t>(i) * p.trunc_w + j] = dec[static_cast<std::size_t>(i) * p.op_w + j] - acc;
+    for (int t = 0; t < taps; ++t) {
+        const int x = mirror_index(j - r + t, w);
+        float v = 0.0f;
+        for (int u = 0; u < taps; ++u)
+            v = v + p.lowpass.f[u] * d[static_cast<std::size_t>(mirror_index(i - r + u, h)) * p.op_w + x];
+        acc = acc + p.lowpass.f[t] * v;
+    }
+    results[blockIdx.z * result_stride + static_cast<std::size_t>(i) * p.trunc_w + j] =
+        d[static_cast<std::size_t>(i) * p.op_w + j] - acc;
 }
 
-constexpr unsigned kMomentThreads = 352;  // >= kCovPairs, whole warps
+/// Terms of each of an image's 25 + 325 sums (the sub-image's samples).
+__host__ __device__ inline unsigned long long terms(const Plan& p) {
+    return static_cast<unsigned long long>(p.sub_w) * p.sub_h;
+}
 
-/// Estimator::estimate's moments of band (trunc_h x trunc_w, packed): the
-/// means of the 25 shifted sub-images (float, raster order), then the lower
-/// triangle of their covariance (double, raster order), into cov. One block.
-__global__ void __launch_bounds__(kMomentThreads) moments(const float* band, Plan p, float* cov) {
-    __shared__ double means[25];
-    const unsigned t = threadIdx.x, tw = p.trunc_w;
-    const unsigned long long n = static_cast<unsigned long long>(p.sub_w) * p.sub_h;
-    if (t < 25) {
-        const unsigned r = t / 5, c = t % 5;
-        float acc = 0.0f;
-        for (unsigned i = 0; i < p.sub_h; ++i) {
-            const float* row = band + static_cast<std::size_t>(r + i) * tw + c;
-            for (unsigned j = 0; j < p.sub_w; ++j) acc = acc + row[j];
+constexpr unsigned kChain = 8;  // terms loaded ahead of a chain's adds
+
+/// acc + v[0] + ... + v[n - 1], each add in order, the terms loaded kChain ahead of the adds.
+__device__ __forceinline__ float chain_sum(float acc, const float* v, unsigned n) {
+    unsigned j = 0;
+    if (n >= kChain) {
+        float cur[kChain];
+#pragma unroll
+        for (unsigned u = 0; u < kChain; ++u) cur[u] = v[u];
+        for (j = kChain; j + kChain <= n; j += kChain) {
+            float next[kChain];
+#pragma unroll
+            for (unsigned u = 0; u < kChain; ++u) next[u] = v[j + u];
+#pragma unroll
+            for (unsigned u = 0; u < kChain; ++u) {
+                acc = acc + cur[u];
+                cur[u] = next[u];
+            }
         }
-        means[t] = static_cast<double>(acc / static_cast<float>(n));
+#pragma unroll
+        for (unsigned u = 0; u < kChain; ++u) acc = acc + cur[u];
     }
-    __syncthreads();
-    if (t >= kCovPairs) return;
-    unsigned xi = 0, k = t;  // t = xi (xi + 1) / 2 + yi, yi <= xi
+    for (; j < n; ++j) acc = acc + v[j];
+    return acc;
+}
+
+constexpr unsigned kMeanTile = 8192;    // floats of band rows staged in shared memory
+constexpr unsigned kMeanThreads = 128;  // threads staging them (8 loads each in flight); lanes 0..4 sum
+constexpr unsigned kMeanLoads = 8;
+
+/// Estimator::covariance's 25 means of image blockIdx.y: block r (x), lane c
+/// forms the float sum from 0 of band[(r + i) * tw + c + j] over i < sub_h,
+/// j < sub_w in raster order, and stores the mean of shift (r, c) as a double
+/// (the CPU's float mean, widened). The block stages whole rows of the band
+/// in shared memory (all threads loading, then lanes 0..4 summing).
+__global__ void __launch_bounds__(kMeanThreads)
+    shift_means(const float* results, std::size_t result_stride, Plan p, double* means) {
+    __shared__ float tile[kMeanTile];
+    const unsigned r = blockIdx.x, c = threadIdx.x, tw = p.trunc_w;
+    const float* band = results + blockIdx.y * result_stride;
+    float acc = 0.0f;
+    const unsigned rows = kMeanTile / tw;  // rows per stage (0: wider than the tile, read in place)
+    if (rows == 0) {
+        if (c < 5)
+            for (unsigned i = 0; i < p.sub_h; ++i)
+                acc = chain_sum(acc, band + static_cast<std::size_t>(r + i) * tw + c, p.sub_w);
+    } else {
+        for (unsigned i0 = 0; i0 < p.sub_h; i0 += rows) {
+            const unsigned m = p.sub_h - i0 < rows ? p.sub_h - i0 : rows, total = m * tw;
+            const float* src = band + static_cast<std::size_t>(r + i0) * tw;
+            __syncthreads();  // the previous stage is summed
+            unsigned e = c;
+            for (; e + kMeanThreads * (kMeanLoads - 1) < total; e += kMeanThreads * kMeanLoads) {
+                float v[kMeanLoads];
+#pragma unroll
+                for (unsigned u = 0; u < kMeanLoads; ++u) v[u] = src[e + kMeanThreads * u];
+#pragma unroll
+                for (unsigned u = 0; u < kMeanLoads; ++u) tile[e + kMeanThreads * u] = v[u];
+            }
+            for (; e < total; e += kMeanThreads) tile[e] = src[e];
+            __syncthreads();
+            if (c < 5)
+                for (unsigned i = 0; i < m; ++i) acc = chain_sum(acc, tile + i * tw + c, p.sub_w);
+        }
+    }
+    if (c < 5) means[blockIdx.y * 25 + r * 5 + c] = static_cast<double>(acc / static_cast<float>(terms(p)));
+}
+
+constexpr unsigned kCovThreads = 128;          // one warp per SM partition; 3 blocks an image
+constexpr unsigned kCovTile = kCovThreads;     // terms per shared-memory stage (one per thread)
+constexpr unsigned kCovStride = kCovTile + 1;  // doubles per shift's row of the stage (fewer bank conflicts)
+
+/// The lower triangle of the covariance of image blockIdx.y: thread t sums
+/// its pair's products (double(a) - mean[xi]) * (double(b) - mean[yi]) of the
+/// samples of shifts xi and yi, in double, from 0 in the CPU's raster order,
+/// each a subtract, multiply and add as the CPU's (no FMA), and stores
+/// float(sum / n) as element t. Per stage of kCovTile terms each thread
+/// centres one term's 25 shifted samples into shared memory (the factors
+/// every pair reads), their loads in flight during the previous stage's adds.
+__global__ void __launch_bounds__(kCovThreads)
+    covariance(float* results, std::size_t result_stride, Plan p, const double* means) {
+    __shared__ double tile[25 * kCovStride];
+    __shared__ double mean[25];
+    const unsigned t = blockIdx.x * kCovThreads + threadIdx.x;
+    const bool active = t < kCovPairs;
+    unsigned xi = 0, k = active ? t : 0;  // t = xi (xi + 1) / 2 + yi, yi <= xi
     while (k > xi) k -= ++xi;
     const unsigned yi = k;
-    const unsigned rx = xi / 5, cx = xi % 5, ry = yi / 5, cy = yi % 5;
-    const double mx = means[xi], my = means[yi];
+    if (threadIdx.x < 25) mean[threadIdx.x] = means[blockIdx.y * 25 + threadIdx.x];
+    const float* band = results + blockIdx.y * result_stride;
+    const unsigned long long n = terms(p);
+    float stage[25];
+    const auto fetch = [&](unsigned long long q0) {  // term q0 + threadIdx.x's sample of each shift
+        const unsigned long long q = q0 + threadIdx.x;
+        if (q >= n) return;
+        const float* at = band + (q / p.sub_w) * p.trunc_w + q % p.sub_w;
+#pragma unroll
+        for (unsigned x = 0; x < 25; ++x) stage[x] = at[(x / 5) * p.trunc_w + x % 5];
+    };
+    fetch(0);
     double acc = 0.0;
-    for (unsigned i = 0; i < p.sub_h; ++i) {
-        const float* a = band + static_cast<std::size_t>(rx + i) * tw + cx;
-        const float* b = band + static_cast<std::size_t>(ry + i) * tw + cy;
-        for (unsigned j = 0; j < p.sub_w; ++j)
-            acc = acc + (static_cast<double>(a[j]) - mx) * (static_cast<double>(b[j]) - my);
+    for (unsigned long long q0 = 0; q0 < n; q0 += kCovTile) {
+        __syncthreads();  // the previous stage is summed (and, first, the means are in place)
+        if (q0 + threadIdx.x < n)
+#pragma unroll
+            for (unsigned x = 0; x < 25; ++x)
+                tile[x * kCovStride + threadIdx.x] = static_cast<double>(stage[x]) - mean[x];
+        __syncthreads();
+        if (q0 + kCovTile < n) fetch(q0 + kCovTile);
+        if (!active) continue;
+        const unsigned m = n - q0 < kCovTile ? static_cast<unsigned>(n - q0) : kCovTile;
+        const double* a = tile + xi * kCovStride;
+        const double* b = tile + yi * kCovStride;
+        unsigned u = 0;
+        if (m >= kChain) {
+            double x[kChain], y[kChain];
+#pragma unroll
+            for (unsigned v = 0; v < kChain; ++v) {
+                x[v] = a[v];
+                y[v] = b[v];
+            }
+            for (u = kChain; u + kChain <= m; u += kChain) {
+                double nx[kChain], ny[kChain];
+#pragma unroll
+                for (unsigned v = 0; v < kChain; ++v) {
+                    nx[v] = a[u + v];
+                    ny[v] = b[u + v];
+                }
+#pragma unroll
+                for (unsigned v = 0; v < kChain; ++v) {
+                    acc = acc + x[v] * y[v];
+                    x[v] = nx[v];
+                    y[v] = ny[v];
+                }
+            }
+#pragma unroll
+            for (unsigned v = 0; v < kChain; ++v) acc = acc + x[v] * y[v];
+        }
+        for (; u < m; ++u) acc = acc + a[u] * b[u];
     }
+    if (!active) return;
+    float* cov = results + blockIdx.y * result_stride + std::size_t{p.trunc_w} * p.trunc_h;
     cov[t] = static_cast<float>(acc / static_cast<double>(n));
 }
 
@@ -148,39 +277,39 @@ dim3 grid_for(unsigned w, unsigned h, dim3 block) {
     return dim3((w + block.x - 1) / block.x, (h + block.y - 1) / block.y);
 }
 
-template <int M, typename Src>
-void launch_rows(const Src& src, const Plan& p, float* tmp, cudaStream_t s) {
-    const dim3 block(32, 8);
-    antialias_rows<M><<<grid_for(p.sw, p.op_h, block), block, 0, s>>>(src, p, tmp);
+/// Bytes of the filters' part of the scratch (first; the decimated images),
+/// rounded up so that the moments' doubles after it are aligned.
+std::size_t filter_bytes(const Plan& p, unsigned images) {
+    const std::size_t floats = std::size_t{images} * p.op_h * p.op_w;
+    return (floats * sizeof(float) + 255) & ~std::size_t{255};
 }
 
+/// The bands of `images` <= kMaxImages results (two launches for all of them).
 template <typename Src>
-void launch_estimate(const Plan& p, const Src& src, float* scratch, float* result, cudaStream_t s) {
-    float* tmp = scratch;
-    float* dec = tmp + std::size_t{p.op_h} * p.sw;
-    float* lpv = dec + std::size_t{p.op_h} * p.op_w;
+void launch_bands(const Plan& p, const Sources<Src>& in, unsigned images, float* dec, float* results, cudaStream_t s) {
+    const dim3 block(32, 8);
+    dim3 grid = grid_for(p.op_w, p.op_h, block);
+    grid.z = images;
     switch (p.method) {
         case static_cast<int>(Rescale::Nearest):
-            launch_rows<static_cast<int>(Rescale::Nearest)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Nearest)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         case static_cast<int>(Rescale::Bilinear):
-            launch_rows<static_cast<int>(Rescale::Bilinear)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Bilinear)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         case static_cast<int>(Rescale::Bicubic):
-            launch_rows<static_cast<int>(Rescale::Bicubic)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Bicubic)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         case static_cast<int>(Rescale::Lanczos4):
-            launch_rows<static_cast<int>(Rescale::Lanczos4)>(src, p, tmp, s);
+            antialias<static_cast<int>(Rescale::Lanczos4)><<<grid, block, 0, s>>>(in, p, dec);
             break;
         default:
-            launch_rows<-1>(src, p, tmp, s);
+            antialias<-1><<<grid, block, 0, s>>>(in, p, dec);
             break;
     }
-    const dim3 block(32, 8);
-    antialias_cols<<<grid_for(p.op_w, p.op_h, block), block, 0, s>>>(tmp, p, dec);
-    lowpass_rows<<<grid_for(p.op_w, p.trunc_h, block), block, 0, s>>>(dec, p, lpv);
-    lowpass_cols_subtract<<<grid_for(p.trunc_w, p.trunc_h, block), block, 0, s>>>(dec, lpv, p, result);
-    moments<<<1, kMomentThreads, 0, s>>>(result, p, result + std::size_t{p.trunc_w} * p.trunc_h);
+    grid = grid_for(p.trunc_w, p.trunc_h, block);
+    grid.z = images;
+    lowpass<<<grid, block, 0, s>>>(dec, p, results, result_floats(p));
 }
 
 float scaler_for(unsigned bpc) {
@@ -197,15 +326,40 @@ void launch_load(const void* plane, std::size_t pitch, unsigned w, unsigned h, u
     load<<<grid_for(w, h, block), block, 0, s>>>(src, w, h, out);
 }
 
-void launch_estimate_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset,
-                           float* scratch, float* result, cudaStream_t s) {
-    launch_estimate(p, PlaneSrc{static_cast<const unsigned char*>(plane), pitch, bpc, scaler_for(bpc), offset}, scratch,
-                    result, s);
+std::size_t scratch_bytes(const Plan& p, unsigned images) {
+    return filter_bytes(p, images) + std::size_t{images} * 25 * sizeof(double);
 }
 
-void launch_estimate_diff(const Plan& p, const float* a, const float* b, float* scratch, float* result,
-                          cudaStream_t s) {
-    launch_estimate(p, DiffSrc{a, b, p.w}, scratch, result, s);
+void launch_bands(const Plan& p, const PlaneIn* planes, unsigned images, unsigned bpc, float offset, void* scratch,
+                  float* results, cudaStream_t s) {
+    for (unsigned k0 = 0; k0 < images; k0 += kMaxImages) {
+        const unsigned m = images - k0 < kMaxImages ? images - k0 : kMaxImages;
+        Sources<PlaneSrc> in{};
+        for (unsigned k = 0; k < m; ++k)
+            in.src[k] = PlaneSrc{static_cast<const unsigned char*>(planes[k0 + k].data), planes[k0 + k].pitch, bpc,
+                                 scaler_for(bpc), offset};
+        launch_bands(p, in, m, static_cast<float*>(scratch) + std::size_t{k0} * p.op_h * p.op_w,
+                     results + k0 * result_floats(p), s);
+    }
+}
+
+void launch_bands(const Plan& p, const DiffIn* diffs, unsigned images, void* scratch, float* results, cudaStream_t s) {
+    for (unsigned k0 = 0; k0 < images; k0 += kMaxImages) {
+        const unsigned m = images - k0 < kMaxImages ? images - k0 : kMaxImages;
+        Sources<DiffSrc> in{};
+        for (unsigned k = 0; k < m; ++k) in.src[k] = DiffSrc{diffs[k0 + k].a, diffs[k0 + k].b, p.w};
+        launch_bands(p, in, m, static_cast<float*>(scratch) + std::size_t{k0} * p.op_h * p.op_w,
+                     results + k0 * result_floats(p), s);
+    }
+}
+
+void launch_moments(const Plan& p, float* results, unsigned images, void* scratch, cudaStream_t s) {
+    if (images == 0) return;
+    const std::size_t stride = result_floats(p);
+    auto* means = reinterpret_cast<double*>(static_cast<unsigned char*>(scratch) + filter_bytes(p, images));
+    shift_means<<<dim3(5, images), kMeanThreads, 0, s>>>(results, stride, p, means);
+    covariance<<<dim3((kCovPairs + kCovThreads - 1) / kCovThreads, images), kCovThreads, 0, s>>>(results, stride, p,
+                                                                                                 means);
 }
 
 }  // namespace vmaf::speed::cuda

@@ -43,21 +43,41 @@ struct Plan {
 inline std::size_t result_floats(const Plan& p) {
     return std::size_t{p.trunc_w} * p.trunc_h + kCovPairs;
 }
-/// Floats of scratch one launch_estimate_* uses (reusable once it completes on its stream).
-inline std::size_t scratch_floats(const Plan& p) {
-    return std::size_t{p.op_h} * p.sw + std::size_t{p.op_h} * p.op_w + std::size_t{p.trunc_h} * p.op_w;
-}
+/// Bytes of device scratch that launch_bands and launch_moments over up to
+/// `images` images use (reusable once their work completes on the stream):
+/// per image, the decimated image (op_w x op_h floats) and the 25 means.
+std::size_t scratch_bytes(const Plan& p, unsigned images);
 
 /// out (w x h floats, packed) = the plane's samples as the CPU loads them:
 /// 8-bit v + offset, deeper v / 2^(bpc-8) + offset (bpc 8, 10, 12 or 16; pitch in bytes).
 void launch_load(const void* plane, std::size_t pitch, unsigned w, unsigned h, unsigned bpc, float offset, float* out,
                  cudaStream_t s);
 
-/// One image's result from a plane's samples (loaded with `offset`; p.w x p.h read).
-void launch_estimate_plane(const Plan& p, const void* plane, std::size_t pitch, unsigned bpc, float offset,
-                           float* scratch, float* result, cudaStream_t s);
+/// Images one batched filter launch takes (launch_bands splits larger counts).
+constexpr unsigned kMaxImages = 4;
 
-/// One image's result from the difference a - b of two loaded planes (p.w x p.h floats each, packed).
-void launch_estimate_diff(const Plan& p, const float* a, const float* b, float* scratch, float* result, cudaStream_t s);
+/// A plane in device memory (pitch in bytes).
+struct PlaneIn {
+    const void* data;
+    std::size_t pitch;
+};
+
+/// The band-passed images (each result's first trunc_w * trunc_h floats) of
+/// `images` results at results + k result_floats(p), from the planes'
+/// samples (loaded with `offset`; p.w x p.h read from each).
+void launch_bands(const Plan& p, const PlaneIn* planes, unsigned images, unsigned bpc, float offset, void* scratch,
+                  float* results, cudaStream_t s);
+
+/// Two loaded planes (p.w x p.h floats each, packed) whose difference a - b is filtered.
+struct DiffIn {
+    const float *a, *b;
+};
+
+/// The band-passed images of `images` results from frame differences.
+void launch_bands(const Plan& p, const DiffIn* diffs, unsigned images, void* scratch, float* results, cudaStream_t s);
+
+/// The covariance elements of `images` results at results + k result_floats(p)
+/// (k < images), whose band-passed images are in place (enqueued before on `s`).
+void launch_moments(const Plan& p, float* results, unsigned images, void* scratch, cudaStream_t s);
 
 }  // namespace vmaf::speed::cuda

@@ -98,10 +98,11 @@ TEST(SpeedCudaKernels, PlaneEqualsCpu) {
         const speed::Estimator est(options(c), c.w, c.h);
         const speed::cuda::DevicePlan plan(est);
         TestPlane p(pattern(c.w, c.h, c.bpc, 1), c.w, c.bpc);
-        vmaf::cuda::DeviceBuffer scratch(plan.scratch_floats() * sizeof(float));
+        vmaf::cuda::DeviceBuffer scratch(plan.scratch_bytes(1));
         vmaf::cuda::DeviceBuffer result(plan.result_floats() * sizeof(float));
-        speed::cuda::launch_estimate_plane(plan.plan(), p.dev, p.pitch, c.bpc, -128.0f, scratch.get<float>(),
-                                           result.get<float>(), nullptr);
+        const speed::cuda::PlaneIn in{p.dev, p.pitch};
+        speed::cuda::launch_bands(plan.plan(), &in, 1, c.bpc, -128.0f, scratch.get(), result.get<float>(), nullptr);
+        speed::cuda::launch_moments(plan.plan(), result.get<float>(), 1, scratch.get(), nullptr);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<float> got(plan.result_floats()), want(plan.result_floats());
         ASSERT_EQ(cudaMemcpy(got.data(), result.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost),
@@ -123,12 +124,14 @@ TEST(SpeedCudaKernels, DifferenceEqualsCpu) {
         TestPlane a(pattern(c.w, c.h, c.bpc, 1), c.w, c.bpc), b(pattern(c.w, c.h, c.bpc, 2), c.w, c.bpc);
         const std::size_t n = std::size_t{c.w} * c.h;
         vmaf::cuda::DeviceBuffer loaded(2 * n * sizeof(float));
-        vmaf::cuda::DeviceBuffer scratch(plan.scratch_floats() * sizeof(float));
+        vmaf::cuda::DeviceBuffer scratch(plan.scratch_bytes(1));
         vmaf::cuda::DeviceBuffer result(plan.result_floats() * sizeof(float));
         float* fa = loaded.get<float>();
         speed::cuda::launch_load(a.dev, a.pitch, c.w, c.h, c.bpc, -128.0f, fa, nullptr);
         speed::cuda::launch_load(b.dev, b.pitch, c.w, c.h, c.bpc, -128.0f, fa + n, nullptr);
-        speed::cuda::launch_estimate_diff(plan.plan(), fa, fa + n, scratch.get<float>(), result.get<float>(), nullptr);
+        const speed::cuda::DiffIn in{fa, fa + n};
+        speed::cuda::launch_bands(plan.plan(), &in, 1, scratch.get(), result.get<float>(), nullptr);
+        speed::cuda::launch_moments(plan.plan(), result.get<float>(), 1, scratch.get(), nullptr);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<float> got(plan.result_floats()), want(plan.result_floats());
         ASSERT_EQ(cudaMemcpy(got.data(), result.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost),
@@ -141,6 +144,59 @@ TEST(SpeedCudaKernels, DifferenceEqualsCpu) {
         est.subtract(ia, ib);
         est.device_result(ia, want.data());
         expect_same(est, want, got);
+    }
+}
+
+// The twins' path: several images' bands, then one launch_moments over all of
+// them (a frame's images), at sizes where each of the 350 sums has thousands
+// of terms (4K chroma and luma) and where a band row is wider than the means'
+// shared-memory stage (131200 x 80: read in place), one image a frame
+// difference of zero (every term 0) and one a plane with a single bright
+// sample (few nonzero terms).
+TEST(SpeedCudaKernels, BatchedImagesEqualCpu) {
+    if (!have_device()) GTEST_SKIP() << "no CUDA device";
+    struct Size {
+        unsigned w, h, bpc;
+    };
+    for (const Size z : {Size{1920, 1080, 10}, Size{3840, 2160, 10}, Size{333, 251, 8}, Size{131200, 80, 8}}) {
+        SCOPED_TRACE(std::to_string(z.w) + "x" + std::to_string(z.h));
+        const speed::Estimator est(speed::Options{}, z.w, z.h);
+        const speed::cuda::DevicePlan plan(est);
+        std::vector<std::uint16_t> spike(std::size_t{z.w} * z.h, 0);
+        spike[std::size_t{z.h / 3} * z.w + z.w / 2] = static_cast<std::uint16_t>((1u << z.bpc) - 1);
+        TestPlane p1(pattern(z.w, z.h, z.bpc, 1), z.w, z.bpc), p2(pattern(z.w, z.h, z.bpc, 2), z.w, z.bpc),
+            p3(spike, z.w, z.bpc);
+        constexpr unsigned kImages = 4;
+        const std::size_t n = std::size_t{z.w} * z.h, rf = plan.result_floats();
+        vmaf::cuda::DeviceBuffer loaded(n * sizeof(float));
+        vmaf::cuda::DeviceBuffer scratch(plan.scratch_bytes(kImages));
+        vmaf::cuda::DeviceBuffer result(kImages * rf * sizeof(float));
+        float* r = result.get<float>();
+        const speed::cuda::PlaneIn devs[3] = {{p1.dev, p1.pitch}, {p2.dev, p2.pitch}, {p3.dev, p3.pitch}};
+        speed::cuda::launch_bands(plan.plan(), devs, 3, z.bpc, -128.0f, scratch.get(), r, nullptr);
+        speed::cuda::launch_load(p2.dev, p2.pitch, z.w, z.h, z.bpc, -128.0f, loaded.get<float>(), nullptr);
+        const speed::cuda::DiffIn zero{loaded.get<float>(), loaded.get<float>()};
+        speed::cuda::launch_bands(plan.plan(), &zero, 1, scratch.get(), r + 3 * rf, nullptr);
+        speed::cuda::launch_moments(plan.plan(), r, kImages, scratch.get(), nullptr);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        std::vector<float> got(kImages * rf);
+        ASSERT_EQ(cudaMemcpy(got.data(), r, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+        TestPlane* host[] = {&p1, &p2, &p3};
+        for (unsigned k = 0; k < kImages; ++k) {
+            SCOPED_TRACE("image " + std::to_string(k));
+            speed::Image img;
+            est.shape(img);
+            est.load(img, host[k < 3 ? k : 1]->plane(z.w, z.h), z.bpc, -128);
+            if (k == 3) {
+                speed::Image same;
+                est.shape(same);
+                est.load(same, p2.plane(z.w, z.h), z.bpc, -128);
+                est.subtract(img, same);
+            }
+            std::vector<float> want(rf);
+            est.device_result(img, want.data());
+            expect_same(est, want, std::vector<float>(got.begin() + k * rf, got.begin() + (k + 1) * rf));
+        }
     }
 }
 

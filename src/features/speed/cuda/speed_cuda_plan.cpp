@@ -1,5 +1,8 @@
 #include "features/speed/cuda/speed_cuda_plan.hpp"
 
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include <cstring>
 #include <string>
 
@@ -73,6 +76,15 @@ DevicePlan::DevicePlan(const Estimator& est) : est_(est) {
 bool DevicePlan::finish(const float* result, std::vector<float>& entropy, std::vector<float>& variance) const {
     const std::size_t band = std::size_t{plan_.trunc_w} * plan_.trunc_h;
     return est_.finish_estimate(result, plan_.trunc_w, result + band, entropy, variance);
+}
+
+void DevicePlan::finish(const float* results, unsigned images, Finished* out) const {
+    const std::size_t n = result_floats();
+    // Isolated: the waiting thread takes no unrelated work (another frame's stage) meanwhile.
+    tbb::this_task_arena::isolate([&] {
+        tbb::parallel_for(0u, images,
+                          [&](unsigned k) { out[k].ok = finish(results + k * n, out[k].entropy, out[k].variance); });
+    });
 }
 
 }  // namespace vmaf::speed::cuda

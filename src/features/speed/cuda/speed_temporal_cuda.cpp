@@ -6,7 +6,8 @@
 // (speed_cuda_kernels.cu). The results of several frames (kBatch when
 // dispatch is batched, one when serial) are read back in one copy and
 // finished by the CPU kind's code (Estimator::finish_estimate and combine):
-// every value is the CPU's bit for bit. Frame 0 scores 0, as on the CPU.
+// every value is the CPU's bit for bit (the images of a readback finished
+// concurrently). Frame 0 scores 0, as on the CPU.
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -64,7 +65,7 @@ public:
             b->px = DeviceBuffer(2 * plane * sizeof(float));
             return b;
         });
-        scratch_ = DeviceBuffer(plan_.scratch_floats() * sizeof(float));
+        scratch_ = DeviceBuffer(plan_.scratch_bytes(2));
         results_dev_ = DeviceBuffer(kBatch * 2 * plan_.result_floats() * sizeof(float));
         results_host_ = PinnedBuffer(kBatch * 2 * plan_.result_floats() * sizeof(float));
     }
@@ -116,9 +117,9 @@ public:
         const float* prev = history_->px.get<float>();
         const float* cur = st.planes->px.get<float>();
         // As the CPU: (ref[i-1] - ref[i]) against (dis[i-1] - dis[i]), or - ref[i] with speed_use_ref_diff.
-        speed::cuda::launch_estimate_diff(plan_.plan(), prev, cur, scratch_.get<float>(), res, s);
-        speed::cuda::launch_estimate_diff(plan_.plan(), prev + plane, use_ref_diff_ ? cur : cur + plane,
-                                          scratch_.get<float>(), res + n, s);
+        const speed::cuda::DiffIn diffs[2] = {{prev, cur}, {prev + plane, use_ref_diff_ ? cur : cur + plane}};
+        speed::cuda::launch_bands(plan_.plan(), diffs, 2, scratch_.get(), res, s);
+        speed::cuda::launch_moments(plan_.plan(), res, 2, scratch_.get(), s);
         check(cudaGetLastError(), "speed_temporal kernel launch");
         queued_.push_back(index);
         // The previous frame's planes are reusable once the work enqueued so far has read them.
@@ -143,13 +144,12 @@ private:
                               cudaMemcpyDeviceToHost, ordered_.get()),
               "readback");
         ordered_.sync();
-        std::vector<float> er, vr, ed, vd;
+        finished_.resize(2 * queued_.size());
+        plan_.finish(results_host_.get<float>(), static_cast<unsigned>(finished_.size()), finished_.data());
         for (std::size_t k = 0; k < queued_.size(); ++k) {
-            const float* r = results_host_.get<float>() + k * 2 * n;
-            const bool ok_ref = plan_.finish(r, er, vr);
-            const bool ok_dis = plan_.finish(r + n, ed, vd);
+            const auto &r = finished_[2 * k], &d = finished_[2 * k + 1];
             bool err = false;
-            const double score = est_.combine(er, vr, ok_ref, ed, vd, ok_dis, err);
+            const double score = est_.combine(r.entropy, r.variance, r.ok, d.entropy, d.variance, d.ok, err);
             out.write(queued_[k], 0, score);
         }
         queued_.clear();
@@ -170,8 +170,9 @@ private:
     DeviceBuffer scratch_;
     DeviceBuffer results_dev_;
     PinnedBuffer results_host_;
-    std::vector<unsigned> queued_;     ///< frames whose results are in flight, in order (slot k of results_dev_)
-    std::unique_ptr<Planes> history_;  ///< the previous frame's planes
+    std::vector<unsigned> queued_;  ///< frames whose results are in flight, in order (slot k of results_dev_)
+    std::vector<speed::cuda::DevicePlan::Finished> finished_;  ///< drain()'s per-image statistics
+    std::unique_ptr<Planes> history_;                          ///< the previous frame's planes
 };
 
 std::unique_ptr<FeatureExtractor> create(Session& s, const ExtractorInfo& kind, const OptionValues& o,
