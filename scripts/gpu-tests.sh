@@ -97,7 +97,7 @@ if command -v compute-sanitizer >/dev/null; then
         --feature float_ms_ssim=enable_lcs=true --feature float_ssim=scale=1:enable_lcs=true --feature psnr_hvs
     done
   fi
-  # The ssimulacra2 map sums' staged double buffer (shared memory).
+  # The ssimulacra2 map sums (the chunked ordered walk over the map terms: shared figures and stage).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "ssimulacra2" racecheck serial 0 2 --no_prediction --feature ssimulacra2
   # Shared-memory hazards of cambi's per-warp window histograms.
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "cambi" racecheck serial 0 2 "${cambi_twin[@]}"

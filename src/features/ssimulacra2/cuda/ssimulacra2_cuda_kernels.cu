@@ -1,9 +1,12 @@
 // Device kernels of the ssimulacra2 twin: one thread per sample (conversion,
 // downsampling, XYB), per row (horizontal blur), per column (vertical blur),
-// and the map sums (map_sums), each running a body of
-// ssimulacra2_cuda_pipeline.hpp. Compiled with --fmad=false -prec-div=true
+// each running a body of ssimulacra2_cuda_pipeline.hpp; the map sums are
+// float_common/cuda/ordered_sum.cuh's chunked walk over map_terms (exactly the
+// CPU's sequential double sums). Compiled with --fmad=false -prec-div=true
 // -prec-sqrt=true; the bodies use explicit _rn intrinsics besides.
 #include "ssimulacra2_cuda_kernels.hpp"
+
+#include "features/float_common/cuda/ordered_sum.cuh"
 
 namespace vmaf::ssimulacra2::cuda {
 
@@ -39,57 +42,19 @@ __global__ void k_blur_v(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
     if (x < w) blur_v_col(jobs.a[blockIdx.y] + x, jobs.out[blockIdx.y] + x, w, static_cast<int>(h), k);
 }
 
-/// Producer warps of map_sums; each of their threads computes one pixel's terms per chunk.
-constexpr unsigned kProducerWarps = 8;
-constexpr unsigned kChunk = 32 * kProducerWarps;
-/// Stage rows padded by one double, so the six adding lanes (one row each)
-/// read different banks.
-constexpr unsigned kStageRow = kChunk + 1;
-
-/// MapSums of channel blockIdx.x of scale blockIdx.y over its n pixels: sum
-/// k = the double sum from 0 of term k of pixel 0, 1, ..., n - 1 (raster
-/// order: the CPU's add_row chains, continued from row to row), lane k of
-/// warp 0 adding chain k.
-/// Warps 1..kProducerWarps stage chunk t of the terms while warp 0 adds chunk
-/// t - 1 (two buffers, one barrier per step). Launch: 3 x scales blocks of
-/// 32 * (1 + kProducerWarps) threads.
-__global__ void k_map_sums(MapJobs jobs, float c2, double* sums) {
-    __shared__ double stage[2][6][kStageRow];
-    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const MapInputs m = jobs.c[blockIdx.y][blockIdx.x];
-    const unsigned long long n = jobs.n[blockIdx.y];
-    double* out = sums + (blockIdx.y * 3 + blockIdx.x) * 6;
-    const unsigned long long chunks = (n + kChunk - 1) / kChunk;
-    double acc = 0.0;
-    for (unsigned long long t = 0; t <= chunks; ++t) {
-        if (warp >= 1 && t < chunks) {
-            const unsigned j = threadIdx.x - 32;
-            const unsigned long long i = t * kChunk + j;
-            if (i < n) {
-                double v[6];
-                map_terms(m, i, c2, v);
-#pragma unroll
-                for (int q = 0; q < 6; ++q) stage[t & 1][q][j] = v[q];
-            }
-        }
-        if (warp == 0 && lane < 6 && t > 0) {
-            const unsigned long long base = (t - 1) * kChunk;
-            const unsigned cnt = n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk;
-            const double* s = stage[(t - 1) & 1][lane];
-            unsigned j = 0;
-            for (; j + 8 <= cnt; j += 8) {  // eight loads in flight, then the eight additions in order
-                double v[8];
-#pragma unroll
-                for (int q = 0; q < 8; ++q) v[q] = s[j + q];
-#pragma unroll
-                for (int q = 0; q < 8; ++q) acc = __dadd_rn(acc, v[q]);
-            }
-            for (; j < cnt; ++j) acc = __dadd_rn(acc, s[j]);
-        }
-        __syncthreads();
+/// The map terms as an ordered-sum source: group scale * 3 + channel, its
+/// six MapSums terms per pixel (raster order: the CPU's add_row chains,
+/// continued from row to row), so sequence g * 6 + k is sum k of that map.
+struct MapSource {
+    static constexpr int kTerms = 6;
+    MapJobs jobs;
+    float c2;
+    __host__ __device__ unsigned long long n(unsigned g) const { return jobs.n[g / 3]; }
+    __device__ void terms(unsigned g, unsigned long long i, double* out) const {
+        map_terms(jobs.c[g / 3][g % 3], static_cast<std::size_t>(i), c2, out);
     }
-    if (warp == 0 && lane < 6) out[lane] = acc;
-}
+};
+static_assert(6 * 3 <= floatfeat::cuda::ordered::kMaxGroups);
 
 /// run_pipeline's steps as kernel launches on one stream.
 struct DeviceExec {
@@ -113,16 +78,27 @@ struct DeviceExec {
     void blur_v(const BlurJobs& j, unsigned w, unsigned h) {
         k_blur_v<<<dim3((w + 63) / 64, 5), 64, 0, s>>>(j, w, h, k);
     }
+    void* ordered;  ///< s2_sums_scratch_bytes
     void map_sums(const MapJobs& j, double* sums) {
-        k_map_sums<<<dim3(3, static_cast<unsigned>(j.scales)), 32 * (1 + kProducerWarps), 0, s>>>(j, k.c2, sums);
+        const MapSource src{j, k.c2};
+        namespace o = floatfeat::cuda::ordered;
+        o::launch_ordered<double>(src, o::offsets(src, 3 * static_cast<unsigned>(j.scales)), nullptr, ordered, sums, s);
     }
 };
 
 }  // namespace
 
+std::size_t s2_sums_scratch_bytes(const S2Geometry& g) {
+    MapSource src{};
+    for (unsigned i = 0, w = g.w, h = g.h; i < static_cast<unsigned>(g.scales); ++i, w = (w + 1) / 2, h = (h + 1) / 2)
+        src.jobs.n[i] = static_cast<unsigned long long>(w) * h;
+    namespace o = floatfeat::cuda::ordered;
+    return o::scratch_bytes<MapSource::kTerms>(o::offsets(src, 3 * static_cast<unsigned>(g.scales)));
+}
+
 void launch_ssimulacra2(const Planes3& in, const S2Geometry& g, const S2Constants& k, const S2Scratch& scratch,
-                        double* sums, cudaStream_t s) {
-    DeviceExec e{g, k, s};
+                        void* sums_scratch, double* sums, cudaStream_t s) {
+    DeviceExec e{g, k, s, sums_scratch};
     run_pipeline(e, in, g, scratch, sums);
 }
 

@@ -1,0 +1,429 @@
+// The chunked ordered sum (the CPU's sequential `T acc = 0; for (i...) acc +=
+// t[i];` in float or double, bit for bit) over any source of terms, for .cu
+// files. A Source gives kTerms terms per index, computed when asked (stored
+// arrays: ordered_sum.cu; terms derived from planes: the ssimulacra2 twin's
+// map sums), so that a source with several sums per index computes each
+// index's terms once per pass:
+//
+//   struct Source {
+//       static constexpr int kTerms;                                   // terms per index
+//       __host__ __device__ unsigned long long n(unsigned g) const;    // indices of group g
+//       __device__ void terms(unsigned g, unsigned long long i, T* out) const;  // out[0 .. kTerms)
+//   };
+//
+// Sequence g * kTerms + q is term q of group g's indices 0, 1, ..., n(g) - 1.
+//
+// Why the chunked walk equals the sequential sum. Let the running sum s be a
+// normal float/double of binade e and sign g, with M mantissa bits (23, 52):
+// |s| = S q, q = 2^(e - M), S an integer in [2^M, 2^(M+1)). Adding t gives
+// the exact |s| + g t = (S + g T) q, T = t / q. While that stays in
+// [2^e, 2^(e+1)) the result is the nearest multiple of q, (S + round(g T)) q,
+// and round(g T) = g round(T) does not depend on S unless T's fraction is
+// exactly 1/2 (a tie, rounded to even). So for a run of terms without a tie,
+// with increments b_i = round(T_i) and prefix sums P_k = b_1 + ... + b_k: if
+// every S + g P_k lies in [2^M + 1, 2^(M+1) - 2] (then every exact
+// intermediate lies in the binade, as |T_i - b_i| <= 1/2), the run leaves
+// S + g P_last. Per chunk of kChunk terms, its total and the extremes of P
+// are computed in parallel (|T_i| < 2^42, so every partial sum of a chunk's
+// increments is an integer below 2^52: exact in double and int64) for three
+// binades around a guess (the exponent of the chunk's prefix sum added in any
+// order); spans of kSpan chunks combine their chunks' figures for one binade
+// when every chunk's prefixes lie below 2^47 (so the span's are below 2^52).
+// One warp per sequence walks the spans in order, taking a span whole when
+// s's binade is its binade and the bounds hold, else its chunks, each whole
+// on the same condition, else its terms one by one (the start, binade
+// changes, ties, large terms, s zero or subnormal, NaN and infinities).
+#pragma once
+
+#include "backends/gpu/portability.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace vmaf::floatfeat::cuda::ordered {
+
+constexpr unsigned kChunk = 1024, kThreads = 256, kPer = kChunk / kThreads, kWarps = kThreads / 32;
+constexpr unsigned kSpan = 32;       ///< chunks per span (one per lane of the span kernel)
+constexpr unsigned kMaxGroups = 24;  ///< groups of one launch
+
+template <typename T>
+struct Bits;
+template <>
+struct Bits<float> {
+    using U = std::uint32_t;
+    static constexpr int kMant = 23, kBias = 127;
+    static constexpr unsigned kExpMask = 0xff;
+    __device__ static U of(float v) { return __float_as_uint(v); }
+    __device__ static float from(U u) { return __uint_as_float(u); }
+};
+template <>
+struct Bits<double> {
+    using U = unsigned long long;
+    static constexpr int kMant = 52, kBias = 1023;
+    static constexpr unsigned kExpMask = 0x7ff;
+    __device__ static U of(double v) { return static_cast<U>(__double_as_longlong(v)); }
+    __device__ static double from(U u) { return __longlong_as_double(static_cast<long long>(u)); }
+};
+
+/// A chunk's (or span's) figures: P_last, min P_k, max P_k for binades
+/// guess - 1, guess, guess + 1.
+struct ChunkMeta {
+    double total[3], lo[3], hi[3];
+    int guess;
+    unsigned flags;  ///< bit j: candidate j usable; bit 3: every term is +-0
+};
+
+__host__ __device__ inline unsigned long long chunk_count(unsigned long long n) {
+    return (n + kChunk - 1) / kChunk;
+}
+__host__ __device__ inline unsigned long long span_count(unsigned long long n) {
+    return (chunk_count(n) + kSpan - 1) / kSpan;
+}
+
+inline std::size_t align256(std::size_t b) {
+    return (b + 255) & ~std::size_t{255};
+}
+
+/// Where each group's chunks and spans start in the scratch arrays (in
+/// indices; sequence q of a group's chunk c is entry (chunk[g] + c) * kTerms + q).
+struct Offsets {
+    unsigned long long chunk[kMaxGroups + 1], span[kMaxGroups + 1];
+    unsigned long long widest_chunks, widest_spans;
+    unsigned groups;
+};
+
+template <class Src>
+Offsets offsets(const Src& src, unsigned groups) {
+    Offsets o{};
+    o.groups = groups;
+    for (unsigned g = 0; g < groups; ++g) {
+        const unsigned long long c = chunk_count(src.n(g)), sp = span_count(src.n(g));
+        o.chunk[g + 1] = o.chunk[g] + c;
+        o.span[g + 1] = o.span[g] + sp;
+        o.widest_chunks = c > o.widest_chunks ? c : o.widest_chunks;
+        o.widest_spans = sp > o.widest_spans ? sp : o.widest_spans;
+    }
+    return o;
+}
+
+/// Scratch bytes of launch_ordered: chunk sums, chunk and span figures.
+template <int G>
+std::size_t scratch_bytes(const Offsets& o) {
+    return align256(o.chunk[o.groups] * G * sizeof(double)) + align256(o.chunk[o.groups] * G * sizeof(ChunkMeta)) +
+           align256(o.span[o.groups] * G * sizeof(ChunkMeta));
+}
+
+/// Whether pred holds in every lane of this group of 32 (a warp on NVIDIA).
+__device__ inline bool all32(bool pred) {
+    return __ballot_sync(0xffffffffu, pred) == 0xffffffffu;
+}
+
+// Scans and extremes over groups of 32 lanes (a warp on NVIDIA, half a wave64 on AMD).
+__device__ inline double warp_scan(double v) {
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned o = 1; o < 32; o <<= 1) {
+        const double u = __shfl_up_sync(0xffffffffu, v, o);
+        if (lane >= o) v = v + u;
+    }
+    return v;
+}
+__device__ inline double warp_min(double v) {
+    for (unsigned o = 16; o > 0; o >>= 1) {
+        const double u = __shfl_xor_sync(0xffffffffu, v, o);
+        v = u < v ? u : v;
+    }
+    return v;
+}
+__device__ inline double warp_max(double v) {
+    for (unsigned o = 16; o > 0; o >>= 1) {
+        const double u = __shfl_xor_sync(0xffffffffu, v, o);
+        v = u > v ? u : v;
+    }
+    return v;
+}
+
+/// csum[(chunk[g] + c) * G + q]: term q of chunk c of group g added in double, any order (a guess only).
+template <typename T, class Src>
+__global__ void chunk_sums(Src src, Offsets o, const int* gate, double* csum) {
+    constexpr int G = Src::kTerms;
+    __shared__ double part[kWarps][G];
+    if (gate && *gate == 0) return;
+    const unsigned g = blockIdx.y;
+    const unsigned long long n = src.n(g), base = blockIdx.x * static_cast<unsigned long long>(kChunk);
+    if (base >= n) return;  // uniform per block
+    double v[G] = {};
+#pragma unroll
+    for (unsigned r = 0; r < kPer; ++r) {
+        const unsigned long long i = base + r * kThreads + threadIdx.x;
+        if (i < n) {
+            T t[G];
+            src.terms(g, i, t);
+#pragma unroll
+            for (int q = 0; q < G; ++q) v[q] = v[q] + static_cast<double>(t[q]);
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < G; ++q) {
+        for (unsigned d = 16; d > 0; d >>= 1) v[q] = v[q] + __shfl_xor_sync(0xffffffffu, v[q], d);
+        if (threadIdx.x % 32 == 0) part[threadIdx.x / 32][q] = v[q];
+    }
+    __syncthreads();
+    if (threadIdx.x < G) {
+        double s = 0.0;
+        for (unsigned w = 0; w < kWarps; ++w) s = s + part[w][threadIdx.x];
+        csum[(o.chunk[g] + blockIdx.x) * G + threadIdx.x] = s;
+    }
+}
+
+/// meta[(chunk[g] + c) * G + q].guess: the binade (in T) of the sum of chunks < c of sequence (g, q).
+/// Block g * G + q, 1024 threads.
+template <typename T, int G>
+__global__ void chunk_guesses(Offsets o, const int* gate, const double* csum, ChunkMeta* meta) {
+    __shared__ double scan[1024];
+    if (gate && *gate == 0) return;
+    const unsigned g = blockIdx.x / G, q = blockIdx.x % G;
+    const unsigned long long chunks = o.chunk[g + 1] - o.chunk[g];
+    const double* cs = csum + o.chunk[g] * G + q;
+    ChunkMeta* m = meta + o.chunk[g] * G + q;
+    const unsigned long long per = (chunks + 1023) / 1024, c0 = threadIdx.x * per;
+    double local = 0.0;
+    for (unsigned long long c = c0; c < c0 + per && c < chunks; ++c) local = local + cs[c * G];
+    scan[threadIdx.x] = local;
+    __syncthreads();
+    for (unsigned d = 1; d < 1024; d <<= 1) {
+        const double add = threadIdx.x >= d ? scan[threadIdx.x - d] : 0.0;
+        __syncthreads();
+        scan[threadIdx.x] = scan[threadIdx.x] + add;
+        __syncthreads();
+    }
+    double prefix = scan[threadIdx.x] - local;
+    for (unsigned long long c = c0; c < c0 + per && c < chunks; ++c) {
+        const auto bits = Bits<T>::of(static_cast<T>(prefix));
+        m[c * G].guess = static_cast<int>((bits >> Bits<T>::kMant) & Bits<T>::kExpMask) - Bits<T>::kBias;
+        prefix = prefix + cs[c * G];
+    }
+}
+
+/// The increment round(t / 2^(e - M)) of one term at binade e; false for a
+/// tie (or near one: the fraction rounds monotonically, so it is 0.5 only
+/// then) or a term of 2^42 units or more (NaN and infinities included).
+template <typename T>
+__device__ inline bool increment(double t, int e, double& b) {
+    // Exact (a power-of-two scaling; an underflowing result is far below 1/2, so its b is 0 either way).
+    const double u = scalbn(t, Bits<T>::kMant - e);
+    const double whole = floor(u), frac = u - whole;
+    b = whole + (frac > 0.5 ? 1.0 : 0.0);
+    return fabs(u) < 0x1p42 && frac != 0.5;
+}
+
+/// Chunk figures (totals, prefix extremes, flags) of every sequence of the
+/// group. Thread r holds indices kPer r .. kPer r + kPer - 1 of the chunk.
+template <typename T, class Src>
+__global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta) {
+    constexpr int G = Src::kTerms;
+    __shared__ double s_tot[kWarps][G][3], s_lo[kWarps][G][3], s_hi[kWarps][G][3];
+    __shared__ unsigned s_ok[kWarps];
+    if (gate && *gate == 0) return;
+    const unsigned g = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const unsigned long long n = src.n(g), base = blockIdx.x * static_cast<unsigned long long>(kChunk);
+    if (base >= n) return;  // uniform per block
+    ChunkMeta* m = meta + (o.chunk[g] + blockIdx.x) * G;
+    double v[kPer][G];
+#pragma unroll
+    for (unsigned r = 0; r < kPer; ++r) {
+        const unsigned long long i = base + kPer * threadIdx.x + r;
+        T t[G];
+        if (i < n) {
+            src.terms(g, i, t);
+        } else {
+#pragma unroll
+            for (int q = 0; q < G; ++q) t[q] = T(0);
+        }
+#pragma unroll
+        for (int q = 0; q < G; ++q) v[r][q] = static_cast<double>(t[q]);
+    }
+    unsigned ok_bits = 0;  // bit 4 q + j: candidate j of sequence q; bit 4 q + 3: all zero
+#pragma unroll
+    for (int q = 0; q < G; ++q) {
+        const int guess = m[q].guess;
+        bool zero = true;
+#pragma unroll
+        for (unsigned r = 0; r < kPer; ++r) zero = zero && v[r][q] == 0.0;
+        if (all32(zero)) ok_bits |= 8u << (4 * q);
+#pragma unroll
+        for (int j = 0; j < 3; ++j) {
+            const int e = guess + j - 1;
+            bool ok = e >= 1 - Bits<T>::kBias && e <= Bits<T>::kBias;
+            double p = 0.0, pmin = 0.0, pmax = 0.0;  // this thread's prefixes, relative to its start
+#pragma unroll
+            for (unsigned r = 0; r < kPer; ++r) {
+                double b;
+                ok = increment<T>(v[r][q], e, b) && ok;
+                p = p + (ok ? b : 0.0);
+                pmin = r == 0 || p < pmin ? p : pmin;
+                pmax = r == 0 || p > pmax ? p : pmax;
+            }
+            const double incl = warp_scan(p), offset = incl - p;
+            const double lo = warp_min(offset + pmin), hi = warp_max(offset + pmax);
+            if (all32(ok)) ok_bits |= 1u << (4 * q + j);
+            if (lane == 31) {
+                s_tot[warp][q][j] = incl;
+                s_lo[warp][q][j] = lo;
+                s_hi[warp][q][j] = hi;
+            }
+        }
+    }
+    if (lane == 0) s_ok[warp] = ok_bits;
+    __syncthreads();
+    if (threadIdx.x < G) {
+        const int q = static_cast<int>(threadIdx.x);
+        unsigned all = ~0u;
+        for (unsigned w = 0; w < kWarps; ++w) all &= s_ok[w];
+        ChunkMeta x = m[q];
+        x.flags = (all >> (4 * q)) & 0xfu;
+        for (int j = 0; j < 3; ++j) {
+            double off = 0.0, lo = 0.0, hi = 0.0;
+            for (unsigned w = 0; w < kWarps; ++w) {
+                const double l = off + s_lo[w][q][j], h = off + s_hi[w][q][j];
+                lo = w == 0 || l < lo ? l : lo;
+                hi = w == 0 || h > hi ? h : hi;
+                off = off + s_tot[w][q][j];
+            }
+            x.total[j] = off;
+            x.lo[j] = lo;
+            x.hi[j] = hi;
+        }
+        m[q] = x;
+    }
+}
+
+/// Span figures: span sp of sequence (g, q) at binades around its first
+/// chunk's guess, usable where each chunk is at that binade with prefixes
+/// below 2^47. Block g * G + q (grid.y), one warp; lane l takes chunk kSpan sp + l.
+template <int G>
+__global__ void span_meta(Offsets o, const int* gate, const ChunkMeta* meta, ChunkMeta* span) {
+    if (gate && *gate == 0) return;
+    const unsigned g = blockIdx.y / G, q = blockIdx.y % G, lane = threadIdx.x;
+    const unsigned long long chunks = o.chunk[g + 1] - o.chunk[g], c0 = blockIdx.x * static_cast<unsigned long long>(kSpan);
+    if (c0 >= chunks) return;  // uniform per block
+    const bool in = c0 + lane < chunks;
+    ChunkMeta x{};
+    if (in) x = meta[(o.chunk[g] + c0 + lane) * G + q];
+    const int guess = __shfl_sync(0xffffffffu, x.guess, 0);
+    ChunkMeta out{};
+    out.guess = guess;
+    if (all32(!in || (x.flags & 8u))) out.flags |= 8u;
+    for (int j = 0; j < 3; ++j) {
+        const int jj = guess + j - 1 - x.guess + 1;  // this chunk's candidate at that binade
+        bool ok = true;
+        double tot = 0.0, lo = 0.0, hi = 0.0;
+        if (in) {
+            ok = jj >= 0 && jj < 3 && (x.flags >> jj & 1u);
+            if (ok) {
+                tot = x.total[jj];
+                lo = x.lo[jj];
+                hi = x.hi[jj];
+                ok = fabs(lo) < 0x1p47 && fabs(hi) < 0x1p47;
+            }
+        }
+        const double incl = warp_scan(ok ? tot : 0.0), offset = incl - (ok ? tot : 0.0);
+        // Lanes past the last chunk add nothing: their extremes are the offset itself.
+        const double l = warp_min(offset + (in && ok ? lo : 0.0)), h = warp_max(offset + (in && ok ? hi : 0.0));
+        if (all32(ok)) out.flags |= 1u << j;
+        out.total[j] = __shfl_sync(0xffffffffu, incl, 31);
+        out.lo[j] = l;
+        out.hi[j] = h;
+    }
+    if (lane == 0) span[(o.span[g] + blockIdx.x) * G + q] = out;
+}
+
+/// s after a chunk or span with figures x, when it can be taken whole (see
+/// the file comment); false and s unchanged otherwise.
+template <typename T>
+__device__ inline bool take_whole(T& s, const ChunkMeta& x) {
+    using B = Bits<T>;
+    using U = typename B::U;
+    constexpr U kOne = U{1} << B::kMant;  // the implicit bit
+    constexpr U kSignExp = ~(kOne - 1);
+    const U bits = B::of(s);
+    const unsigned ex = static_cast<unsigned>(bits >> B::kMant) & B::kExpMask;
+    if (bits == 0 && (x.flags & 8u)) return true;  // +0 plus zeros of either sign
+    if (ex == 0 || ex == B::kExpMask) return false;
+    const int j = static_cast<int>(ex) - B::kBias - x.guess + 1;
+    if (j < 0 || j >= 3 || !(x.flags >> j & 1u)) return false;
+    const auto S = static_cast<long long>((bits & (kOne - 1)) | kOne);
+    const auto total = static_cast<long long>(x.total[j]), lo = static_cast<long long>(x.lo[j]),
+               hi = static_cast<long long>(x.hi[j]);
+    const bool neg = (bits >> (8 * sizeof(U) - 1)) != 0;
+    const long long low = neg ? S - hi : S + lo, high = neg ? S - lo : S + hi;
+    constexpr auto one = static_cast<long long>(kOne);
+    if (low < one + 1 || high > 2 * one - 2) return false;
+    const long long next = neg ? S - total : S + total;
+    s = B::from((bits & kSignExp) | (static_cast<U>(next) - kOne));
+    return true;
+}
+
+/// Block g * G + q (one warp): sums[g * G + q] = the sequential sum of sequence (g, q).
+template <typename T, class Src>
+__global__ void walk(Src src, Offsets o, const int* gate, const ChunkMeta* meta, const ChunkMeta* span, T* sums) {
+    constexpr int G = Src::kTerms;
+    __shared__ ChunkMeta smeta[kSpan];
+    __shared__ T stage[kChunk];
+    if (gate && *gate == 0) return;
+    const unsigned g = blockIdx.x / G, q = blockIdx.x % G;
+    const unsigned long long n = src.n(g), chunks = o.chunk[g + 1] - o.chunk[g], spans = o.span[g + 1] - o.span[g];
+    const ChunkMeta* cm = meta + o.chunk[g] * G + q;
+    const ChunkMeta* sm = span + o.span[g] * G + q;
+    T s = 0;  // the same value in every lane
+    for (unsigned long long sp = 0; sp < spans; ++sp) {
+        if (take_whole(s, sm[sp * G])) continue;
+        const unsigned long long c0 = sp * kSpan;
+        if (c0 + threadIdx.x < chunks) smeta[threadIdx.x] = cm[(c0 + threadIdx.x) * G];
+        __syncwarp();
+        const unsigned m = chunks - c0 < kSpan ? static_cast<unsigned>(chunks - c0) : kSpan;
+        for (unsigned c = 0; c < m; ++c) {
+            if (take_whole(s, smeta[c])) continue;
+            // The CPU's loop over this chunk.
+            const unsigned long long base = (c0 + c) * kChunk;
+            const unsigned len = n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk;
+            for (unsigned i = threadIdx.x; i < len; i += 32) {
+                T t[G];
+                src.terms(g, base + i, t);
+                stage[i] = t[q];
+            }
+            __syncwarp();
+            if (threadIdx.x == 0)
+                for (unsigned i = 0; i < len; ++i) s = s + stage[i];
+            s = __shfl_sync(0xffffffffu, s, 0);
+            __syncwarp();
+        }
+        __syncwarp();
+    }
+    if (threadIdx.x == 0) sums[blockIdx.x] = s;
+}
+
+/// sums[g * kTerms + q] (device) = the sequential sum from +0 of sequence (g, q),
+/// for g < o.groups, in T (float or double). With a gate (device, may be set by
+/// earlier work on `st`), only when *gate != 0; else nothing is written.
+/// `scratch`: scratch_bytes<Src::kTerms>(o) bytes.
+template <typename T, class Src>
+void launch_ordered(const Src& src, const Offsets& o, const int* gate, void* scratch, T* sums, cudaStream_t st) {
+    constexpr int G = Src::kTerms;
+    if (o.groups == 0) return;
+    auto* p = static_cast<unsigned char*>(scratch);
+    auto* csum = reinterpret_cast<double*>(p);
+    p += align256(o.chunk[o.groups] * G * sizeof(double));
+    auto* meta = reinterpret_cast<ChunkMeta*>(p);
+    p += align256(o.chunk[o.groups] * G * sizeof(ChunkMeta));
+    auto* span = reinterpret_cast<ChunkMeta*>(p);
+    if (o.widest_chunks > 0) {
+        const dim3 grid(static_cast<unsigned>(o.widest_chunks), o.groups);
+        chunk_sums<T, Src><<<grid, kThreads, 0, st>>>(src, o, gate, csum);
+        chunk_guesses<T, G><<<o.groups * G, 1024, 0, st>>>(o, gate, csum, meta);
+        chunk_meta<T, Src><<<grid, kThreads, 0, st>>>(src, o, gate, meta);
+        span_meta<G><<<dim3(static_cast<unsigned>(o.widest_spans), o.groups * G), 32, 0, st>>>(o, gate, meta, span);
+    }
+    walk<T, Src><<<o.groups * G, 32, 0, st>>>(src, o, gate, meta, span, sums);
+}
+
+}  // namespace vmaf::floatfeat::cuda::ordered
