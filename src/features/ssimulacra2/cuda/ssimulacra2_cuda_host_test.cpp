@@ -171,12 +171,16 @@ TEST(Ssimulacra2CudaPipeline, BlursEqualCpuAtEveryShortLength) {
             b[i] = static_cast<float>(next(seed) % 100000) / 55555.0f;
             prod[i] = a[i] * b[i];
         }
-        ssimulacra2::blur_h_row(prod.data(), cpu.data(), len);
-        cuda::blur_h_row(a.data(), b.data(), twin.data(), len, k);
-        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h product, length " << len;
-        ssimulacra2::blur_h_row(a.data(), cpu.data(), len);
-        cuda::blur_h_row(a.data(), nullptr, twin.data(), len, k);
-        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h, length " << len;
+        for (const int span : {4, 8, 32, 1 << 20}) {  // the row in spans (the device's tiles: 32)
+            ssimulacra2::blur_h_row(prod.data(), cpu.data(), len);
+            cuda::blur_h_row(a.data(), b.data(), twin.data(), len, k, span);
+            for (int i = 0; i < len; ++i)
+                ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h product, length " << len << ", span " << span;
+            ssimulacra2::blur_h_row(a.data(), cpu.data(), len);
+            cuda::blur_h_row(a.data(), nullptr, twin.data(), len, k, span);
+            for (int i = 0; i < len; ++i)
+                ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h, length " << len << ", span " << span;
+        }
         ssimulacra2::blur_v_column(a.data(), 1, cpu.data(), 1, len);
         cuda::blur_v_col(a.data(), twin.data(), 1, len, k);
         for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_v, length " << len;

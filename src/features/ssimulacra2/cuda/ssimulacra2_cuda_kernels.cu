@@ -1,11 +1,13 @@
 // Device kernels of the ssimulacra2 twin: one thread per sample (conversion,
-// downsampling, XYB), per row (horizontal blur), per column (vertical blur),
+// downsampling, XYB), per row (horizontal blur, in tiles through shared
+// memory), per column (vertical blur),
 // each running a body of ssimulacra2_cuda_pipeline.hpp; the map sums are
 // float_common/cuda/ordered_sum.cuh's chunked walk over map_terms (exactly the
 // CPU's sequential double sums). Compiled with --fmad=false -prec-div=true
 // -prec-sqrt=true; the bodies use explicit _rn intrinsics besides.
 #include "ssimulacra2_cuda_kernels.hpp"
 
+#include "backends/gpu/portability.hpp"
 #include "features/float_common/cuda/ordered_sum.cuh"
 
 namespace vmaf::ssimulacra2::cuda {
@@ -29,12 +31,61 @@ __global__ void k_to_xyb(S2Scale sc, unsigned n, S2Constants k) {
     if (i < n) xyb_px(sc.img[blockIdx.y], i, k);
 }
 
-__global__ void k_blur_h(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
-    const unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
-    if (y >= h) return;
-    const unsigned j = blockIdx.y;
-    const std::size_t o = static_cast<std::size_t>(y) * w;
-    blur_h_row(jobs.a[j] + o, jobs.b[j] ? jobs.b[j] + o : nullptr, jobs.out[j] + o, static_cast<int>(w), k);
+/// k_blur_h's tiles: 32 rows (one per lane) by kTile columns. The input ring
+/// holds four tiles: the one being blurred, the one before and the one after
+/// (its inputs reach radius + 1 columns either way: radius <= kTile - 2, it
+/// is 5) and the next one arriving.
+constexpr int kTile = 32, kRing = 4 * kTile;
+
+/// blur_h_row of rows 32 blockIdx.x .. + 31 of job blockIdx.y, lane r
+/// walking row r tile by tile: each tile of inputs (the products, for a
+/// product job) is read and each tile of outputs written a row at a time by
+/// the whole warp, through shared memory. Launch: 32 threads.
+__global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
+    __shared__ float ring[32][kRing + 1];  // + 1: lanes reading one column hit distinct banks
+    __shared__ float tile_out[32][kTile + 1];
+    const unsigned lane = threadIdx.x, y0 = blockIdx.x * 32, rows = h - y0 < 32 ? h - y0 : 32;
+    const float* a = jobs.a[blockIdx.y];
+    const float* b = jobs.b[blockIdx.y];
+    float* out = jobs.out[blockIdx.y];
+    const int tiles = static_cast<int>((w + kTile - 1) / kTile);
+    float va[32], vb[32];  // column `lane` of one tile, per row
+    auto fetch = [&](int t) {
+        const unsigned x = static_cast<unsigned>(t * kTile) + lane;
+#pragma unroll
+        for (unsigned r = 0; r < 32; ++r) {
+            const bool inside = r < rows && x < w;
+            const std::size_t o = static_cast<std::size_t>(y0 + r) * w + x;
+            va[r] = inside ? a[o] : 0.0f;
+            vb[r] = inside && b ? b[o] : 0.0f;
+        }
+    };
+    auto keep = [&](int t) {  // into the ring: the CPU's stored product, or the sample
+        const unsigned c = static_cast<unsigned>(t * kTile + static_cast<int>(lane)) % kRing;
+#pragma unroll
+        for (unsigned r = 0; r < 32; ++r) ring[r][c] = b ? f_mul(va[r], vb[r]) : va[r];
+    };
+    fetch(0);
+    keep(0);
+    fetch(1);
+    keep(1);
+    gpu::sync_warp();
+    const float* mine = ring[lane];
+    auto in = [mine](int i) { return mine[static_cast<unsigned>(i) % kRing]; };  // 0 <= i < w
+    float* my_out = tile_out[lane];
+    auto put = [my_out](int i, float v) { my_out[static_cast<unsigned>(i) % kTile] = v; };
+    BlurHState st;
+    for (int t = 0; t < tiles; ++t) {
+        fetch(t + 2);  // in flight while this tile is blurred
+        const int x0 = t * kTile, x1 = x0 + kTile < static_cast<int>(w) ? x0 + kTile : static_cast<int>(w);
+        blur_h_span(in, put, t == 0 ? blur_h_first(k) : x0, x1, static_cast<int>(w), k, st);
+        gpu::sync_warp();
+        const unsigned x = static_cast<unsigned>(x0) + lane;
+        if (x < w)
+            for (unsigned r = 0; r < rows; ++r) out[static_cast<std::size_t>(y0 + r) * w + x] = tile_out[r][lane];
+        keep(t + 2);  // over tile t - 2's columns
+        gpu::sync_warp();
+    }
 }
 
 __global__ void k_blur_v(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
@@ -73,7 +124,7 @@ struct DeviceExec {
         k_to_xyb<<<dim3(static_cast<unsigned>((n + 255) / 256), 2), 256, 0, s>>>(sc, static_cast<unsigned>(n), k);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
-        k_blur_h<<<dim3((h + 63) / 64, 5), 64, 0, s>>>(j, w, h, k);
+        k_blur_h<<<dim3((h + 31) / 32, 5), 32, 0, s>>>(j, w, h, k);
     }
     void blur_v(const BlurJobs& j, unsigned w, unsigned h) {
         k_blur_v<<<dim3((w + 63) / 64, 5), 64, 0, s>>>(j, w, h, k);

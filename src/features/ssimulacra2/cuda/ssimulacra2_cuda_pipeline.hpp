@@ -289,41 +289,70 @@ S2_HD void xyb_px(float* const p[3], std::size_t i, const S2Constants& k) {
     p[2][i] = f_add(f_sub(c[2], yv), 0.55f);
 }
 
-/// blur_h_row of one row of w samples: ra (times rb when set) into out.
-S2_HD void blur_h_row(const float* ra, const float* rb, float* out, int w, const S2Constants& k) {
-    auto in = [&](int i) { return rb ? f_mul(ra[i], rb[i]) : ra[i]; };
-    const int nr = k.radius;
+/// The recursive state of blur_h_row between positions.
+struct BlurHState {
     float p[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
-    auto single = [&](int i) {
-        const int left = i - nr - 1, right = i + nr - 1;
-        const float s = f_add(left >= 0 ? in(left) : 0.0f, right < w ? in(right) : 0.0f);
-        float o[3];
-        for (int c = 0; c < 3; ++c) {
-            o[c] = f_fma(k.mul_prev[c][0], p[c], f_fma(-1.0f, pp[c], f_mul(s, k.mul_in[c][0])));
-            pp[c] = p[c];
-            p[c] = o[c];
+};
+
+/// The first position blur_h_row computes (outputs start at 0).
+S2_HD int blur_h_first(const S2Constants& k) {
+    return -k.radius + 1;
+}
+
+/// Positions [i0, i1) of blur_h_row over a row of w samples, continuing `st`:
+/// in(i) is input sample i (the product, for blur_h_product), out(i, v)
+/// stores output i >= 0. Spans follow each other from blur_h_first(k) to w;
+/// every boundary between two spans is a multiple of 4 (the CPU's blocks of
+/// four start at 8, 12, ...: a block never straddles one).
+template <class In, class Out>
+S2_HD void blur_h_span(In in, Out out, int i0, int i1, int w, const S2Constants& k, BlurHState& st) {
+    const int nr = k.radius;
+    // The CPU's phases: one by one below 8 (or w), blocks of four while every
+    // input is in range, one by one from blocks_end.
+    const int start = w < 8 ? w : 8, limit = w - nr + 1 - 3;
+    const int blocks_end = start < limit ? start + (limit - start + 3) / 4 * 4 : start;
+    int i = i0;
+    while (i < i1) {
+        if (i < start || i >= blocks_end) {
+            const int left = i - nr - 1, right = i + nr - 1;
+            const float s = f_add(left >= 0 ? in(left) : 0.0f, right < w ? in(right) : 0.0f);
+            float o[3];
+            for (int c = 0; c < 3; ++c) {
+                o[c] = f_fma(k.mul_prev[c][0], st.p[c], f_fma(-1.0f, st.pp[c], f_mul(s, k.mul_in[c][0])));
+                st.pp[c] = st.p[c];
+                st.p[c] = o[c];
+            }
+            if (i >= 0) out(i, f_add(o[0], f_add(o[1], o[2])));
+            ++i;
+            continue;
         }
-        if (i >= 0) out[i] = f_add(o[0], f_add(o[1], o[2]));
-    };
-    int i = -nr + 1;
-    for (; i < (w < 8 ? w : 8); ++i) single(i);
-    for (; i < w - nr + 1 - 3; i += 4) {  // blocks of four, every input in range
-        float s[4];
+        float s[4];  // a block of four, every input in range
         for (int t = 0; t < 4; ++t) s[t] = f_add(in(i + t - nr - 1), in(i + t + nr - 1));
         float o[3][4];
         for (int c = 0; c < 3; ++c) {
             for (int q = 0; q < 4; ++q) {
                 float v = f_mul(s[0], k.mul_in[c][q]);
                 for (int t = 1; t < 4; ++t) v = f_fma(q >= t ? k.mul_in[c][q - t] : 0.0f, s[t], v);
-                v = f_fma(k.mul_prev2[c][q], pp[c], v);
-                o[c][q] = f_fma(k.mul_prev[c][q], p[c], v);
+                v = f_fma(k.mul_prev2[c][q], st.pp[c], v);
+                o[c][q] = f_fma(k.mul_prev[c][q], st.p[c], v);
             }
-            pp[c] = o[c][2];
-            p[c] = o[c][3];
+            st.pp[c] = o[c][2];
+            st.p[c] = o[c][3];
         }
-        for (int q = 0; q < 4; ++q) out[i + q] = f_add(o[0][q], f_add(o[1][q], o[2][q]));
+        for (int q = 0; q < 4; ++q) out(i + q, f_add(o[0][q], f_add(o[1][q], o[2][q])));
+        i += 4;
     }
-    for (; i < w; ++i) single(i);
+}
+
+/// blur_h_row of one row of w samples: ra (times rb when set) into out, in
+/// spans of `span` positions (a multiple of 4; the device's tile width),
+/// the first from blur_h_first(k) to `span`.
+S2_HD void blur_h_row(const float* ra, const float* rb, float* out, int w, const S2Constants& k, int span = 32) {
+    auto in = [&](int i) { return rb ? f_mul(ra[i], rb[i]) : ra[i]; };
+    auto put = [&](int i, float v) { out[i] = v; };
+    BlurHState st;
+    for (int x0 = 0; x0 < w; x0 += span)
+        blur_h_span(in, put, x0 == 0 ? blur_h_first(k) : x0, x0 + span < w ? x0 + span : w, w, k, st);
 }
 
 /// blur_v_column of one column: in[i * stride] into out[i * stride], i < h.
