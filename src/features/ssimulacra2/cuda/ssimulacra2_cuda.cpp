@@ -9,7 +9,7 @@
 // opsin tables, blur coefficients, cbrt of the bias) is the host's value
 // copied bit for bit. The six map sums per scale and channel, which the CPU
 // adds in double one pixel after another over the whole map, are that same
-// sequential sum computed by float_common/cuda/ordered_sum.cuh's chunked walk
+// sequential sum computed by float_common/cuda/source_ordered_sum.cuh's chunked walk
 // (exact: its comment says why), the terms recomputed from the planes in
 // each pass rather than stored. The host then finishes
 // them with the CPU's own add_channel_norms and score_from_norms.

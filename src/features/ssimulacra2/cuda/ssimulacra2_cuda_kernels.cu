@@ -2,13 +2,13 @@
 // downsampling, XYB), per row (horizontal blur, in tiles through shared
 // memory), per column (vertical blur),
 // each running a body of ssimulacra2_cuda_pipeline.hpp; the map sums are
-// float_common/cuda/ordered_sum.cuh's chunked walk over map_terms (exactly the
+// float_common/cuda/source_ordered_sum.cuh's chunked walk over map_terms (exactly the
 // CPU's sequential double sums). Compiled with --fmad=false -prec-div=true
 // -prec-sqrt=true; the bodies use explicit _rn intrinsics besides.
 #include "ssimulacra2_cuda_kernels.hpp"
 
 #include "backends/gpu/portability.hpp"
-#include "features/float_common/cuda/ordered_sum.cuh"
+#include "features/float_common/cuda/source_ordered_sum.cuh"
 
 namespace vmaf::ssimulacra2::cuda {
 
@@ -105,7 +105,7 @@ struct MapSource {
         map_terms(jobs.c[g / 3][g % 3], static_cast<std::size_t>(i), c2, out);
     }
 };
-static_assert(6 * 3 <= floatfeat::cuda::ordered::kMaxGroups);
+static_assert(6 * 3 <= floatfeat::cuda::source_sum::kMaxGroups);
 
 /// run_pipeline's steps as kernel launches on one stream.
 struct DeviceExec {
@@ -132,7 +132,7 @@ struct DeviceExec {
     void* ordered;  ///< s2_sums_scratch_bytes
     void map_sums(const MapJobs& j, double* sums) {
         const MapSource src{j, k.c2};
-        namespace o = floatfeat::cuda::ordered;
+        namespace o = floatfeat::cuda::source_sum;
         o::launch_ordered<double>(src, o::offsets(src, 3 * static_cast<unsigned>(j.scales)), nullptr, ordered, sums, s);
     }
 };
@@ -143,7 +143,7 @@ std::size_t s2_sums_scratch_bytes(const S2Geometry& g) {
     MapSource src{};
     for (unsigned i = 0, w = g.w, h = g.h; i < static_cast<unsigned>(g.scales); ++i, w = (w + 1) / 2, h = (h + 1) / 2)
         src.jobs.n[i] = static_cast<unsigned long long>(w) * h;
-    namespace o = floatfeat::cuda::ordered;
+    namespace o = floatfeat::cuda::source_sum;
     return o::scratch_bytes<MapSource::kTerms>(o::offsets(src, 3 * static_cast<unsigned>(g.scales)));
 }
 

@@ -1,9 +1,9 @@
 // The chunked ordered sum (the CPU's sequential `T acc = 0; for (i...) acc +=
-// t[i];` in float or double, bit for bit) over any source of terms, for .cu
-// files. A Source gives kTerms terms per index, computed when asked (stored
-// arrays: ordered_sum.cu; terms derived from planes: the ssimulacra2 twin's
-// map sums), so that a source with several sums per index computes each
-// index's terms once per pass:
+// t[i];` in float or double, bit for bit) over a source of terms computed on
+// demand, for .cu files: ordered_sum.cu's method (same proof, below) for
+// terms that are cheaper to recompute in each pass than to store, several
+// per index (the ssimulacra2 twin's six map terms per pixel, computed once per
+// pixel and pass). A Source:
 //
 //   struct Source {
 //       static constexpr int kTerms;                                   // terms per index
@@ -12,6 +12,9 @@
 //   };
 //
 // Sequence g * kTerms + q is term q of group g's indices 0, 1, ..., n(g) - 1.
+//
+// Beyond ordered_sum.cu: spans of chunks, so the walk takes 32 chunks at a
+// step where it can; scans by warp shuffles; terms below 2^42 units.
 //
 // Why the chunked walk equals the sequential sum. Let the running sum s be a
 // normal float/double of binade e and sign g, with M mantissa bits (23, 52):
@@ -40,7 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace vmaf::floatfeat::cuda::ordered {
+namespace vmaf::floatfeat::cuda::source_sum {
 
 constexpr unsigned kChunk = 1024, kThreads = 256, kPer = kChunk / kThreads, kWarps = kThreads / 32;
 constexpr unsigned kSpan = 32;       ///< chunks per span (one per lane of the span kernel)
@@ -426,4 +429,4 @@ void launch_ordered(const Src& src, const Offsets& o, const int* gate, void* scr
     walk<T, Src><<<o.groups * G, 32, 0, st>>>(src, o, gate, meta, span, sums);
 }
 
-}  // namespace vmaf::floatfeat::cuda::ordered
+}  // namespace vmaf::floatfeat::cuda::source_sum
