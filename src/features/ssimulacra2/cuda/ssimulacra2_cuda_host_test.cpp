@@ -181,9 +181,12 @@ TEST(Ssimulacra2CudaPipeline, BlursEqualCpuAtEveryShortLength) {
             for (int i = 0; i < len; ++i)
                 ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h, length " << len << ", span " << span;
         }
-        ssimulacra2::blur_v_column(a.data(), 1, cpu.data(), 1, len);
-        cuda::blur_v_col(a.data(), twin.data(), 1, len, k);
-        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_v, length " << len;
+        for (const int span : {1, 7, 32, 1 << 20}) {
+            ssimulacra2::blur_v_column(a.data(), 1, cpu.data(), 1, len);
+            cuda::blur_v_col(a.data(), twin.data(), 1, len, k, span);
+            for (int i = 0; i < len; ++i)
+                ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_v, length " << len << ", span " << span;
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 // Device kernels of the ssimulacra2 twin: one thread per sample (conversion,
 // downsampling, XYB), per row (horizontal blur, in tiles through shared
-// memory), per column (vertical blur),
+// memory), per column (vertical blur, in tiles),
 // each running a body of ssimulacra2_cuda_pipeline.hpp; the map sums are
 // float_common/cuda/source_ordered_sum.cuh's chunked walk over map_terms (exactly the
 // CPU's sequential double sums). Compiled with --fmad=false -prec-div=true
@@ -88,9 +88,44 @@ __global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsign
     }
 }
 
-__global__ void k_blur_v(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x < w) blur_v_col(jobs.a[blockIdx.y] + x, jobs.out[blockIdx.y] + x, w, static_cast<int>(h), k);
+/// blur_v_column of columns 32 blockIdx.x .. + 31 of job blockIdx.y, lane c
+/// walking column c tile by tile (kTile rows; the ring as k_blur_h's, one
+/// column per lane): each row of a tile is read and written by the whole
+/// warp, the next tile's samples in flight while one is blurred. Launch: 32 threads.
+__global__ void __launch_bounds__(32) k_blur_v(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
+    __shared__ float ring[kRing][32];  // lane c's column only: no sharing between lanes
+    const unsigned lane = threadIdx.x, x = blockIdx.x * 32 + lane;
+    const float* a = jobs.a[blockIdx.y];
+    float* out = jobs.out[blockIdx.y];
+    const int tiles = static_cast<int>((h + kTile - 1) / kTile);
+    float v[kTile];
+    auto fetch = [&](int t) {
+#pragma unroll
+        for (unsigned r = 0; r < kTile; ++r) {
+            const unsigned y = static_cast<unsigned>(t * kTile) + r;
+            v[r] = x < w && y < h ? a[static_cast<std::size_t>(y) * w + x] : 0.0f;
+        }
+    };
+    auto keep = [&](int t) {
+#pragma unroll
+        for (unsigned r = 0; r < kTile; ++r) ring[(static_cast<unsigned>(t * kTile) + r) % kRing][lane] = v[r];
+    };
+    fetch(0);
+    keep(0);
+    fetch(1);
+    keep(1);
+    float* const column = &ring[0][lane];
+    auto in = [column](int i) { return column[static_cast<unsigned>(i) % kRing * 32]; };  // 0 <= i < h
+    auto put = [out, x, w](int i, float val) {
+        if (x < w) out[static_cast<std::size_t>(i) * w + x] = val;
+    };
+    BlurHState st;
+    for (int t = 0; t < tiles; ++t) {
+        fetch(t + 2);  // in flight while this tile is blurred
+        const int y0 = t * kTile, y1 = y0 + kTile < static_cast<int>(h) ? y0 + kTile : static_cast<int>(h);
+        blur_v_span(in, put, t == 0 ? blur_h_first(k) : y0, y1, static_cast<int>(h), k, st);
+        keep(t + 2);  // over tile t - 2's rows
+    }
 }
 
 /// The map terms as an ordered-sum source: group scale * 3 + channel, its
@@ -127,7 +162,7 @@ struct DeviceExec {
         k_blur_h<<<dim3((h + 31) / 32, 5), 32, 0, s>>>(j, w, h, k);
     }
     void blur_v(const BlurJobs& j, unsigned w, unsigned h) {
-        k_blur_v<<<dim3((w + 63) / 64, 5), 64, 0, s>>>(j, w, h, k);
+        k_blur_v<<<dim3((w + 31) / 32, 5), 32, 0, s>>>(j, w, h, k);
     }
     void* ordered;  ///< s2_sums_scratch_bytes
     void map_sums(const MapJobs& j, double* sums) {

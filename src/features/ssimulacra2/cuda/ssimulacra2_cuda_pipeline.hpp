@@ -289,7 +289,7 @@ S2_HD void xyb_px(float* const p[3], std::size_t i, const S2Constants& k) {
     p[2][i] = f_add(f_sub(c[2], yv), 0.55f);
 }
 
-/// The recursive state of blur_h_row between positions.
+/// The recursive state of blur_h_row or blur_v_column between positions.
 struct BlurHState {
     float p[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
 };
@@ -355,22 +355,35 @@ S2_HD void blur_h_row(const float* ra, const float* rb, float* out, int w, const
         blur_h_span(in, put, x0 == 0 ? blur_h_first(k) : x0, x0 + span < w ? x0 + span : w, w, k, st);
 }
 
-/// blur_v_column of one column: in[i * stride] into out[i * stride], i < h.
-S2_HD void blur_v_col(const float* in, float* out, std::size_t stride, int h, const S2Constants& k) {
+/// Positions [i0, i1) of blur_v_column over a column of h samples,
+/// continuing `st` (spans follow each other from blur_h_first(k), which is
+/// the vertical pass's first position too, to h): in(i) is sample i, out(i, v)
+/// stores output i >= 0.
+template <class In, class Out>
+S2_HD void blur_v_span(In in, Out out, int i0, int i1, int h, const S2Constants& k, BlurHState& st) {
     const int nr = k.radius;
-    float p[3] = {0, 0, 0}, pp[3] = {0, 0, 0};
-    for (int i = -nr + 1; i < h; ++i) {
+    for (int i = i0; i < i1; ++i) {
         const int top = i - nr - 1, bottom = i + nr - 1;
-        const float b = bottom < h ? in[static_cast<std::size_t>(bottom) * stride] : 0.0f;
-        const float s = top >= 0 ? f_add(in[static_cast<std::size_t>(top) * stride], b) : b;
+        const float b = bottom < h ? in(bottom) : 0.0f;
+        const float s = top >= 0 ? f_add(in(top), b) : b;
         float o[3];
         for (int c = 0; c < 3; ++c) {
-            o[c] = f_fma(k.n2[c], s, f_fma(-k.d1[c], p[c], -pp[c]));
-            pp[c] = p[c];
-            p[c] = o[c];
+            o[c] = f_fma(k.n2[c], s, f_fma(-k.d1[c], st.p[c], -st.pp[c]));
+            st.pp[c] = st.p[c];
+            st.p[c] = o[c];
         }
-        if (i >= 0) out[static_cast<std::size_t>(i) * stride] = f_add(o[0], f_add(o[1], o[2]));
+        if (i >= 0) out(i, f_add(o[0], f_add(o[1], o[2])));
     }
+}
+
+/// blur_v_column of one column: in[i * stride] into out[i * stride], i < h,
+/// in spans of `span` positions (the device's tile height: 32).
+S2_HD void blur_v_col(const float* in, float* out, std::size_t stride, int h, const S2Constants& k, int span = 32) {
+    auto get = [&](int i) { return in[static_cast<std::size_t>(i) * stride]; };
+    auto put = [&](int i, float v) { out[static_cast<std::size_t>(i) * stride] = v; };
+    BlurHState st;
+    for (int y0 = 0; y0 < h; y0 += span)
+        blur_v_span(get, put, y0 == 0 ? blur_h_first(k) : y0, y0 + span < h ? y0 + span : h, h, k, st);
 }
 
 /// map_values_row of pixel i and the six MapSums terms (x, x^4 as (x^2)^2).
