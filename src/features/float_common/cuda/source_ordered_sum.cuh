@@ -13,8 +13,10 @@
 //
 // Sequence g * kTerms + q is term q of group g's indices 0, 1, ..., n(g) - 1.
 //
-// Beyond ordered_sum.cu: spans of chunks, so the walk takes 32 chunks at a
-// step where it can; scans by warp shuffles; terms below 2^42 units.
+// Beyond ordered_sum.cu: ties are taken whole for s > 0 (their rounding
+// depends only on the parity of S, see below), terms up to 2^52 units, spans
+// of chunks (the walk takes 32 chunks at a step where it can), warp-shuffle
+// scans.
 //
 // Why the chunked walk equals the sequential sum. Let the running sum s be a
 // normal float/double of binade e and sign g, with M mantissa bits (23, 52):
@@ -22,20 +24,29 @@
 // the exact |s| + g t = (S + g T) q, T = t / q. While that stays in
 // [2^e, 2^(e+1)) the result is the nearest multiple of q, (S + round(g T)) q,
 // and round(g T) = g round(T) does not depend on S unless T's fraction is
-// exactly 1/2 (a tie, rounded to even). So for a run of terms without a tie,
-// with increments b_i = round(T_i) and prefix sums P_k = b_1 + ... + b_k: if
-// every S + g P_k lies in [2^M + 1, 2^(M+1) - 2] (then every exact
-// intermediate lies in the binade, as |T_i - b_i| <= 1/2), the run leaves
-// S + g P_last. Per chunk of kChunk terms, its total and the extremes of P
-// are computed in parallel (|T_i| < 2^42, so every partial sum of a chunk's
-// increments is an integer below 2^52: exact in double and int64) for three
-// binades around a guess (the exponent of the chunk's prefix sum added in any
-// order); spans of kSpan chunks combine their chunks' figures for one binade
-// when every chunk's prefixes lie below 2^47 (so the span's are below 2^52).
-// One warp per sequence walks the spans in order, taking a span whole when
-// s's binade is its binade and the bounds hold, else its chunks, each whole
-// on the same condition, else its terms one by one (the start, binade
-// changes, ties, large terms, s zero or subnormal, NaN and infinities).
+// exactly 1/2 (a tie, rounded to even: for g = +1, with m = floor(T), S + m
+// when S + m is even, else S + m + 1; either way S becomes even). So with
+// increments b_i = round(T_i) (m_i at a tie) and prefix sums P_k = b_1 + ...
+// + b_k, the run leaves S + g (P_last + E), where E counts the ties rounded
+// up: for g = +1 a function of S's parity alone (each tie's rounding is fixed
+// by the parity of S + P before it plus the ties before it, and after a tie S
+// is even), composed associatively from any split of the run into parts. If
+// every S + g P_k (+ the ties up to k) lies in [2^M + 1, 2^(M+1) - 2], every
+// exact intermediate lies in the binade (|T_i - b_i| <= 1/2 or the tie's
+// 1/2). Per chunk of kChunk terms its totals for both parities of S and the
+// extremes of P (plus the ties) are computed in parallel for three binades
+// around a guess (the exponent of the chunk's prefix sum added in any order),
+// in double: every |T_i| < 2^52 and the sum of |b_i| below 2^52 (computed in
+// any order from non-negative terms: it rounds to 2^52 or more when the exact
+// sum is that large), so every partial sum is an exact integer. Spans of
+// kSpan chunks combine their chunks' figures for one binade when every
+// chunk's prefixes lie below 2^47 (so the span's are below 2^52), the totals
+// by composing the chunks' parity functions, the extremes bounded by the
+// least and greatest totals before each chunk. One warp per sequence walks
+// the spans in order, taking a span whole when s's binade is its binade and
+// the bounds hold, else its chunks, each whole on the same condition, else
+// its terms one by one (the start, binade changes, ties while s < 0, large
+// terms, s zero or subnormal, NaN and infinities).
 #pragma once
 
 #include "backends/gpu/portability.hpp"
@@ -68,13 +79,27 @@ struct Bits<double> {
     __device__ static double from(U u) { return __longlong_as_double(static_cast<long long>(u)); }
 };
 
-/// A chunk's (or span's) figures: P_last, min P_k, max P_k for binades
-/// guess - 1, guess, guess + 1.
+/// A chunk's (or span's) figures for binades guess - 1, guess, guess + 1
+/// (candidate j = 0, 1, 2): P_last + E for S even and odd, bounds on P_k
+/// (plus the ties up to k).
 struct ChunkMeta {
-    double total[3], lo[3], hi[3];
+    double total[2][3], lo[3], hi[3];
     int guess;
-    unsigned flags;  ///< bit j: candidate j usable; bit 3: every term is +-0
+    unsigned flags;  ///< bit j: candidate j usable; bit 3: every term is +-0; bit 4 + j: ties at candidate j
 };
+
+/// What a run of terms does to the parity of S (g = +1): from parity p, E
+/// grows by e[p] and the parity becomes o[p]; packed as e0 | o0 << 12 | e1 <<
+/// 16 | o1 << 28 (runs of at most 1024 terms).
+__host__ __device__ inline unsigned parity_fn(unsigned e0, unsigned o0, unsigned e1, unsigned o1) {
+    return e0 | o0 << 12 | e1 << 16 | o1 << 28;
+}
+/// f, then g.
+__host__ __device__ inline unsigned parity_then(unsigned f, unsigned g) {
+    const unsigned g0 = g >> (16 * (f >> 12 & 1u)), g1 = g >> (16 * (f >> 28 & 1u));  // g from f's parities
+    return parity_fn((f & 0xfffu) + (g0 & 0xfffu), g0 >> 12 & 1u, (f >> 16 & 0xfffu) + (g1 & 0xfffu), g1 >> 12 & 1u);
+}
+constexpr unsigned kParityIdentity = 1u << 28;  // e = 0, parity kept
 
 __host__ __device__ inline unsigned long long chunk_count(unsigned long long n) {
     return (n + kChunk - 1) / kChunk;
@@ -207,16 +232,21 @@ __global__ void chunk_guesses(Offsets o, const int* gate, const double* csum, Ch
     }
 }
 
-/// The increment round(t / 2^(e - M)) of one term at binade e; false for a
-/// tie (or near one: the fraction rounds monotonically, so it is 0.5 only
-/// then) or a term of 2^42 units or more (NaN and infinities included).
+/// The increment of one term at binade e: round(t / 2^(e - M)), or its
+/// floor at a tie (tie set); false for a term of 2^52 units or more (NaN and
+/// infinities included).
 template <typename T>
-__device__ inline bool increment(double t, int e, double& b) {
+__device__ inline bool increment(double t, int e, double& b, bool& tie) {
     // Exact (a power-of-two scaling; an underflowing result is far below 1/2, so its b is 0 either way).
     const double u = scalbn(t, Bits<T>::kMant - e);
     const double whole = floor(u), frac = u - whole;
+    tie = frac == 0.5;
     b = whole + (frac > 0.5 ? 1.0 : 0.0);
-    return fabs(u) < 0x1p42 && frac != 0.5;
+    return fabs(u) < 0x1p52;
+}
+
+__device__ inline unsigned parity_of(double integer) {
+    return static_cast<unsigned>(static_cast<long long>(integer) & 1);
 }
 
 /// Chunk figures (totals, prefix extremes, flags) of every sequence of the
@@ -224,8 +254,8 @@ __device__ inline bool increment(double t, int e, double& b) {
 template <typename T, class Src>
 __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta) {
     constexpr int G = Src::kTerms;
-    __shared__ double s_tot[kWarps][G][3], s_lo[kWarps][G][3], s_hi[kWarps][G][3];
-    __shared__ unsigned s_ok[kWarps];
+    __shared__ double s_tot[kWarps][G][3], s_lo[kWarps][G][3], s_hi[kWarps][G][3], s_abs[kWarps][G][3];
+    __shared__ unsigned s_ties[kWarps][G][3], s_par[kWarps][G][3], s_ok[kWarps];
     if (gate && *gate == 0) return;
     const unsigned g = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const unsigned long long n = src.n(g), base = blockIdx.x * static_cast<unsigned long long>(kChunk);
@@ -257,23 +287,51 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta)
         for (int j = 0; j < 3; ++j) {
             const int e = guess + j - 1;
             bool ok = e >= 1 - Bits<T>::kBias && e <= Bits<T>::kBias;
-            double p = 0.0, pmin = 0.0, pmax = 0.0;  // this thread's prefixes, relative to its start
+            // This thread's prefixes (relative to its start), sum of |b|, ties, parity function.
+            double p = 0.0, pmin = 0.0, pmax = 0.0, abs_sum = 0.0;
+            unsigned ties = 0, par0 = 0, par1 = 1, e0 = 0, e1 = 0;
 #pragma unroll
             for (unsigned r = 0; r < kPer; ++r) {
                 double b;
-                ok = increment<T>(v[r][q], e, b) && ok;
-                p = p + (ok ? b : 0.0);
+                bool tie;
+                ok = increment<T>(v[r][q], e, b, tie) && ok;
+                if (!ok) b = 0.0;
+                p = p + b;
+                abs_sum = abs_sum + fabs(b);
                 pmin = r == 0 || p < pmin ? p : pmin;
                 pmax = r == 0 || p > pmax ? p : pmax;
+                const unsigned pb = parity_of(b);
+                if (tie && ok) {
+                    ++ties;
+                    e0 += (par0 + pb) & 1u;
+                    e1 += (par1 + pb) & 1u;
+                    par0 = par1 = 0;
+                } else {
+                    par0 = (par0 + pb) & 1u;
+                    par1 = (par1 + pb) & 1u;
+                }
             }
             const double incl = warp_scan(p), offset = incl - p;
             const double lo = warp_min(offset + pmin), hi = warp_max(offset + pmax);
+            for (unsigned d = 16; d > 0; d >>= 1) {
+                abs_sum = abs_sum + __shfl_xor_sync(0xffffffffu, abs_sum, d);
+                ties += __shfl_xor_sync(0xffffffffu, ties, d);
+            }
+            // The lanes' parity functions composed in lane order (lane 0 ends with lanes 0..31).
+            unsigned f = parity_fn(e0, par0, e1, par1);
+            for (unsigned d = 1; d < 32; d <<= 1) {
+                const unsigned next = __shfl_down_sync(0xffffffffu, f, d);
+                if (lane + d < 32) f = parity_then(f, next);
+            }
             if (all32(ok)) ok_bits |= 1u << (4 * q + j);
             if (lane == 31) {
                 s_tot[warp][q][j] = incl;
                 s_lo[warp][q][j] = lo;
                 s_hi[warp][q][j] = hi;
+                s_abs[warp][q][j] = abs_sum;
+                s_ties[warp][q][j] = ties;
             }
+            if (lane == 0) s_par[warp][q][j] = f;
         }
     }
     if (lane == 0) s_ok[warp] = ok_bits;
@@ -285,16 +343,23 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta)
         ChunkMeta x = m[q];
         x.flags = (all >> (4 * q)) & 0xfu;
         for (int j = 0; j < 3; ++j) {
-            double off = 0.0, lo = 0.0, hi = 0.0;
+            double off = 0.0, lo = 0.0, hi = 0.0, abs_sum = 0.0;
+            unsigned ties = 0, f = kParityIdentity;
             for (unsigned w = 0; w < kWarps; ++w) {
                 const double l = off + s_lo[w][q][j], h = off + s_hi[w][q][j];
                 lo = w == 0 || l < lo ? l : lo;
                 hi = w == 0 || h > hi ? h : hi;
                 off = off + s_tot[w][q][j];
+                abs_sum = abs_sum + s_abs[w][q][j];
+                ties += s_ties[w][q][j];
+                f = parity_then(f, s_par[w][q][j]);
             }
-            x.total[j] = off;
+            if (!(abs_sum < 0x1p52)) x.flags &= ~(1u << j);
+            if (ties > 0) x.flags |= 16u << j;
+            x.total[0][j] = off + static_cast<double>(f & 0xfffu);
+            x.total[1][j] = off + static_cast<double>(f >> 16 & 0xfffu);
             x.lo[j] = lo;
-            x.hi[j] = hi;
+            x.hi[j] = hi + static_cast<double>(ties);
         }
         m[q] = x;
     }
@@ -318,22 +383,41 @@ __global__ void span_meta(Offsets o, const int* gate, const ChunkMeta* meta, Chu
     if (all32(!in || (x.flags & 8u))) out.flags |= 8u;
     for (int j = 0; j < 3; ++j) {
         const int jj = guess + j - 1 - x.guess + 1;  // this chunk's candidate at that binade
-        bool ok = true;
-        double tot = 0.0, lo = 0.0, hi = 0.0;
+        bool ok = true, ties = false;
+        double t0 = 0.0, t1 = 0.0, lo = 0.0, hi = 0.0;  // lanes past the last chunk: nothing added
         if (in) {
             ok = jj >= 0 && jj < 3 && (x.flags >> jj & 1u);
             if (ok) {
-                tot = x.total[jj];
+                t0 = x.total[0][jj];
+                t1 = x.total[1][jj];
                 lo = x.lo[jj];
                 hi = x.hi[jj];
+                ties = (x.flags >> (4 + jj) & 1u) != 0;
                 ok = fabs(lo) < 0x1p47 && fabs(hi) < 0x1p47;
             }
+            if (!ok) t0 = t1 = lo = hi = 0.0;
         }
-        const double incl = warp_scan(ok ? tot : 0.0), offset = incl - (ok ? tot : 0.0);
-        // Lanes past the last chunk add nothing: their extremes are the offset itself.
-        const double l = warp_min(offset + (in && ok ? lo : 0.0)), h = warp_max(offset + (in && ok ? hi : 0.0));
+        // Offsets of this chunk: at least the least totals before it, at most the greatest.
+        const double least = t0 < t1 ? t0 : t1, most = t0 < t1 ? t1 : t0;
+        const double least_incl = warp_scan(least), most_incl = warp_scan(most);
+        const double l = warp_min(least_incl - least + lo), h = warp_max(most_incl - most + hi);
+        // The totals for S even and odd: the chunks' functions composed in lane order.
+        double f0 = t0, f1 = t1;
+        unsigned fo = (parity_of(t0) & 1u) | ((1u + parity_of(t1)) & 1u) << 1;  // parity after, from even / odd
+        for (unsigned d = 1; d < 32; d <<= 1) {
+            const double n0 = __shfl_down_sync(0xffffffffu, f0, d), n1 = __shfl_down_sync(0xffffffffu, f1, d);
+            const unsigned no = __shfl_down_sync(0xffffffffu, fo, d);
+            if (lane + d < 32) {
+                const unsigned a0 = fo & 1u, a1 = fo >> 1 & 1u;
+                f0 = f0 + (a0 ? n1 : n0);
+                f1 = f1 + (a1 ? n1 : n0);
+                fo = (no >> a0 & 1u) | (no >> a1 & 1u) << 1;
+            }
+        }
         if (all32(ok)) out.flags |= 1u << j;
-        out.total[j] = __shfl_sync(0xffffffffu, incl, 31);
+        if (!all32(!ties)) out.flags |= 16u << j;
+        out.total[0][j] = __shfl_sync(0xffffffffu, f0, 0);
+        out.total[1][j] = __shfl_sync(0xffffffffu, f1, 0);
         out.lo[j] = l;
         out.hi[j] = h;
     }
@@ -354,10 +438,11 @@ __device__ inline bool take_whole(T& s, const ChunkMeta& x) {
     if (ex == 0 || ex == B::kExpMask) return false;
     const int j = static_cast<int>(ex) - B::kBias - x.guess + 1;
     if (j < 0 || j >= 3 || !(x.flags >> j & 1u)) return false;
-    const auto S = static_cast<long long>((bits & (kOne - 1)) | kOne);
-    const auto total = static_cast<long long>(x.total[j]), lo = static_cast<long long>(x.lo[j]),
-               hi = static_cast<long long>(x.hi[j]);
     const bool neg = (bits >> (8 * sizeof(U) - 1)) != 0;
+    if (neg && (x.flags >> (4 + j) & 1u)) return false;  // ties: figured for s > 0 only
+    const auto S = static_cast<long long>((bits & (kOne - 1)) | kOne);
+    const auto total = static_cast<long long>(x.total[S & 1][j]), lo = static_cast<long long>(x.lo[j]),
+               hi = static_cast<long long>(x.hi[j]);
     const long long low = neg ? S - hi : S + lo, high = neg ? S - lo : S + hi;
     constexpr auto one = static_cast<long long>(kOne);
     if (low < one + 1 || high > 2 * one - 2) return false;
