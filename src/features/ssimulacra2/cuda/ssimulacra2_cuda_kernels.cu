@@ -17,18 +17,30 @@ namespace {
 __global__ void k_to_linear(Planes3 in, S2Geometry g, S2Constants k, S2Scale sc) {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x < g.w && y < g.h) to_linear_px(in, g, k, sc, x, y, blockIdx.z);
+    if (x >= g.w || y >= g.h) return;
+    // A constant side in each call: indexing the parameter arrays with blockIdx
+    // would copy them to local memory in every thread.
+    if (blockIdx.z == 0)
+        to_linear_px(in, g, k, sc, x, y, 0);
+    else
+        to_linear_px(in, g, k, sc, x, y, 1);
 }
 
 __global__ void k_downsample(Downsample d, unsigned iw, unsigned ih) {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x < (iw + 1) / 2 && y < (ih + 1) / 2) downsample_px(d.in[blockIdx.z], d.out[blockIdx.z], iw, ih, x, y);
+    if (x >= (iw + 1) / 2 || y >= (ih + 1) / 2) return;
+#pragma unroll
+    for (unsigned z = 0; z < 6; ++z) downsample_px(d.in[z], d.out[z], iw, ih, x, y);  // constant indices (see k_to_linear)
 }
 
 __global__ void k_to_xyb(S2Scale sc, unsigned n, S2Constants k) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) xyb_px(sc.img[blockIdx.y], i, k);
+    if (i >= n) return;
+    if (blockIdx.y == 0)  // constant indices (see k_to_linear)
+        xyb_px(sc.img[0], i, k);
+    else
+        xyb_px(sc.img[1], i, k);
 }
 
 /// k_blur_h's tiles: 32 rows (one per lane) by kTile columns. The input ring
@@ -45,9 +57,15 @@ __global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsign
     __shared__ float ring[32][kRing + 1];  // + 1: lanes reading one column hit distinct banks
     __shared__ float tile_out[32][kTile + 1];
     const unsigned lane = threadIdx.x, y0 = blockIdx.x * 32, rows = h - y0 < 32 ? h - y0 : 32;
-    const float* a = jobs.a[blockIdx.y];
-    const float* b = jobs.b[blockIdx.y];
-    float* out = jobs.out[blockIdx.y];
+    const float *a = nullptr, *b = nullptr;
+    float* out = nullptr;
+#pragma unroll
+    for (unsigned j = 0; j < 5; ++j)  // constant indices (see k_to_linear)
+        if (j == blockIdx.y) {
+            a = jobs.a[j];
+            b = jobs.b[j];
+            out = jobs.out[j];
+        }
     const int tiles = static_cast<int>((w + kTile - 1) / kTile);
     float va[32], vb[32];  // column `lane` of one tile, per row
     auto fetch = [&](int t) {
@@ -95,8 +113,14 @@ __global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsign
 __global__ void __launch_bounds__(32) k_blur_v(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
     __shared__ float ring[kRing][32];  // lane c's column only: no sharing between lanes
     const unsigned lane = threadIdx.x, x = blockIdx.x * 32 + lane;
-    const float* a = jobs.a[blockIdx.y];
-    float* out = jobs.out[blockIdx.y];
+    const float* a = nullptr;
+    float* out = nullptr;
+#pragma unroll
+    for (unsigned j = 0; j < 5; ++j)  // constant indices (see k_to_linear)
+        if (j == blockIdx.y) {
+            a = jobs.a[j];
+            out = jobs.out[j];
+        }
     const int tiles = static_cast<int>((h + kTile - 1) / kTile);
     float v[kTile];
     auto fetch = [&](int t) {
@@ -153,7 +177,7 @@ struct DeviceExec {
     }
     void downsample(const Downsample& d, unsigned iw, unsigned ih) {
         const unsigned ow = (iw + 1) / 2, oh = (ih + 1) / 2;
-        k_downsample<<<dim3((ow + 31) / 32, (oh + 7) / 8, 6), dim3(32, 8), 0, s>>>(d, iw, ih);
+        k_downsample<<<dim3((ow + 31) / 32, (oh + 7) / 8), dim3(32, 8), 0, s>>>(d, iw, ih);
     }
     void xyb(const S2Scale& sc, std::size_t n) {
         k_to_xyb<<<dim3(static_cast<unsigned>((n + 255) / 256), 2), 256, 0, s>>>(sc, static_cast<unsigned>(n), k);
