@@ -66,6 +66,9 @@ template <>
 struct Bits<float> {
     using U = std::uint32_t;
     static constexpr int kMant = 23, kBias = 127;
+    /// Candidate binades figured: guess - 1 .. guess + 1 (a float running sum
+    /// may stray a binade from the double prefix the guess comes from).
+    static constexpr int kCandFirst = 0, kCandLast = 2;
     static constexpr unsigned kExpMask = 0xff;
     __device__ static U of(float v) { return __float_as_uint(v); }
     __device__ static float from(U u) { return __uint_as_float(u); }
@@ -74,6 +77,10 @@ template <>
 struct Bits<double> {
     using U = unsigned long long;
     static constexpr int kMant = 52, kBias = 1023;
+    /// The guess only: a double running sum sits in another binade than the
+    /// prefix added in another order only within a few ulps of a power of two
+    /// (or after cancellation), and a chunk there is added term by term.
+    static constexpr int kCandFirst = 1, kCandLast = 1;
     static constexpr unsigned kExpMask = 0x7ff;
     __device__ static U of(double v) { return static_cast<U>(__double_as_longlong(v)); }
     __device__ static double from(U u) { return __longlong_as_double(static_cast<long long>(u)); }
@@ -234,15 +241,22 @@ __global__ void chunk_guesses(Offsets o, const int* gate, const double* csum, Ch
 
 /// The increment of one term at binade e: round(t / 2^(e - M)), or its
 /// floor at a tie (tie set); false for a term of 2^52 units or more (NaN and
-/// infinities included).
+/// infinities included). `scale` = 2^(M - e).
 template <typename T>
-__device__ inline bool increment(double t, int e, double& b, bool& tie) {
+__device__ inline bool increment(double t, double scale, double& b, bool& tie) {
     // Exact (a power-of-two scaling; an underflowing result is far below 1/2, so its b is 0 either way).
-    const double u = scalbn(t, Bits<T>::kMant - e);
+    const double u = t * scale;
     const double whole = floor(u), frac = u - whole;
     tie = frac == 0.5;
     b = whole + (frac > 0.5 ? 1.0 : 0.0);
     return fabs(u) < 0x1p52;
+}
+
+/// 2^(M - e) for a binade e of T, if a normal double (else 0: the binade is not figured).
+template <typename T>
+__device__ inline double unit_scale(int e) {
+    const int x = 1023 + Bits<T>::kMant - e;  // the biased exponent
+    return x >= 1 && x <= 2046 ? __longlong_as_double(static_cast<long long>(x) << 52) : 0.0;
 }
 
 __device__ inline unsigned parity_of(double integer) {
@@ -284,9 +298,10 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta)
         for (unsigned r = 0; r < kPer; ++r) zero = zero && v[r][q] == 0.0;
         if (all32(zero)) ok_bits |= 8u << (4 * q);
 #pragma unroll
-        for (int j = 0; j < 3; ++j) {
+        for (int j = Bits<T>::kCandFirst; j <= Bits<T>::kCandLast; ++j) {
             const int e = guess + j - 1;
-            bool ok = e >= 1 - Bits<T>::kBias && e <= Bits<T>::kBias;
+            const double scale = unit_scale<T>(e);
+            bool ok = e >= 1 - Bits<T>::kBias && e <= Bits<T>::kBias && scale != 0.0;
             // This thread's prefixes (relative to its start), sum of |b|, ties, parity function.
             double p = 0.0, pmin = 0.0, pmax = 0.0, abs_sum = 0.0;
             unsigned ties = 0, par0 = 0, par1 = 1, e0 = 0, e1 = 0;
@@ -294,7 +309,7 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta)
             for (unsigned r = 0; r < kPer; ++r) {
                 double b;
                 bool tie;
-                ok = increment<T>(v[r][q], e, b, tie) && ok;
+                ok = increment<T>(v[r][q], scale, b, tie) && ok;
                 if (!ok) b = 0.0;
                 p = p + b;
                 abs_sum = abs_sum + fabs(b);
@@ -340,9 +355,10 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta)
         const int q = static_cast<int>(threadIdx.x);
         unsigned all = ~0u;
         for (unsigned w = 0; w < kWarps; ++w) all &= s_ok[w];
-        ChunkMeta x = m[q];
+        ChunkMeta x{};
+        x.guess = m[q].guess;
         x.flags = (all >> (4 * q)) & 0xfu;
-        for (int j = 0; j < 3; ++j) {
+        for (int j = Bits<T>::kCandFirst; j <= Bits<T>::kCandLast; ++j) {
             double off = 0.0, lo = 0.0, hi = 0.0, abs_sum = 0.0;
             unsigned ties = 0, f = kParityIdentity;
             for (unsigned w = 0; w < kWarps; ++w) {
