@@ -28,19 +28,9 @@ using namespace vmaf::ssimulacra2::cuda;
 struct HostExec {
     const S2Geometry& g;
     const S2Constants& k;
-    void to_linear(const Planes3& in, const S2Scale& sc) {
-        for (unsigned side = 0; side < 2; ++side)
-            for (unsigned y = 0; y < g.h; ++y)
-                for (unsigned x = 0; x < g.w; ++x) to_linear_px(in, g, k, sc, x, y, side);
-    }
-    void downsample(const Downsample& d, unsigned iw, unsigned ih) {
-        for (int z = 0; z < 6; ++z)
-            for (unsigned y = 0; y < (ih + 1) / 2; ++y)
-                for (unsigned x = 0; x < (iw + 1) / 2; ++x) downsample_px(d.in[z], d.out[z], iw, ih, x, y);
-    }
-    void xyb(const S2Scale& sc, std::size_t n) {
-        for (int side = 0; side < 2; ++side)
-            for (std::size_t i = 0; i < n; ++i) xyb_px(sc.img[side], i, k);
+    void prepare(const Planes3& in, bool from_input, const S2Scale& cur, const S2Scale* next) {
+        for (unsigned by = 0; by < (cur.h + 1) / 2; ++by)
+            for (unsigned bx = 0; bx < (cur.w + 1) / 2; ++bx) prepare_block(in, from_input, g, k, cur, next, bx, by);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
         for (int q = 0; q < 5; ++q)

@@ -1,4 +1,4 @@
-// Device kernels of the ssimulacra2 twin: one thread per sample (conversion,
+// Device kernels of the ssimulacra2 twin: one thread per 2x2 block (conversion,
 // downsampling, XYB), per row (horizontal blur, in tiles through shared
 // memory), per column (vertical blur, in tiles),
 // each running a body of ssimulacra2_cuda_pipeline.hpp; the map sums are
@@ -14,33 +14,13 @@ namespace vmaf::ssimulacra2::cuda {
 
 namespace {
 
-__global__ void k_to_linear(Planes3 in, S2Geometry g, S2Constants k, S2Scale sc) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= g.w || y >= g.h) return;
-    // A constant side in each call: indexing the parameter arrays with blockIdx
-    // would copy them to local memory in every thread.
-    if (blockIdx.z == 0)
-        to_linear_px(in, g, k, sc, x, y, 0);
-    else
-        to_linear_px(in, g, k, sc, x, y, 1);
-}
-
-__global__ void k_downsample(Downsample d, unsigned iw, unsigned ih) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= (iw + 1) / 2 || y >= (ih + 1) / 2) return;
-#pragma unroll
-    for (unsigned z = 0; z < 6; ++z) downsample_px(d.in[z], d.out[z], iw, ih, x, y);  // constant indices (see k_to_linear)
-}
-
-__global__ void k_to_xyb(S2Scale sc, unsigned n, S2Constants k) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    if (blockIdx.y == 0)  // constant indices (see k_to_linear)
-        xyb_px(sc.img[0], i, k);
-    else
-        xyb_px(sc.img[1], i, k);
+/// prepare_block over the scale's blocks; `next` null at the last scale.
+__global__ void k_prepare(Planes3 in, bool from_input, S2Geometry g, S2Constants k, S2Scale cur, S2Scale next,
+                          bool has_next) {
+    const unsigned bx = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned by = blockIdx.y * blockDim.y + threadIdx.y;
+    if (bx < (cur.w + 1) / 2 && by < (cur.h + 1) / 2)
+        prepare_block(in, from_input, g, k, cur, has_next ? &next : nullptr, bx, by);
 }
 
 /// k_blur_h's tiles: 32 rows (one per lane) by kTile columns. The input ring
@@ -172,15 +152,10 @@ struct DeviceExec {
     const S2Constants& k;
     cudaStream_t s;
 
-    void to_linear(const Planes3& in, const S2Scale& sc) {
-        k_to_linear<<<dim3((g.w + 31) / 32, (g.h + 7) / 8, 2), dim3(32, 8), 0, s>>>(in, g, k, sc);
-    }
-    void downsample(const Downsample& d, unsigned iw, unsigned ih) {
-        const unsigned ow = (iw + 1) / 2, oh = (ih + 1) / 2;
-        k_downsample<<<dim3((ow + 31) / 32, (oh + 7) / 8), dim3(32, 8), 0, s>>>(d, iw, ih);
-    }
-    void xyb(const S2Scale& sc, std::size_t n) {
-        k_to_xyb<<<dim3(static_cast<unsigned>((n + 255) / 256), 2), 256, 0, s>>>(sc, static_cast<unsigned>(n), k);
+    void prepare(const Planes3& in, bool from_input, const S2Scale& cur, const S2Scale* next) {
+        const unsigned bw = (cur.w + 1) / 2, bh = (cur.h + 1) / 2;
+        k_prepare<<<dim3((bw + 31) / 32, (bh + 7) / 8), dim3(32, 8), 0, s>>>(in, from_input, g, k, cur,
+                                                                             next ? *next : S2Scale{}, next != nullptr);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
         k_blur_h<<<dim3((h + 31) / 32, 5), 32, 0, s>>>(j, w, h, k);

@@ -17,8 +17,10 @@
 
 #ifdef __CUDACC__
 #define S2_HD __host__ __device__ __forceinline__
+#define S2_UNROLL _Pragma("unroll")
 #else
 #define S2_HD inline
+#define S2_UNROLL
 #endif
 
 namespace vmaf::ssimulacra2::cuda {
@@ -44,7 +46,7 @@ struct S2Constants {
 
 /// Planes of one scale (packed: row stride = its width w).
 struct S2Scale {
-    float* img[2][3];      ///< ref (0) and dist (1): linear RGB, then XYB in place
+    float* img[2][3];      ///< ref (0) and dist (1): linear RGB (scales >= 1), then XYB
     float* blurred[3][5];  ///< per channel: s11, s22, s12, mu1, mu2
     unsigned w, h;
 };
@@ -62,11 +64,6 @@ struct Planes3 {
     std::size_t pitch[3];
 };
 
-/// The six 2x downsamplings of one scale: in[i] (iw x ih) into out[i].
-struct Downsample {
-    const float* in[6];
-    float* out[6];
-};
 
 /// Five blur jobs: in a (times b, each product rounded to float, when b is
 /// set) into out.
@@ -229,9 +226,9 @@ S2_HD float clamp01(float v) {
 }
 
 /// to_linear + yuv_to_linear_row of pixel (x, y) of one side, chroma sampled
-/// at (x >> cx, y >> cy), into img[side] of scale 0.
-S2_HD void to_linear_px(const Planes3& in, const S2Geometry& g, const S2Constants& k, const S2Scale& sc, unsigned x,
-                        unsigned y, unsigned side) {
+/// at (x >> cx, y >> cy): its linear R, G, B.
+S2_HD void to_linear_rgb(const Planes3& in, const S2Geometry& g, const S2Constants& k, unsigned x, unsigned y,
+                         unsigned side, float rgb[3]) {
     const float ys = sample_at(in.p[side][0], in.pitch[0], x, y, g.bpc);
     float us = k.c_offset, vs = k.c_offset;
     if (g.chroma) {
@@ -241,20 +238,9 @@ S2_HD void to_linear_px(const Planes3& in, const S2Geometry& g, const S2Constant
     const float yv = f_mul(f_sub(ys, k.y_offset), k.y_scale);
     const float u = f_mul(f_sub(us, k.c_offset), k.c_scale);
     const float v = f_mul(f_sub(vs, k.c_offset), k.c_scale);
-    const std::size_t o = static_cast<std::size_t>(y) * g.w + x;
-    sc.img[side][0][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cr_r, v))));
-    sc.img[side][1][o] = srgb_to_linear(k, clamp01(f_add(f_add(yv, f_mul(k.cb_g, u)), f_mul(k.cr_g, v))));
-    sc.img[side][2][o] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cb_b, u))));
-}
-
-/// downsample_row at output (x, y): (((a[x0] + a[x1]) + b[x0]) + b[x1]) * 0.25f, edges clamped.
-S2_HD void downsample_px(const float* in, float* out, unsigned iw, unsigned ih, unsigned x, unsigned y) {
-    const unsigned ow = (iw + 1) / 2;
-    const float* a = in + static_cast<std::size_t>(2 * y) * iw;
-    const unsigned y1 = 2 * y + 1 < ih - 1 ? 2 * y + 1 : ih - 1;
-    const float* b = in + static_cast<std::size_t>(y1) * iw;
-    const unsigned x0 = 2 * x, x1 = 2 * x + 1 < iw - 1 ? 2 * x + 1 : iw - 1;
-    out[static_cast<std::size_t>(y) * ow + x] = f_mul(f_add(f_add(f_add(a[x0], a[x1]), b[x0]), b[x1]), 0.25f);
+    rgb[0] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cr_r, v))));
+    rgb[1] = srgb_to_linear(k, clamp01(f_add(f_add(yv, f_mul(k.cb_g, u)), f_mul(k.cr_g, v))));
+    rgb[2] = srgb_to_linear(k, clamp01(f_add(yv, f_mul(k.cb_b, u))));
 }
 
 /// cube_root_plus: the same bit-level first guess and Newton steps, the same fmas.
@@ -274,9 +260,9 @@ S2_HD float cube_root_plus(float x, float add) {
     return f_fma(r2, x, add);
 }
 
-/// xyb_row of sample i of one side's three planes, in place.
-S2_HD void xyb_px(float* const p[3], std::size_t i, const S2Constants& k) {
-    const float r = p[0][i], g = p[1][i], b = p[2][i];
+/// xyb_row of one sample: linear R, G, B in, X, Y, B out.
+S2_HD void xyb_rgb(float p[3], const S2Constants& k) {
+    const float r = p[0], g = p[1], b = p[2];
     float c[3];
     for (int j = 0; j < 3; ++j) {
         float m = f_fma(k.opsin[j][0], r, f_fma(k.opsin[j][1], g, f_fma(k.opsin[j][2], b, k.opsin_bias)));
@@ -284,9 +270,48 @@ S2_HD void xyb_px(float* const p[3], std::size_t i, const S2Constants& k) {
         c[j] = cube_root_plus(m, k.neg_cbrt_bias);
     }
     const float x = f_mul(0.5f, f_sub(c[0], c[1])), yv = f_mul(0.5f, f_add(c[0], c[1]));
-    p[0][i] = f_add(f_mul(x, 14.0f), 0.42f);
-    p[1][i] = f_add(yv, 0.01f);
-    p[2][i] = f_add(f_sub(c[2], yv), 0.55f);
+    p[0] = f_add(f_mul(x, 14.0f), 0.42f);
+    p[1] = f_add(yv, 0.01f);
+    p[2] = f_add(f_sub(c[2], yv), 0.55f);
+}
+
+/// One scale's preparation at block (bx, by) of 2x2 samples (the last row or
+/// column of an odd size: its block is one sample wide): the linear RGB of
+/// both sides (from the input samples when `from_input`, scale 0; else cur's
+/// planes, which the previous scale's preparation downsampled into), the
+/// next scale's sample (bx, by) when `next` is set (downsample_row:
+/// (((a[x0] + a[x1]) + b[x0]) + b[x1]) * 0.25f, edges clamped), then XYB of
+/// the block's samples into cur's planes: the CPU's values, as it downsamples
+/// before turning a scale into XYB in place.
+S2_HD void prepare_block(const Planes3& in, bool from_input, const S2Geometry& g, const S2Constants& k,
+                         const S2Scale& cur, const S2Scale* next, unsigned bx, unsigned by) {
+    const unsigned w = cur.w, h = cur.h, x0 = 2 * bx, y0 = 2 * by;
+    const bool wide = x0 + 1 < w, tall = y0 + 1 < h;
+    const unsigned xs[2] = {x0, wide ? x0 + 1 : x0}, ys[2] = {y0, tall ? y0 + 1 : y0};
+    S2_UNROLL  // constant sides: indexing `in` with a variable copies it to local memory on the device
+    for (unsigned side = 0; side < 2; ++side) {
+        float lin[2][2][3];  // [row][column][channel]
+        for (unsigned r = 0; r < 2; ++r)
+            for (unsigned c = 0; c < 2; ++c) {
+                if (from_input) {
+                    to_linear_rgb(in, g, k, xs[c], ys[r], side, lin[r][c]);
+                } else {
+                    const std::size_t o = static_cast<std::size_t>(ys[r]) * w + xs[c];
+                    for (unsigned ch = 0; ch < 3; ++ch) lin[r][c][ch] = cur.img[side][ch][o];
+                }
+            }
+        if (next)
+            for (unsigned ch = 0; ch < 3; ++ch)
+                next->img[side][ch][static_cast<std::size_t>(by) * next->w + bx] =
+                    f_mul(f_add(f_add(f_add(lin[0][0][ch], lin[0][1][ch]), lin[1][0][ch]), lin[1][1][ch]), 0.25f);
+        for (unsigned r = 0; r < 2; ++r)  // constant bounds: registers, not local memory, on the device
+            for (unsigned c = 0; c < 2; ++c)
+                if ((r == 0 || tall) && (c == 0 || wide)) {
+                    xyb_rgb(lin[r][c], k);
+                    const std::size_t o = static_cast<std::size_t>(ys[r]) * w + xs[c];
+                    for (unsigned ch = 0; ch < 3; ++ch) cur.img[side][ch][o] = lin[r][c][ch];
+                }
+    }
 }
 
 /// The recursive state of blur_h_row or blur_v_column between positions.
@@ -410,31 +435,22 @@ S2_HD void map_terms(const MapInputs& m, std::size_t i, float c2, double* t) {
 }
 
 /// The CPU's sequence of steps (Scorer::norms), each scale in its own planes:
-/// linear RGB of both sides; per scale, the next scale downsampled before
-/// this one turns into XYB in place, then per channel the five blurs (s11,
+/// per scale, its preparation (linear RGB from the input at scale 0, the next
+/// scale downsampled, XYB in place), then per channel the five blurs (s11,
 /// s22, s12, mu1, mu2); finally the map sums of every scale and channel into
 /// sums (kS2Sums layout). The values are the CPU's whatever the planes.
 /// `e` runs each step (kernel launches on the device, loops on the host):
-/// to_linear(in, scale 0), downsample(d, iw, ih), xyb(scale, n),
-/// blur_h(jobs, w, h), blur_v(jobs, w, h), map_sums(jobs, sums).
+/// prepare(in, from_input, cur, next or null): prepare_block over
+/// ceil(w / 2) x ceil(h / 2) blocks; blur_h(jobs, w, h), blur_v(jobs, w, h),
+/// map_sums(jobs, sums).
 template <typename Exec>
 void run_pipeline(Exec& e, const Planes3& in, const S2Geometry& g, const S2Scratch& sc, double* sums) {
-    e.to_linear(in, sc.scale[0]);
     MapJobs maps{};
     maps.scales = g.scales;
     for (int scale = 0; scale < g.scales; ++scale) {
         const S2Scale& cur = sc.scale[scale];
         const unsigned sw = cur.w, sh = cur.h;
-        if (scale + 1 < g.scales) {
-            Downsample d{};
-            for (int i = 0; i < 2; ++i)
-                for (int c = 0; c < 3; ++c) {
-                    d.in[i * 3 + c] = cur.img[i][c];
-                    d.out[i * 3 + c] = sc.scale[scale + 1].img[i][c];
-                }
-            e.downsample(d, sw, sh);
-        }
-        e.xyb(cur, std::size_t{sw} * sh);
+        e.prepare(in, scale == 0, cur, scale + 1 < g.scales ? &sc.scale[scale + 1] : nullptr);
         for (int c = 0; c < 3; ++c) {
             const float* a = cur.img[0][c];
             const float* b = cur.img[1][c];
