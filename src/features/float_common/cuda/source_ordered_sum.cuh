@@ -304,20 +304,22 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta)
             bool ok = e >= 1 - Bits<T>::kBias && e <= Bits<T>::kBias && scale != 0.0;
             // This thread's prefixes (relative to its start), sum of |b|, ties, parity function.
             double p = 0.0, pmin = 0.0, pmax = 0.0, abs_sum = 0.0;
-            unsigned ties = 0, par0 = 0, par1 = 1, e0 = 0, e1 = 0;
+            unsigned tie_bits = 0, par0 = 0, par1 = 1, e0 = 0, e1 = 0;
+            bool nonneg = true;
 #pragma unroll
             for (unsigned r = 0; r < kPer; ++r) {
                 double b;
                 bool tie;
                 ok = increment<T>(v[r][q], scale, b, tie) && ok;
                 if (!ok) b = 0.0;
+                nonneg = nonneg && b >= 0.0;
                 p = p + b;
                 abs_sum = abs_sum + fabs(b);
                 pmin = r == 0 || p < pmin ? p : pmin;
                 pmax = r == 0 || p > pmax ? p : pmax;
                 const unsigned pb = parity_of(b);
                 if (tie && ok) {
-                    ++ties;
+                    tie_bits |= 1u << r;
                     e0 += (par0 + pb) & 1u;
                     e1 += (par1 + pb) & 1u;
                     par0 = par1 = 0;
@@ -326,17 +328,31 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta)
                     par1 = (par1 + pb) & 1u;
                 }
             }
-            const double incl = warp_scan(p), offset = incl - p;
-            const double lo = warp_min(offset + pmin), hi = warp_max(offset + pmax);
-            for (unsigned d = 16; d > 0; d >>= 1) {
-                abs_sum = abs_sum + __shfl_xor_sync(0xffffffffu, abs_sum, d);
-                ties += __shfl_xor_sync(0xffffffffu, ties, d);
+            const double incl = warp_scan(p), total = __shfl_sync(0xffffffffu, incl, 31);
+            double lo, hi;
+            if (all32(nonneg)) {  // the warp's prefixes rise from 0 to its total, which is its sum of |b|
+                lo = 0.0;
+                hi = total;
+                abs_sum = total;
+            } else {
+                const double offset = incl - p;
+                lo = warp_min(offset + pmin);
+                hi = warp_max(offset + pmax);
+                for (unsigned d = 16; d > 0; d >>= 1) abs_sum = abs_sum + __shfl_xor_sync(0xffffffffu, abs_sum, d);
             }
-            // The lanes' parity functions composed in lane order (lane 0 ends with lanes 0..31).
-            unsigned f = parity_fn(e0, par0, e1, par1);
-            for (unsigned d = 1; d < 32; d <<= 1) {
-                const unsigned next = __shfl_down_sync(0xffffffffu, f, d);
-                if (lane + d < 32) f = parity_then(f, next);
+            unsigned ties = 0;
+#pragma unroll
+            for (unsigned r = 0; r < kPer; ++r) ties += __popc(__ballot_sync(0xffffffffu, tie_bits >> r & 1u));
+            // The lanes' parity functions composed in lane order (lane 0 ends with lanes 0..31);
+            // without ties, the total's parity alone.
+            const unsigned pt = parity_of(total);
+            unsigned f = parity_fn(0, pt, 0, (1u + pt) & 1u);
+            if (ties > 0) {
+                f = parity_fn(e0, par0, e1, par1);
+                for (unsigned d = 1; d < 32; d <<= 1) {
+                    const unsigned next = __shfl_down_sync(0xffffffffu, f, d);
+                    if (lane + d < 32) f = parity_then(f, next);
+                }
             }
             if (all32(ok)) ok_bits |= 1u << (4 * q + j);
             if (lane == 31) {
