@@ -1,10 +1,12 @@
 // Device kernels of the ssimulacra2 twin: one thread per 2x2 block (conversion,
 // downsampling, XYB), per row (horizontal blur, in tiles through shared
-// memory), per column (vertical blur, in tiles),
-// each running a body of ssimulacra2_cuda_pipeline.hpp; the map sums are
-// float_common/cuda/source_ordered_sum.cuh's chunked walk over map_terms (exactly the
-// CPU's sequential double sums). Compiled with --fmad=false -prec-div=true
-// -prec-sqrt=true; the bodies use explicit _rn intrinsics besides.
+// memory), per column (vertical blur, in tiles), each running a body of
+// ssimulacra2_cuda_pipeline.hpp; the map sums are the chunked walk of
+// float_common/cuda/source_ordered_sum.cuh over map_terms (exactly the CPU's
+// sequential double sums). Compiled with --fmad=false -prec-div=true
+// -prec-sqrt=true; the bodies use explicit _rn intrinsics besides. Kernels
+// index their parameter arrays with constants only: an index from blockIdx
+// would copy the array to local memory in every thread.
 #include "ssimulacra2_cuda_kernels.hpp"
 
 #include "backends/gpu/portability.hpp"
@@ -40,7 +42,7 @@ __global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsign
     const float *a = nullptr, *b = nullptr;
     float* out = nullptr;
 #pragma unroll
-    for (unsigned j = 0; j < 5; ++j)  // constant indices (see k_to_linear)
+    for (unsigned j = 0; j < 5; ++j)  // constant indices (see the file comment)
         if (j == blockIdx.y) {
             a = jobs.a[j];
             b = jobs.b[j];
@@ -96,7 +98,7 @@ __global__ void __launch_bounds__(32) k_blur_v(BlurJobs jobs, unsigned w, unsign
     const float* a = nullptr;
     float* out = nullptr;
 #pragma unroll
-    for (unsigned j = 0; j < 5; ++j)  // constant indices (see k_to_linear)
+    for (unsigned j = 0; j < 5; ++j)  // constant indices (see the file comment)
         if (j == blockIdx.y) {
             a = jobs.a[j];
             out = jobs.out[j];
