@@ -139,8 +139,10 @@ std::vector<Case<T>> cases(std::size_t big) {
     }
     {  // terms far above the running sum, then tiny ones that vanish
         std::vector<T> t;
-        for (std::size_t i = 0; i < 40000; ++i) t.push_back(i % 5000 == 0 ? static_cast<T>(1e30) : static_cast<T>(1e-3));
-        for (std::size_t i = 0; i < 40000; ++i) t.push_back(i % 5000 == 0 ? static_cast<T>(-1e30) : static_cast<T>(1e-20));
+        for (std::size_t i = 0; i < 40000; ++i)
+            t.push_back(i % 5000 == 0 ? static_cast<T>(1e30) : static_cast<T>(1e-3));
+        for (std::size_t i = 0; i < 40000; ++i)
+            t.push_back(i % 5000 == 0 ? static_cast<T>(-1e30) : static_cast<T>(1e-20));
         add("large and vanishing terms", t);
     }
     {  // zeros of both signs, alone and before other terms
@@ -154,7 +156,8 @@ std::vector<Case<T>> cases(std::size_t big) {
     }
     {  // a subnormal running sum
         std::vector<T> t(50000);
-        for (auto& v : t) v = std::numeric_limits<T>::denorm_min() * static_cast<T>(1 + (rng() % 5)) * (rng() % 2 ? 1 : -1);
+        for (auto& v : t)
+            v = std::numeric_limits<T>::denorm_min() * static_cast<T>(1 + (rng() % 5)) * (rng() % 2 ? 1 : -1);
         add("subnormal sums", t);
     }
     {  // infinities and NaN after a normal stretch
@@ -210,8 +213,8 @@ TEST(SourceOrderedSum, DoubleEqualsSequentialSum) {
 
 TEST(SourceOrderedSum, GateClosedWritesNothing) {
     if (!have_device()) GTEST_SKIP() << "no CUDA device";
-    const std::vector<std::vector<std::vector<float>>> one{{std::vector<float>(5000, 1.5f), std::vector<float>(5000, 0.5f),
-                                                            std::vector<float>(5000, 2.0f)}};
+    const std::vector<std::vector<std::vector<float>>> one{
+        {std::vector<float>(5000, 1.5f), std::vector<float>(5000, 0.5f), std::vector<float>(5000, 2.0f)}};
     EXPECT_EQ(device_sums(one, 0)[0], -12345.0f);
     const std::vector<float> open = device_sums(one, 1);
     EXPECT_EQ(open[0], 7500.0f);

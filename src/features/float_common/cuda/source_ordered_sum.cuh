@@ -50,10 +50,10 @@
 // terms, s zero or subnormal, NaN and infinities).
 #pragma once
 
-#include "backends/gpu/portability.hpp"
-
 #include <cstddef>
 #include <cstdint>
+
+#include "backends/gpu/portability.hpp"
 
 namespace vmaf::floatfeat::cuda::source_sum {
 
@@ -411,7 +411,8 @@ template <int G>
 __global__ void span_meta(Offsets o, const int* gate, const ChunkMeta* meta, ChunkMeta* span) {
     if (gate && *gate == 0) return;
     const unsigned g = blockIdx.y / G, q = blockIdx.y % G, lane = threadIdx.x;
-    const unsigned long long chunks = o.chunk[g + 1] - o.chunk[g], c0 = blockIdx.x * static_cast<unsigned long long>(kSpan);
+    const unsigned long long chunks = o.chunk[g + 1] - o.chunk[g],
+                             c0 = blockIdx.x * static_cast<unsigned long long>(kSpan);
     if (c0 >= chunks) return;  // uniform per block
     const bool in = c0 + lane < chunks;
     ChunkMeta x{};

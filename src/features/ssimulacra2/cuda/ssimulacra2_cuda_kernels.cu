@@ -7,10 +7,9 @@
 // -prec-sqrt=true; the bodies use explicit _rn intrinsics besides. Kernels
 // index their parameter arrays with constants only: an index from blockIdx
 // would copy the array to local memory in every thread.
-#include "ssimulacra2_cuda_kernels.hpp"
-
 #include "backends/gpu/portability.hpp"
 #include "features/float_common/cuda/source_ordered_sum.cuh"
+#include "ssimulacra2_cuda_kernels.hpp"
 
 namespace vmaf::ssimulacra2::cuda {
 

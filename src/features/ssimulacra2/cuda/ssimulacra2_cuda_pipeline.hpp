@@ -17,10 +17,8 @@
 
 #ifdef __CUDACC__
 #define S2_HD __host__ __device__ __forceinline__
-#define S2_UNROLL _Pragma("unroll")
 #else
 #define S2_HD inline
-#define S2_UNROLL
 #endif
 
 namespace vmaf::ssimulacra2::cuda {
@@ -63,7 +61,6 @@ struct Planes3 {
     const unsigned char* p[2][3];
     std::size_t pitch[3];
 };
-
 
 /// Five blur jobs: in a (times b, each product rounded to float, when b is
 /// set) into out.
@@ -275,6 +272,35 @@ S2_HD void xyb_rgb(float p[3], const S2Constants& k) {
     p[2] = f_add(f_sub(c[2], yv), 0.55f);
 }
 
+/// prepare_block's work for one side.
+S2_HD void prepare_side(const Planes3& in, bool from_input, const S2Geometry& g, const S2Constants& k,
+                        const S2Scale& cur, const S2Scale* next, unsigned bx, unsigned by, unsigned side) {
+    const unsigned w = cur.w, h = cur.h, x0 = 2 * bx, y0 = 2 * by;
+    const bool wide = x0 + 1 < w, tall = y0 + 1 < h;
+    const unsigned xs[2] = {x0, wide ? x0 + 1 : x0}, ys[2] = {y0, tall ? y0 + 1 : y0};
+    float lin[2][2][3];  // [row][column][channel]
+    for (unsigned r = 0; r < 2; ++r)
+        for (unsigned c = 0; c < 2; ++c) {
+            if (from_input) {
+                to_linear_rgb(in, g, k, xs[c], ys[r], side, lin[r][c]);
+            } else {
+                const std::size_t o = static_cast<std::size_t>(ys[r]) * w + xs[c];
+                for (unsigned ch = 0; ch < 3; ++ch) lin[r][c][ch] = cur.img[side][ch][o];
+            }
+        }
+    if (next)
+        for (unsigned ch = 0; ch < 3; ++ch)
+            next->img[side][ch][static_cast<std::size_t>(by) * next->w + bx] =
+                f_mul(f_add(f_add(f_add(lin[0][0][ch], lin[0][1][ch]), lin[1][0][ch]), lin[1][1][ch]), 0.25f);
+    for (unsigned r = 0; r < 2; ++r)  // constant bounds: registers, not local memory, on the device
+        for (unsigned c = 0; c < 2; ++c)
+            if ((r == 0 || tall) && (c == 0 || wide)) {
+                xyb_rgb(lin[r][c], k);
+                const std::size_t o = static_cast<std::size_t>(ys[r]) * w + xs[c];
+                for (unsigned ch = 0; ch < 3; ++ch) cur.img[side][ch][o] = lin[r][c][ch];
+            }
+}
+
 /// One scale's preparation at block (bx, by) of 2x2 samples (the last row or
 /// column of an odd size: its block is one sample wide): the linear RGB of
 /// both sides (from the input samples when `from_input`, scale 0; else cur's
@@ -282,36 +308,12 @@ S2_HD void xyb_rgb(float p[3], const S2Constants& k) {
 /// next scale's sample (bx, by) when `next` is set (downsample_row:
 /// (((a[x0] + a[x1]) + b[x0]) + b[x1]) * 0.25f, edges clamped), then XYB of
 /// the block's samples into cur's planes: the CPU's values, as it downsamples
-/// before turning a scale into XYB in place.
+/// before turning a scale into XYB in place. (Sides as constants: indexing
+/// `in` or `cur` with a variable copies them to local memory on the device.)
 S2_HD void prepare_block(const Planes3& in, bool from_input, const S2Geometry& g, const S2Constants& k,
                          const S2Scale& cur, const S2Scale* next, unsigned bx, unsigned by) {
-    const unsigned w = cur.w, h = cur.h, x0 = 2 * bx, y0 = 2 * by;
-    const bool wide = x0 + 1 < w, tall = y0 + 1 < h;
-    const unsigned xs[2] = {x0, wide ? x0 + 1 : x0}, ys[2] = {y0, tall ? y0 + 1 : y0};
-    S2_UNROLL  // constant sides: indexing `in` with a variable copies it to local memory on the device
-    for (unsigned side = 0; side < 2; ++side) {
-        float lin[2][2][3];  // [row][column][channel]
-        for (unsigned r = 0; r < 2; ++r)
-            for (unsigned c = 0; c < 2; ++c) {
-                if (from_input) {
-                    to_linear_rgb(in, g, k, xs[c], ys[r], side, lin[r][c]);
-                } else {
-                    const std::size_t o = static_cast<std::size_t>(ys[r]) * w + xs[c];
-                    for (unsigned ch = 0; ch < 3; ++ch) lin[r][c][ch] = cur.img[side][ch][o];
-                }
-            }
-        if (next)
-            for (unsigned ch = 0; ch < 3; ++ch)
-                next->img[side][ch][static_cast<std::size_t>(by) * next->w + bx] =
-                    f_mul(f_add(f_add(f_add(lin[0][0][ch], lin[0][1][ch]), lin[1][0][ch]), lin[1][1][ch]), 0.25f);
-        for (unsigned r = 0; r < 2; ++r)  // constant bounds: registers, not local memory, on the device
-            for (unsigned c = 0; c < 2; ++c)
-                if ((r == 0 || tall) && (c == 0 || wide)) {
-                    xyb_rgb(lin[r][c], k);
-                    const std::size_t o = static_cast<std::size_t>(ys[r]) * w + xs[c];
-                    for (unsigned ch = 0; ch < 3; ++ch) cur.img[side][ch][o] = lin[r][c][ch];
-                }
-    }
+    prepare_side(in, from_input, g, k, cur, next, bx, by, 0);
+    prepare_side(in, from_input, g, k, cur, next, bx, by, 1);
 }
 
 /// The recursive state of blur_h_row or blur_v_column between positions.
