@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsign
             const bool inside = r < rows && x < w;
             const std::size_t o = static_cast<std::size_t>(y0 + r) * w + x;
             va[r] = inside ? a[o] : 0.0f;
-            vb[r] = inside && b ? b[o] : 0.0f;
+            vb[r] = inside && b && b != a ? b[o] : va[r];  // a square: the samples once
         }
     };
     auto keep = [&](int t) {  // into the ring: the CPU's stored product, or the sample
