@@ -495,7 +495,7 @@ __device__ inline bool take_whole(T& s, const ChunkMeta& x) {
 template <typename T, class Src>
 __global__ void walk(Src src, Offsets o, const int* gate, const ChunkMeta* meta, const ChunkMeta* span, T* sums) {
     constexpr int G = Src::kTerms;
-    __shared__ ChunkMeta smeta[kSpan];
+    __shared__ ChunkMeta smeta[kSpan], sspan[32];
     __shared__ T stage[kChunk];
     if (gate && *gate == 0) return;
     const unsigned g = blockIdx.x / G, q = blockIdx.x % G;
@@ -504,7 +504,12 @@ __global__ void walk(Src src, Offsets o, const int* gate, const ChunkMeta* meta,
     const ChunkMeta* sm = span + o.span[g] * G + q;
     T s = 0;  // the same value in every lane
     for (unsigned long long sp = 0; sp < spans; ++sp) {
-        if (take_whole(s, sm[sp * G])) continue;
+        if (sp % 32 == 0) {  // the next 32 spans' figures, loaded together
+            __syncwarp();
+            if (sp + threadIdx.x < spans) sspan[threadIdx.x] = sm[(sp + threadIdx.x) * G];
+            __syncwarp();
+        }
+        if (take_whole(s, sspan[sp % 32])) continue;
         const unsigned long long c0 = sp * kSpan;
         if (c0 + threadIdx.x < chunks) smeta[threadIdx.x] = cm[(c0 + threadIdx.x) * G];
         __syncwarp();
@@ -514,10 +519,17 @@ __global__ void walk(Src src, Offsets o, const int* gate, const ChunkMeta* meta,
             // The CPU's loop over this chunk.
             const unsigned long long base = (c0 + c) * kChunk;
             const unsigned len = n - base < kChunk ? static_cast<unsigned>(n - base) : kChunk;
-            for (unsigned i = threadIdx.x; i < len; i += 32) {
-                T t[G];
-                src.terms(g, base + i, t);
-                stage[i] = t[q];
+#pragma unroll 8
+            for (unsigned r = 0; r < kChunk / 32; ++r) {  // unrolled: the sources' loads in flight together
+                const unsigned i = r * 32 + threadIdx.x;
+                if (i < len) {
+                    T t[G];
+                    src.terms(g, base + i, t);
+                    T mine = t[0];
+#pragma unroll
+                    for (int k = 1; k < G; ++k) mine = k == static_cast<int>(q) ? t[k] : mine;  // no local memory
+                    stage[i] = mine;
+                }
             }
             __syncwarp();
             if (threadIdx.x == 0)
