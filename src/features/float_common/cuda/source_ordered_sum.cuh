@@ -16,8 +16,7 @@
 // Beyond ordered_sum.cu: ties are taken whole for s > 0 (their rounding
 // depends only on the parity of S, see below), terms up to 2^52 units, spans
 // of chunks (the walk takes 32 chunks at a step where it can), warp-shuffle
-// scans, and one pass over the terms for the chunk figures: the guesses come
-// from a decoupled look-back in that pass (chunk_meta).
+// scans.
 //
 // Why the chunked walk equals the sequential sum. Let the running sum s be a
 // normal float/double of binade e and sign g, with M mantissa bits (23, 52):
@@ -142,13 +141,11 @@ Offsets offsets(const Src& src, unsigned groups) {
     return o;
 }
 
-/// Scratch bytes of launch_ordered: look-back flags and tickets, chunk sums
-/// (own and inclusive), chunk and span figures.
+/// Scratch bytes of launch_ordered: chunk sums, chunk and span figures.
 template <int G>
 std::size_t scratch_bytes(const Offsets& o) {
-    const std::size_t chunks = o.chunk[o.groups];
-    return align256((chunks + kMaxGroups) * sizeof(unsigned)) + 2 * align256(chunks * G * sizeof(double)) +
-           align256(chunks * G * sizeof(ChunkMeta)) + align256(o.span[o.groups] * G * sizeof(ChunkMeta));
+    return align256(o.chunk[o.groups] * G * sizeof(double)) + align256(o.chunk[o.groups] * G * sizeof(ChunkMeta)) +
+           align256(o.span[o.groups] * G * sizeof(ChunkMeta));
 }
 
 /// Whether pred holds in every lane of this group of 32 (a warp on NVIDIA).
@@ -180,22 +177,66 @@ __device__ inline double warp_max(double v) {
     return v;
 }
 
-/// The guesses' running totals (the chunks' sums in double, any order) and
-/// their publication between chunk_meta's blocks (a decoupled look-back: block
-/// c takes chunk c by ticket, publishes its own sums, then adds its
-/// predecessors' back to the first that published its inclusive total).
-struct LookBack {
-    double* agg;       ///< [(chunk[g] + c) * G + q]: chunk c's sums
-    double* incl;      ///< the same index: the sums of chunks 0 .. c
-    unsigned* flag;    ///< [chunk[g] + c]: 0 nothing yet, 1 agg, 2 incl (zeroed before each launch)
-    unsigned* ticket;  ///< [g]: chunks taken (zeroed before each launch)
-};
-
-__device__ inline void store_volatile(double* p, double v) {
-    *static_cast<volatile double*>(p) = v;
+/// csum[(chunk[g] + c) * G + q]: term q of chunk c of group g added in double, any order (a guess only).
+template <typename T, class Src>
+__global__ void chunk_sums(Src src, Offsets o, const int* gate, double* csum) {
+    constexpr int G = Src::kTerms;
+    __shared__ double part[kWarps][G];
+    if (gate && *gate == 0) return;
+    const unsigned g = blockIdx.y;
+    const unsigned long long n = src.n(g), base = blockIdx.x * static_cast<unsigned long long>(kChunk);
+    if (base >= n) return;  // uniform per block
+    double v[G] = {};
+#pragma unroll
+    for (unsigned r = 0; r < kPer; ++r) {
+        const unsigned long long i = base + r * kThreads + threadIdx.x;
+        if (i < n) {
+            T t[G];
+            src.terms(g, i, t);
+#pragma unroll
+            for (int q = 0; q < G; ++q) v[q] = v[q] + static_cast<double>(t[q]);
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < G; ++q) {
+        for (unsigned d = 16; d > 0; d >>= 1) v[q] = v[q] + __shfl_xor_sync(0xffffffffu, v[q], d);
+        if (threadIdx.x % 32 == 0) part[threadIdx.x / 32][q] = v[q];
+    }
+    __syncthreads();
+    if (threadIdx.x < G) {
+        double s = 0.0;
+        for (unsigned w = 0; w < kWarps; ++w) s = s + part[w][threadIdx.x];
+        csum[(o.chunk[g] + blockIdx.x) * G + threadIdx.x] = s;
+    }
 }
-__device__ inline double load_volatile(const double* p) {
-    return *static_cast<const volatile double*>(p);
+
+/// meta[(chunk[g] + c) * G + q].guess: the binade (in T) of the sum of chunks < c of sequence (g, q).
+/// Block g * G + q, 1024 threads.
+template <typename T, int G>
+__global__ void chunk_guesses(Offsets o, const int* gate, const double* csum, ChunkMeta* meta) {
+    __shared__ double scan[1024];
+    if (gate && *gate == 0) return;
+    const unsigned g = blockIdx.x / G, q = blockIdx.x % G;
+    const unsigned long long chunks = o.chunk[g + 1] - o.chunk[g];
+    const double* cs = csum + o.chunk[g] * G + q;
+    ChunkMeta* m = meta + o.chunk[g] * G + q;
+    const unsigned long long per = (chunks + 1023) / 1024, c0 = threadIdx.x * per;
+    double local = 0.0;
+    for (unsigned long long c = c0; c < c0 + per && c < chunks; ++c) local = local + cs[c * G];
+    scan[threadIdx.x] = local;
+    __syncthreads();
+    for (unsigned d = 1; d < 1024; d <<= 1) {
+        const double add = threadIdx.x >= d ? scan[threadIdx.x - d] : 0.0;
+        __syncthreads();
+        scan[threadIdx.x] = scan[threadIdx.x] + add;
+        __syncthreads();
+    }
+    double prefix = scan[threadIdx.x] - local;
+    for (unsigned long long c = c0; c < c0 + per && c < chunks; ++c) {
+        const auto bits = Bits<T>::of(static_cast<T>(prefix));
+        m[c * G].guess = static_cast<int>((bits >> Bits<T>::kMant) & Bits<T>::kExpMask) - Bits<T>::kBias;
+        prefix = prefix + cs[c * G];
+    }
 }
 
 /// The increment of one term at binade e: round(t / 2^(e - M)), or its
@@ -223,23 +264,17 @@ __device__ inline unsigned parity_of(double integer) {
 }
 
 /// Chunk figures (totals, prefix extremes, flags) of every sequence of the
-/// group, chunk c = the block's ticket (see LookBack). Thread r holds indices
-/// kPer r .. kPer r + kPer - 1 of the chunk.
+/// group. Thread r holds indices kPer r .. kPer r + kPer - 1 of the chunk.
 template <typename T, class Src>
-__global__ void chunk_meta(Src src, Offsets o, const int* gate, LookBack lb, ChunkMeta* meta) {
+__global__ void chunk_meta(Src src, Offsets o, const int* gate, ChunkMeta* meta) {
     constexpr int G = Src::kTerms;
     __shared__ double s_tot[kWarps][G][3], s_lo[kWarps][G][3], s_hi[kWarps][G][3], s_abs[kWarps][G][3];
     __shared__ unsigned s_ties[kWarps][G][3], s_par[kWarps][G][3], s_ok[kWarps];
-    __shared__ double s_part[kWarps][G], s_prefix[G];
-    __shared__ unsigned s_c;
     if (gate && *gate == 0) return;
     const unsigned g = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (threadIdx.x == 0) s_c = atomicAdd(lb.ticket + g, 1u);  // chunks in the order blocks start
-    __syncthreads();
-    const unsigned long long c = s_c, k = o.chunk[g] + c;
-    const unsigned long long n = src.n(g), base = c * kChunk;
+    const unsigned long long n = src.n(g), base = blockIdx.x * static_cast<unsigned long long>(kChunk);
     if (base >= n) return;  // uniform per block
-    ChunkMeta* m = meta + k * G;
+    ChunkMeta* m = meta + (o.chunk[g] + blockIdx.x) * G;
     double v[kPer][G];
 #pragma unroll
     for (unsigned r = 0; r < kPer; ++r) {
@@ -254,51 +289,10 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, LookBack lb, Chu
 #pragma unroll
         for (int q = 0; q < G; ++q) v[r][q] = static_cast<double>(t[q]);
     }
-    // The guess: the binade of the sum of chunks < c, from the chunks' sums in double.
-#pragma unroll
-    for (int q = 0; q < G; ++q) {
-        double x = 0.0;
-#pragma unroll
-        for (unsigned r = 0; r < kPer; ++r) x = x + v[r][q];
-        for (unsigned d = 16; d > 0; d >>= 1) x = x + __shfl_xor_sync(0xffffffffu, x, d);
-        if (lane == 0) s_part[warp][q] = x;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        double own[G], before[G];
-        for (int q = 0; q < G; ++q) {
-            own[q] = 0.0;
-            before[q] = 0.0;
-            for (unsigned w = 0; w < kWarps; ++w) own[q] = own[q] + s_part[w][q];
-        }
-        if (c > 0) {
-            for (int q = 0; q < G; ++q) store_volatile(lb.agg + k * G + q, own[q]);
-            __threadfence();
-            *static_cast<volatile unsigned*>(lb.flag + k) = 1u;
-            // Chunks c - 1, c - 2, ...: their blocks took earlier tickets, so they
-            // run or ran, and publish their own sums before waiting on anything.
-            for (unsigned long long pc = c - 1;; --pc) {
-                unsigned f;
-                do {
-                    f = *static_cast<volatile unsigned*>(lb.flag + o.chunk[g] + pc);
-                } while (f == 0u);
-                __threadfence();
-                const double* from = (f == 2u ? lb.incl : lb.agg) + (o.chunk[g] + pc) * G;
-                for (int q = 0; q < G; ++q) before[q] = before[q] + load_volatile(from + q);
-                if (f == 2u || pc == 0) break;
-            }
-        }
-        for (int q = 0; q < G; ++q) store_volatile(lb.incl + k * G + q, before[q] + own[q]);
-        __threadfence();
-        *static_cast<volatile unsigned*>(lb.flag + k) = 2u;
-        for (int q = 0; q < G; ++q) s_prefix[q] = before[q];
-    }
-    __syncthreads();
     unsigned ok_bits = 0;  // bit 4 q + j: candidate j of sequence q; bit 4 q + 3: all zero
 #pragma unroll
     for (int q = 0; q < G; ++q) {
-        const auto prefix_bits = Bits<T>::of(static_cast<T>(s_prefix[q]));
-        const int guess = static_cast<int>((prefix_bits >> Bits<T>::kMant) & Bits<T>::kExpMask) - Bits<T>::kBias;
+        const int guess = m[q].guess;
         bool zero = true;
 #pragma unroll
         for (unsigned r = 0; r < kPer; ++r) zero = zero && v[r][q] == 0.0;
@@ -378,8 +372,7 @@ __global__ void chunk_meta(Src src, Offsets o, const int* gate, LookBack lb, Chu
         unsigned all = ~0u;
         for (unsigned w = 0; w < kWarps; ++w) all &= s_ok[w];
         ChunkMeta x{};
-        const auto prefix_bits = Bits<T>::of(static_cast<T>(s_prefix[q]));
-        x.guess = static_cast<int>((prefix_bits >> Bits<T>::kMant) & Bits<T>::kExpMask) - Bits<T>::kBias;
+        x.guess = m[q].guess;
         x.flags = (all >> (4 * q)) & 0xfu;
         for (int j = Bits<T>::kCandFirst; j <= Bits<T>::kCandLast; ++j) {
             double off = 0.0, lo = 0.0, hi = 0.0, abs_sum = 0.0;
@@ -550,24 +543,17 @@ template <typename T, class Src>
 void launch_ordered(const Src& src, const Offsets& o, const int* gate, void* scratch, T* sums, cudaStream_t st) {
     constexpr int G = Src::kTerms;
     if (o.groups == 0) return;
-    const std::size_t chunks = o.chunk[o.groups];
     auto* p = static_cast<unsigned char*>(scratch);
-    LookBack lb{};
-    lb.flag = reinterpret_cast<unsigned*>(p);
-    lb.ticket = lb.flag + chunks;
-    const std::size_t flag_bytes = align256((chunks + kMaxGroups) * sizeof(unsigned));
-    p += flag_bytes;
-    lb.agg = reinterpret_cast<double*>(p);
-    p += align256(chunks * G * sizeof(double));
-    lb.incl = reinterpret_cast<double*>(p);
-    p += align256(chunks * G * sizeof(double));
+    auto* csum = reinterpret_cast<double*>(p);
+    p += align256(o.chunk[o.groups] * G * sizeof(double));
     auto* meta = reinterpret_cast<ChunkMeta*>(p);
-    p += align256(chunks * G * sizeof(ChunkMeta));
+    p += align256(o.chunk[o.groups] * G * sizeof(ChunkMeta));
     auto* span = reinterpret_cast<ChunkMeta*>(p);
     if (o.widest_chunks > 0) {
         const dim3 grid(static_cast<unsigned>(o.widest_chunks), o.groups);
-        cudaMemsetAsync(lb.flag, 0, flag_bytes, st);
-        chunk_meta<T, Src><<<grid, kThreads, 0, st>>>(src, o, gate, lb, meta);
+        chunk_sums<T, Src><<<grid, kThreads, 0, st>>>(src, o, gate, csum);
+        chunk_guesses<T, G><<<o.groups * G, 1024, 0, st>>>(o, gate, csum, meta);
+        chunk_meta<T, Src><<<grid, kThreads, 0, st>>>(src, o, gate, meta);
         span_meta<G><<<dim3(static_cast<unsigned>(o.widest_spans), o.groups * G), 32, 0, st>>>(o, gate, meta, span);
     }
     walk<T, Src><<<o.groups * G, 32, 0, st>>>(src, o, gate, meta, span, sums);
