@@ -525,8 +525,17 @@ __global__ void walk(Src src, Offsets o, const int* gate, const ChunkMeta* meta,
                 }
             }
             __syncwarp();
-            if (threadIdx.x == 0)
-                for (unsigned i = 0; i < len; ++i) s = s + stage[i];
+            if (threadIdx.x == 0) {
+                unsigned i = 0;
+                for (; i + 8 <= len; i += 8) {  // eight loads in flight, then the eight additions in order
+                    T x[8];
+#pragma unroll
+                    for (unsigned r = 0; r < 8; ++r) x[r] = stage[i + r];
+#pragma unroll
+                    for (unsigned r = 0; r < 8; ++r) s = s + x[r];
+                }
+                for (; i < len; ++i) s = s + stage[i];
+            }
             s = __shfl_sync(0xffffffffu, s, 0);
             __syncwarp();
         }
