@@ -33,15 +33,17 @@ struct HostExec {
             for (unsigned bx = 0; bx < (cur.w + 1) / 2; ++bx) prepare_block(in, from_input, g, k, cur, next, bx, by);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
-        for (int q = 0; q < 5; ++q)
+        for (int q = 0; q < kBlurJobs; ++q)
             for (unsigned y = 0; y < h; ++y) {
                 const std::size_t o = std::size_t{y} * w;
                 blur_h_row(j.a[q] + o, j.b[q] ? j.b[q] + o : nullptr, j.out[q] + o, static_cast<int>(w), k);
             }
     }
-    void blur_v(const BlurJobs& j, unsigned w, unsigned h) {
-        for (int q = 0; q < 5; ++q)
-            for (unsigned x = 0; x < w; ++x) blur_v_col(j.a[q] + x, j.out[q] + x, w, static_cast<int>(h), k);
+    void blur_v(const BlurJobs& j, unsigned w, unsigned h) {  // in place (a == out), as the device's
+        for (int q = 0; q < kBlurJobs; ++q) {
+            const std::vector<float> in(j.a[q], j.a[q] + std::size_t{w} * h);
+            for (unsigned x = 0; x < w; ++x) blur_v_col(in.data() + x, j.out[q] + x, w, static_cast<int>(h), k);
+        }
     }
     void map_sums(const MapJobs& j, double* sums) {
         for (int s = 0; s < j.scales; ++s)

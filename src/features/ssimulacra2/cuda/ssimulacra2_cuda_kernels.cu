@@ -34,14 +34,14 @@ constexpr int kTile = 32, kRing = 4 * kTile;
 /// walking row r tile by tile: each tile of inputs (the products, for a
 /// product job) is read and each tile of outputs written a row at a time by
 /// the whole warp, through shared memory. Launch: 32 threads.
-__global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
+__global__ void __launch_bounds__(32, 12) k_blur_h(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
     __shared__ float ring[32][kRing + 1];  // + 1: lanes reading one column hit distinct banks
     __shared__ float tile_out[32][kTile + 1];
     const unsigned lane = threadIdx.x, y0 = blockIdx.x * 32, rows = h - y0 < 32 ? h - y0 : 32;
     const float *a = nullptr, *b = nullptr;
     float* out = nullptr;
 #pragma unroll
-    for (unsigned j = 0; j < 5; ++j)  // constant indices (see the file comment)
+    for (unsigned j = 0; j < kBlurJobs; ++j)  // constant indices (see the file comment)
         if (j == blockIdx.y) {
             a = jobs.a[j];
             b = jobs.b[j];
@@ -90,14 +90,16 @@ __global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsign
 /// blur_v_column of columns 32 blockIdx.x .. + 31 of job blockIdx.y, lane c
 /// walking column c tile by tile (kTile rows; the ring as k_blur_h's, one
 /// column per lane): each row of a tile is read and written by the whole
-/// warp, the next tile's samples in flight while one is blurred. Launch: 32 threads.
+/// warp, the next tile's samples in flight while one is blurred. In place
+/// (a == out) as well: a row is read two tiles before its output is written,
+/// and only read once. Launch: 32 threads.
 __global__ void __launch_bounds__(32) k_blur_v(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
     __shared__ float ring[kRing][32];  // lane c's column only: no sharing between lanes
     const unsigned lane = threadIdx.x, x = blockIdx.x * 32 + lane;
     const float* a = nullptr;
     float* out = nullptr;
 #pragma unroll
-    for (unsigned j = 0; j < 5; ++j)  // constant indices (see the file comment)
+    for (unsigned j = 0; j < kBlurJobs; ++j)  // constant indices (see the file comment)
         if (j == blockIdx.y) {
             a = jobs.a[j];
             out = jobs.out[j];
@@ -159,10 +161,10 @@ struct DeviceExec {
                                                                              next ? *next : S2Scale{}, next != nullptr);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
-        k_blur_h<<<dim3((h + 31) / 32, 5), 32, 0, s>>>(j, w, h, k);
+        k_blur_h<<<dim3((h + 31) / 32, kBlurJobs), 32, 0, s>>>(j, w, h, k);
     }
     void blur_v(const BlurJobs& j, unsigned w, unsigned h) {
-        k_blur_v<<<dim3((w + 31) / 32, 5), 32, 0, s>>>(j, w, h, k);
+        k_blur_v<<<dim3((w + 31) / 32, kBlurJobs), 32, 0, s>>>(j, w, h, k);
     }
     void* ordered;  ///< s2_sums_scratch_bytes
     void map_sums(const MapJobs& j, double* sums) {

@@ -53,7 +53,6 @@ struct S2Scale {
 /// map sums of all scales run in one launch at the end.
 struct S2Scratch {
     S2Scale scale[6];
-    float* tmp[5];  ///< full size: horizontal blur passes
 };
 
 /// The input samples: plane p of ref (side 0) and dist (side 1), rows `pitch[p]` bytes apart.
@@ -62,12 +61,14 @@ struct Planes3 {
     std::size_t pitch[3];
 };
 
-/// Five blur jobs: in a (times b, each product rounded to float, when b is
-/// set) into out.
+/// A scale's fifteen blur jobs (three channels' s11, s22, s12, mu1, mu2):
+/// in a (times b, each product rounded to float, when b is set) into out
+/// (the vertical pass: in place, a == out).
+constexpr int kBlurJobs = 15;
 struct BlurJobs {
-    const float* a[5];
-    const float* b[5];
-    float* out[5];
+    const float* a[kBlurJobs];
+    const float* b[kBlurJobs];
+    float* out[kBlurJobs];
 };
 
 /// Inputs of one channel's error maps (map_values_row's arguments).
@@ -91,7 +92,7 @@ inline std::size_t s2_plane_bytes(std::size_t w, std::size_t h) {
     return (w * h * sizeof(float) + 255) & ~std::size_t{255};
 }
 inline std::size_t s2_scratch_bytes(const S2Geometry& g) {
-    std::size_t bytes = 5 * s2_plane_bytes(g.w, g.h);
+    std::size_t bytes = 0;
     for (unsigned s = 0, w = g.w, h = g.h; s < static_cast<unsigned>(g.scales); ++s, w = (w + 1) / 2, h = (h + 1) / 2)
         bytes += (6 + 15) * s2_plane_bytes(w, h);
     return bytes;
@@ -104,7 +105,6 @@ inline S2Scratch s2_scratch_layout(void* base, const S2Geometry& g) {
         return f;
     };
     S2Scratch s{};
-    for (auto& pl : s.tmp) pl = take(s2_plane_bytes(g.w, g.h));
     for (unsigned i = 0, w = g.w, h = g.h; i < static_cast<unsigned>(g.scales); ++i, w = (w + 1) / 2, h = (h + 1) / 2) {
         S2Scale& sc = s.scale[i];
         sc.w = w;
@@ -438,9 +438,10 @@ S2_HD void map_terms(const MapInputs& m, std::size_t i, float c2, double* t) {
 
 /// The CPU's sequence of steps (Scorer::norms), each scale in its own planes:
 /// per scale, its preparation (linear RGB from the input at scale 0, the next
-/// scale downsampled, XYB in place), then per channel the five blurs (s11,
-/// s22, s12, mu1, mu2); finally the map sums of every scale and channel into
-/// sums (kS2Sums layout). The values are the CPU's whatever the planes.
+/// scale downsampled, XYB in place), then the fifteen blurs (s11, s22, s12,
+/// mu1, mu2 of each channel: horizontal into the blurred planes, vertical in
+/// place); finally the map sums of every scale and channel into sums
+/// (kS2Sums layout). The values are the CPU's whatever the planes.
 /// `e` runs each step (kernel launches on the device, loops on the host):
 /// prepare(in, from_input, cur, next or null): prepare_block over
 /// ceil(w / 2) x ceil(h / 2) blocks; blur_h(jobs, w, h), blur_v(jobs, w, h),
@@ -453,19 +454,25 @@ void run_pipeline(Exec& e, const Planes3& in, const S2Geometry& g, const S2Scrat
         const S2Scale& cur = sc.scale[scale];
         const unsigned sw = cur.w, sh = cur.h;
         e.prepare(in, scale == 0, cur, scale + 1 < g.scales ? &sc.scale[scale + 1] : nullptr);
+        BlurJobs h{}, v{};
         for (int c = 0; c < 3; ++c) {
             const float* a = cur.img[0][c];
             const float* b = cur.img[1][c];
             float* const* out = cur.blurred[c];
-            const BlurJobs h{
-                {a, b, a, a, b}, {a, b, b, nullptr, nullptr}, {sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]}};
-            const BlurJobs v{{sc.tmp[0], sc.tmp[1], sc.tmp[2], sc.tmp[3], sc.tmp[4]},
-                             {nullptr, nullptr, nullptr, nullptr, nullptr},
-                             {out[0], out[1], out[2], out[3], out[4]}};
-            e.blur_h(h, sw, sh);
-            e.blur_v(v, sw, sh);
+            const float* ha[5] = {a, b, a, a, b};
+            const float* hb[5] = {a, b, b, nullptr, nullptr};
+            for (int j = 0; j < 5; ++j) {
+                h.a[c * 5 + j] = ha[j];
+                h.b[c * 5 + j] = hb[j];
+                h.out[c * 5 + j] = out[j];
+                v.a[c * 5 + j] = out[j];
+                v.b[c * 5 + j] = nullptr;
+                v.out[c * 5 + j] = out[j];
+            }
             maps.c[scale][c] = MapInputs{a, out[3], b, out[4], out[0], out[1], out[2]};
         }
+        e.blur_h(h, sw, sh);
+        e.blur_v(v, sw, sh);
         maps.n[scale] = static_cast<unsigned long long>(sw) * sh;
     }
     e.map_sums(maps, sums);
