@@ -1,9 +1,9 @@
 // The chunked ordered sum (the CPU's sequential `T acc = 0; for (i...) acc +=
-// t[i];` in float or double, bit for bit) over a source of terms computed on
-// demand, for .cu files: ordered_sum.cu's method (same proof, below) for
-// terms that are cheaper to recompute in each pass than to store, several
-// per index (the ssimulacra2 twin's six map terms per pixel, computed once per
-// pixel and pass). A Source:
+// t[i];` in float or double, bit for bit) over a source of terms, for .cu
+// files: stored terms (ordered_sum.cu's launch_ordered_sums), or terms that
+// are cheaper to recompute in each pass than to store, several per index
+// (the ssimulacra2 twin's six map terms per pixel, computed once per pixel and
+// pass). A Source:
 //
 //   struct Source {
 //       static constexpr int kTerms;                                   // terms per index
@@ -13,10 +13,9 @@
 //
 // Sequence g * kTerms + q is term q of group g's indices 0, 1, ..., n(g) - 1.
 //
-// Beyond ordered_sum.cu: ties are taken whole for s > 0 (their rounding
-// depends only on the parity of S, see below), terms up to 2^52 units, spans
-// of chunks (the walk takes 32 chunks at a step where it can), warp-shuffle
-// scans.
+// Ties are taken whole for s > 0 (their rounding depends only on the parity
+// of S, see below), terms up to 2^52 units, and the walk takes spans of 32
+// chunks at a step where it can.
 //
 // Why the chunked walk equals the sequential sum. Let the running sum s be a
 // normal float/double of binade e and sign g, with M mantissa bits (23, 52):
@@ -34,8 +33,9 @@
 // every S + g P_k (+ the ties up to k) lies in [2^M + 1, 2^(M+1) - 2], every
 // exact intermediate lies in the binade (|T_i - b_i| <= 1/2 or the tie's
 // 1/2). Per chunk of kChunk terms its totals for both parities of S and the
-// extremes of P (plus the ties) are computed in parallel for three binades
-// around a guess (the exponent of the chunk's prefix sum added in any order),
+// extremes of P (plus the ties) are computed in parallel for a guessed binade
+// (the exponent of the chunk's prefix sum added in any order; for float sums
+// also the binades either side of it),
 // in double: every |T_i| < 2^52 and the sum of |b_i| below 2^52 (computed in
 // any order from non-negative terms: it rounds to 2^52 or more when the exact
 // sum is that large), so every partial sum is an exact integer. Spans of
