@@ -34,7 +34,7 @@ constexpr int kTile = 32, kRing = 4 * kTile;
 /// walking row r tile by tile: each tile of inputs (the products, for a
 /// product job) is read and each tile of outputs written a row at a time by
 /// the whole warp, through shared memory. Launch: 32 threads.
-__global__ void __launch_bounds__(32, 12) k_blur_h(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
+__global__ void __launch_bounds__(32) k_blur_h(BlurJobs jobs, unsigned w, unsigned h, S2Constants k) {
     __shared__ float ring[32][kRing + 1];  // + 1: lanes reading one column hit distinct banks
     __shared__ float tile_out[32][kTile + 1];
     const unsigned lane = threadIdx.x, y0 = blockIdx.x * 32, rows = h - y0 < 32 ? h - y0 : 32;

@@ -326,6 +326,23 @@ S2_HD int blur_h_first(const S2Constants& k) {
     return -k.radius + 1;
 }
 
+/// One block of four positions of blur_h_row (every input in range): from
+/// their input sums s, outputs o, continuing `st`.
+S2_HD void blur_h_block(const float s[4], float o4[4], const S2Constants& k, BlurHState& st) {
+    float o[3][4];
+    for (int c = 0; c < 3; ++c) {
+        for (int q = 0; q < 4; ++q) {
+            float v = f_mul(s[0], k.mul_in[c][q]);
+            for (int t = 1; t < 4; ++t) v = f_fma(q >= t ? k.mul_in[c][q - t] : 0.0f, s[t], v);
+            v = f_fma(k.mul_prev2[c][q], st.pp[c], v);
+            o[c][q] = f_fma(k.mul_prev[c][q], st.p[c], v);
+        }
+        st.pp[c] = o[c][2];
+        st.p[c] = o[c][3];
+    }
+    for (int q = 0; q < 4; ++q) o4[q] = f_add(o[0][q], f_add(o[1][q], o[2][q]));
+}
+
 /// Positions [i0, i1) of blur_h_row over a row of w samples, continuing `st`:
 /// in(i) is input sample i (the product, for blur_h_product), out(i, v)
 /// stores output i >= 0. Spans follow each other from blur_h_first(k) to w;
@@ -338,6 +355,24 @@ S2_HD void blur_h_span(In in, Out out, int i0, int i1, int w, const S2Constants&
     // input is in range, one by one from blocks_end.
     const int start = w < 8 ? w : 8, limit = w - nr + 1 - 3;
     const int blocks_end = start < limit ? start + (limit - start + 3) / 4 * 4 : start;
+    if (i1 - i0 == 32 && i0 >= start && i1 <= blocks_end) {
+        // Eight whole blocks (the device's inner tiles): the 32 input sums
+        // first, independent of each other, then the blocks.
+        float s[32];
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+        for (int t = 0; t < 32; ++t) s[t] = f_add(in(i0 + t - nr - 1), in(i0 + t + nr - 1));
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+        for (int b = 0; b < 8; ++b) {
+            float o4[4];
+            blur_h_block(s + 4 * b, o4, k, st);
+            for (int q = 0; q < 4; ++q) out(i0 + 4 * b + q, o4[q]);
+        }
+        return;
+    }
     int i = i0;
     while (i < i1) {
         if (i < start || i >= blocks_end) {
@@ -355,18 +390,9 @@ S2_HD void blur_h_span(In in, Out out, int i0, int i1, int w, const S2Constants&
         }
         float s[4];  // a block of four, every input in range
         for (int t = 0; t < 4; ++t) s[t] = f_add(in(i + t - nr - 1), in(i + t + nr - 1));
-        float o[3][4];
-        for (int c = 0; c < 3; ++c) {
-            for (int q = 0; q < 4; ++q) {
-                float v = f_mul(s[0], k.mul_in[c][q]);
-                for (int t = 1; t < 4; ++t) v = f_fma(q >= t ? k.mul_in[c][q - t] : 0.0f, s[t], v);
-                v = f_fma(k.mul_prev2[c][q], st.pp[c], v);
-                o[c][q] = f_fma(k.mul_prev[c][q], st.p[c], v);
-            }
-            st.pp[c] = o[c][2];
-            st.p[c] = o[c][3];
-        }
-        for (int q = 0; q < 4; ++q) out(i + q, f_add(o[0][q], f_add(o[1][q], o[2][q])));
+        float o4[4];
+        blur_h_block(s, o4, k, st);
+        for (int q = 0; q < 4; ++q) out(i + q, o4[q]);
         i += 4;
     }
 }
