@@ -415,10 +415,7 @@ S2_HD void blur_h_row(const float* ra, const float* rb, float* out, int w, const
 template <class In, class Out>
 S2_HD void blur_v_span(In in, Out out, int i0, int i1, int h, const S2Constants& k, BlurHState& st) {
     const int nr = k.radius;
-    for (int i = i0; i < i1; ++i) {
-        const int top = i - nr - 1, bottom = i + nr - 1;
-        const float b = bottom < h ? in(bottom) : 0.0f;
-        const float s = top >= 0 ? f_add(in(top), b) : b;
+    auto step = [&](int i, float s) {
         float o[3];
         for (int c = 0; c < 3; ++c) {
             o[c] = f_fma(k.n2[c], s, f_fma(-k.d1[c], st.p[c], -st.pp[c]));
@@ -426,6 +423,25 @@ S2_HD void blur_v_span(In in, Out out, int i0, int i1, int h, const S2Constants&
             st.p[c] = o[c];
         }
         if (i >= 0) out(i, f_add(o[0], f_add(o[1], o[2])));
+    };
+    if (i1 - i0 == 32 && i0 - nr - 1 >= 0 && i1 + nr - 1 <= h) {
+        // 32 positions with every input in range (the device's inner tiles):
+        // their input sums first, independent of each other.
+        float s[32];
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+        for (int t = 0; t < 32; ++t) s[t] = f_add(in(i0 + t - nr - 1), in(i0 + t + nr - 1));
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+        for (int t = 0; t < 32; ++t) step(i0 + t, s[t]);
+        return;
+    }
+    for (int i = i0; i < i1; ++i) {
+        const int top = i - nr - 1, bottom = i + nr - 1;
+        const float b = bottom < h ? in(bottom) : 0.0f;
+        step(i, top >= 0 ? f_add(in(top), b) : b);
     }
 }
 
