@@ -9,7 +9,8 @@
 #      VMAF + VMAF NEG groups, xpsnr, float twins incl. float_vif/float_adm, ssimulacra2, cambi, SpEED
 #      twins), racecheck of VMAF + NEG (8-bit odd size, 10-bit), of the float twins', ssimulacra2's and the
 #      SpEED twins' reductions and of cambi's window histograms and pooling, if installed
-#   4. the SpEED twins' kernels against the CPU's reference (speed_cuda_kernels_test), if built
+#   4. the SpEED twins' kernels against the CPU's reference (speed_cuda_kernels_test), the ordered-sum
+#      walk against the host's sequential sums (ordered_sum_test, source_ordered_sum_test), if built
 #   5. the CUDA C API (tests/cuda/capi_gpu_test.cpp: a caller's CUcontext as
 #      FFmpeg passes it, DEVICE/HOST_PINNED/HOST pictures, scores bit-identical
 #      to the CPU C API's), if its binary is built; under memcheck too
@@ -97,7 +98,7 @@ if command -v compute-sanitizer >/dev/null; then
         --feature float_ms_ssim=enable_lcs=true --feature float_ssim=scale=1:enable_lcs=true --feature psnr_hvs
     done
   fi
-  # The ssimulacra2 map sums' staged double buffer (shared memory).
+  # The ssimulacra2 map sums (the chunked ordered walk over the map terms: shared figures and stage).
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "ssimulacra2" racecheck serial 0 2 --no_prediction --feature ssimulacra2
   # Shared-memory hazards of cambi's per-warp window histograms.
   [ -n "$ref" ] && [ -n "$dis" ] && sanitize "cambi" racecheck serial 0 2 "${cambi_twin[@]}"
@@ -159,6 +160,20 @@ if [ -x "$SPEED_KT" ]; then
 else
   echo "$SPEED_KT not built: SpEED kernel test skipped"
 fi
+# The ordered-sum walk (float_common/cuda/source_ordered_sum.cuh) against the host's sequential sums:
+# stored terms (ordered_sum_test) and several terms per index (source_ordered_sum_test); the VMAF
+# binary's build.
+for t in ordered_sum_test source_ordered_sum_test; do
+  bin=$(dirname "$VMAF")/../../tests/cuda/$t
+  if [ -x "$bin" ]; then
+    out=$("$bin" 2>&1); trc=$?
+    if [ $trc -ne 0 ]; then echo "$out" | grep -v '^\[ *\(RUN\|OK\) ' | tail -40; echo "FAIL $t"; rc=1
+    elif [[ $out == *"SKIPPED"* ]]; then echo "$t skipped: no usable CUDA device"
+    else echo "PASS $t: $(grep -o 'PASSED  \] [0-9]* tests' <<< "$out")"; fi
+  else
+    echo "$bin not built: $t skipped"
+  fi
+done
 CAPI=${CAPI_GPU_TEST:-build/release/tests/cuda/cuda_capi_gpu_test}
 if [ -x "$CAPI" ]; then
   export VMAF_TESTDATA_DIR=$PWD/testdata VMAF_TEST_CLIP_CACHE

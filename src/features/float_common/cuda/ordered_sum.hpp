@@ -1,6 +1,6 @@
 // The CPU's sequential float or double sum (`T acc = 0; for (i...) acc +=
 // t[i];`) of stored device terms, bit for bit, without one thread adding
-// every term (ordered_sum.cu says how and why it is exact).
+// every term (source_ordered_sum.cuh says how and why it is exact).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -8,8 +8,10 @@
 // (--fmad=false), IEEE division; every constant (YUV coefficients, sRGB and
 // opsin tables, blur coefficients, cbrt of the bias) is the host's value
 // copied bit for bit. The six map sums per scale and channel, which the CPU
-// adds in double one pixel after another over the whole map, are added on the
-// device by one thread per sum in that same order. The host then finishes
+// adds in double one pixel after another over the whole map, are that same
+// sequential sum computed by float_common/cuda/source_ordered_sum.cuh's chunked walk
+// (exact: its comment says why), the terms recomputed from the planes in
+// each pass rather than stored. The host then finishes
 // them with the CPU's own add_channel_norms and score_from_norms.
 #include <memory>
 
@@ -25,7 +27,7 @@ namespace {
 namespace s2 = ssimulacra2;
 
 struct S2ScratchMem {
-    DeviceBuffer memory;
+    DeviceBuffer memory, sums;  ///< the planes; the map sums' chunk figures
     s2::cuda::S2Scratch layout{};
 };
 
@@ -37,6 +39,7 @@ public:
                        S2ScratchMem m;
                        m.memory = DeviceBuffer(s2::cuda::s2_scratch_bytes(geom_));
                        m.layout = s2::cuda::s2_scratch_layout(m.memory.get(), geom_);
+                       m.sums = DeviceBuffer(s2::cuda::s2_sums_scratch_bytes(geom_));
                        return m;
                    }),
           geom_(s2::cuda::s2_geometry(g)),
@@ -53,7 +56,7 @@ private:
             in.p[1][p] = static_cast<const unsigned char*>(f.dist[p].data);
             in.pitch[p] = f.ref[p].pitch;
         }
-        s2::cuda::launch_ssimulacra2(in, geom_, k_, scratch.layout, static_cast<double*>(sums), s);
+        s2::cuda::launch_ssimulacra2(in, geom_, k_, scratch.layout, scratch.sums.get(), static_cast<double*>(sums), s);
     }
 
     void score(const void* sums, FrameState& st) const override {

@@ -28,30 +28,22 @@ using namespace vmaf::ssimulacra2::cuda;
 struct HostExec {
     const S2Geometry& g;
     const S2Constants& k;
-    void to_linear(const Planes3& in, const S2Scale& sc) {
-        for (unsigned side = 0; side < 2; ++side)
-            for (unsigned y = 0; y < g.h; ++y)
-                for (unsigned x = 0; x < g.w; ++x) to_linear_px(in, g, k, sc, x, y, side);
-    }
-    void downsample(const Downsample& d, unsigned iw, unsigned ih) {
-        for (int z = 0; z < 6; ++z)
-            for (unsigned y = 0; y < (ih + 1) / 2; ++y)
-                for (unsigned x = 0; x < (iw + 1) / 2; ++x) downsample_px(d.in[z], d.out[z], iw, ih, x, y);
-    }
-    void xyb(const S2Scale& sc, std::size_t n) {
-        for (int side = 0; side < 2; ++side)
-            for (std::size_t i = 0; i < n; ++i) xyb_px(sc.img[side], i, k);
+    void prepare(const Planes3& in, bool from_input, const S2Scale& cur, const S2Scale* next) {
+        for (unsigned by = 0; by < (cur.h + 1) / 2; ++by)
+            for (unsigned bx = 0; bx < (cur.w + 1) / 2; ++bx) prepare_block(in, from_input, g, k, cur, next, bx, by);
     }
     void blur_h(const BlurJobs& j, unsigned w, unsigned h) {
-        for (int q = 0; q < 5; ++q)
+        for (int q = 0; q < kBlurJobs; ++q)
             for (unsigned y = 0; y < h; ++y) {
                 const std::size_t o = std::size_t{y} * w;
                 blur_h_row(j.a[q] + o, j.b[q] ? j.b[q] + o : nullptr, j.out[q] + o, static_cast<int>(w), k);
             }
     }
-    void blur_v(const BlurJobs& j, unsigned w, unsigned h) {
-        for (int q = 0; q < 5; ++q)
-            for (unsigned x = 0; x < w; ++x) blur_v_col(j.a[q] + x, j.out[q] + x, w, static_cast<int>(h), k);
+    void blur_v(const BlurJobs& j, unsigned w, unsigned h) {  // in place (a == out), as the device's
+        for (int q = 0; q < kBlurJobs; ++q) {
+            const std::vector<float> in(j.a[q], j.a[q] + std::size_t{w} * h);
+            for (unsigned x = 0; x < w; ++x) blur_v_col(in.data() + x, j.out[q] + x, w, static_cast<int>(h), k);
+        }
     }
     void map_sums(const MapJobs& j, double* sums) {
         for (int s = 0; s < j.scales; ++s)
@@ -171,15 +163,22 @@ TEST(Ssimulacra2CudaPipeline, BlursEqualCpuAtEveryShortLength) {
             b[i] = static_cast<float>(next(seed) % 100000) / 55555.0f;
             prod[i] = a[i] * b[i];
         }
-        ssimulacra2::blur_h_row(prod.data(), cpu.data(), len);
-        cuda::blur_h_row(a.data(), b.data(), twin.data(), len, k);
-        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h product, length " << len;
-        ssimulacra2::blur_h_row(a.data(), cpu.data(), len);
-        cuda::blur_h_row(a.data(), nullptr, twin.data(), len, k);
-        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h, length " << len;
-        ssimulacra2::blur_v_column(a.data(), 1, cpu.data(), 1, len);
-        cuda::blur_v_col(a.data(), twin.data(), 1, len, k);
-        for (int i = 0; i < len; ++i) ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_v, length " << len;
+        for (const int span : {4, 8, 32, 1 << 20}) {  // the row in spans (the device's tiles: 32)
+            ssimulacra2::blur_h_row(prod.data(), cpu.data(), len);
+            cuda::blur_h_row(a.data(), b.data(), twin.data(), len, k, span);
+            for (int i = 0; i < len; ++i)
+                ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h product, length " << len << ", span " << span;
+            ssimulacra2::blur_h_row(a.data(), cpu.data(), len);
+            cuda::blur_h_row(a.data(), nullptr, twin.data(), len, k, span);
+            for (int i = 0; i < len; ++i)
+                ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_h, length " << len << ", span " << span;
+        }
+        for (const int span : {1, 7, 32, 1 << 20}) {
+            ssimulacra2::blur_v_column(a.data(), 1, cpu.data(), 1, len);
+            cuda::blur_v_col(a.data(), twin.data(), 1, len, k, span);
+            for (int i = 0; i < len; ++i)
+                ASSERT_TRUE(same_bits(twin[i], cpu[i])) << "blur_v, length " << len << ", span " << span;
+        }
     }
 }
 
