@@ -12,10 +12,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "features/float_common/cuda/ordered_sum_cases.hpp"
 #include "features/float_common/cuda/source_ordered_sum.cuh"
 
 namespace {
@@ -93,96 +93,8 @@ std::vector<T> device_sums(const std::vector<std::vector<std::vector<T>>>& group
 }
 
 template <typename T>
-struct Case {
-    std::string name;
-    std::vector<T> terms;
-};
-
-/// Sequences that exercise each path; `big` scales the long ones.
-template <typename T>
-std::vector<Case<T>> cases(std::size_t big) {
-    std::mt19937_64 rng(20261127);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    std::vector<Case<T>> c;
-    auto add = [&](std::string name, std::vector<T> t) { c.push_back({std::move(name), std::move(t)}); };
-    {  // positive, log-uniform magnitudes: the sum climbs through many binades
-        std::vector<T> t(big);
-        for (auto& v : t) v = static_cast<T>(std::exp2(-20.0 + 30.0 * u(rng)));
-        add("log-uniform positive", t);
-    }
-    {  // x - 1 for x near 1 (ssimulacra2's edge maps): short mantissas, a tie every ~1000 terms
-        std::vector<T> t(big);
-        for (auto& v : t) {
-            const double r = u(rng);
-            v = r < 0.5 ? T(0) : static_cast<T>(static_cast<T>(1 + 0.05 * u(rng)) - T(1));
-        }
-        add("x - 1 with zeros", t);
-    }
-    {  // ties in most chunks, positive sum: 1 then multiples of half its ulp, some odd
-        const T half = std::numeric_limits<T>::epsilon() / 2;
-        std::vector<T> t{T(1)};
-        for (std::size_t i = 0; i < 200000; ++i) t.push_back(i % 7 == 3 ? 3 * half : (i % 5 == 1 ? 2 * half : half));
-        add("ties", t);  // and negated: the sum negative
-    }
-    {  // mixed signs around zero: the sum wanders up and down and crosses zero
-        std::vector<T> t(big);
-        for (auto& v : t) v = static_cast<T>((u(rng) - 0.5) * std::exp2(-8.0 + 16.0 * u(rng)));
-        add("mixed signs", t);
-    }
-    {  // fourth powers of small values with rare large ones: heavy tails
-        std::vector<T> t(big);
-        for (auto& v : t) {
-            const double x = u(rng) < 0.001 ? u(rng) : 0.01 * u(rng);
-            v = static_cast<T>(x * x * x * x);
-        }
-        add("heavy-tailed fourth powers", t);
-    }
-    {  // terms far above the running sum, then tiny ones that vanish
-        std::vector<T> t;
-        for (std::size_t i = 0; i < 40000; ++i)
-            t.push_back(i % 5000 == 0 ? static_cast<T>(1e30) : static_cast<T>(1e-3));
-        for (std::size_t i = 0; i < 40000; ++i)
-            t.push_back(i % 5000 == 0 ? static_cast<T>(-1e30) : static_cast<T>(1e-20));
-        add("large and vanishing terms", t);
-    }
-    {  // zeros of both signs, alone and before other terms
-        std::vector<T> z(70000);
-        for (std::size_t i = 0; i < z.size(); ++i) z[i] = i % 3 ? T(0) : -T(0);
-        add("signed zeros", z);
-        add("negative zeros", std::vector<T>(70000, -T(0)));
-        z.push_back(T(2.5));
-        z.insert(z.end(), 40000, -T(0));
-        add("zeros then a value", z);
-    }
-    {  // a subnormal running sum
-        std::vector<T> t(50000);
-        for (auto& v : t)
-            v = std::numeric_limits<T>::denorm_min() * static_cast<T>(1 + (rng() % 5)) * (rng() % 2 ? 1 : -1);
-        add("subnormal sums", t);
-    }
-    {  // infinities and NaN after a normal stretch
-        std::vector<T> t(70000, T(1.25));
-        t[40000] = std::numeric_limits<T>::infinity();
-        add("infinity", t);
-        t[50000] = -std::numeric_limits<T>::infinity();
-        add("infinities of both signs", t);
-        std::vector<T> nan(70000, T(0.5));
-        nan[2047] = std::numeric_limits<T>::quiet_NaN();
-        add("NaN", nan);
-    }
-    for (const std::size_t n : {1ul, 31ul, 1023ul, 1024ul, 1025ul, 32767ul, 32768ul, 32769ul, 33 * 1024ul + 5}) {
-        std::vector<T> t(n);
-        for (auto& v : t) v = static_cast<T>(u(rng) * 3.0);
-        add("length " + std::to_string(n), t);
-    }
-    return c;
-}
-
-/// Each case as one group (its terms, their negations, and three quarters of
-/// them: three sums per index), in launches of up to 8 groups of different lengths.
-template <typename T>
 void check_all(std::size_t big) {
-    const auto cs = cases<T>(big);
+    const auto cs = vmaf::floatfeat::cuda::test::ordered_sum_cases<T>(big, 80'000);
     for (std::size_t i = 0; i < cs.size(); i += 8) {
         std::vector<std::vector<std::vector<T>>> groups;
         for (std::size_t k = i; k < cs.size() && k < i + 8; ++k) {

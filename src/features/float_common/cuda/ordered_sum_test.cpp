@@ -5,6 +5,7 @@
 // lengths around the chunk size, several sequences per launch, and the gate.
 // Skips without a CUDA device.
 #include "features/float_common/cuda/ordered_sum.hpp"
+#include "features/float_common/cuda/ordered_sum_cases.hpp"
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -12,7 +13,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -75,87 +75,8 @@ std::vector<T> device_sums(const std::vector<std::vector<T>>& seqs, int gate_val
 }
 
 template <typename T>
-struct Case {
-    std::string name;
-    std::vector<T> terms;
-};
-
-/// Sequences that exercise each path; `big` scales the long ones.
-template <typename T>
-std::vector<Case<T>> cases(std::size_t big) {
-    std::mt19937_64 rng(20261127);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    std::vector<Case<T>> c;
-    auto add = [&](std::string name, std::vector<T> t) { c.push_back({std::move(name), std::move(t)}); };
-    {  // positive, log-uniform magnitudes: the sum climbs through many binades
-        std::vector<T> t(big);
-        for (auto& v : t) v = static_cast<T>(std::exp2(-20.0 + 30.0 * u(rng)));
-        add("log-uniform positive", t);
-    }
-    {  // squares of small integers times a weight (psnr_hvs-like), with many zeros
-        std::vector<T> t(big);
-        for (auto& v : t) {
-            const double r = u(rng);
-            v = r < 0.4 ? T(0) : static_cast<T>(std::floor(r * 40) * std::floor(r * 40)) * static_cast<T>(0.3173);
-        }
-        add("weighted squares with zeros", t);
-    }
-    {  // mixed signs around zero: the sum wanders up and down and crosses zero
-        std::vector<T> t(big);
-        for (auto& v : t) v = static_cast<T>((u(rng) - 0.5) * std::exp2(-8.0 + 16.0 * u(rng)));
-        add("mixed signs", t);
-    }
-    {  // ties: 1 followed by halves of its ulp (round to even), then odd multiples of them
-        const T half = std::numeric_limits<T>::epsilon() / 2;
-        std::vector<T> t{T(1)};
-        for (std::size_t i = 0; i < 5000; ++i) t.push_back(i % 7 == 3 ? 3 * half : half);
-        for (std::size_t i = 0; i < 5000; ++i) t.push_back(i % 2 ? -half : half);
-        add("ties", t);
-    }
-    {  // terms far above the running sum, then tiny ones that vanish
-        std::vector<T> t;
-        for (std::size_t i = 0; i < 4000; ++i) t.push_back(i % 500 == 0 ? static_cast<T>(1e30) : static_cast<T>(1e-3));
-        for (std::size_t i = 0; i < 4000; ++i)
-            t.push_back(i % 500 == 0 ? static_cast<T>(-1e30) : static_cast<T>(1e-20));
-        add("large and vanishing terms", t);
-    }
-    {  // zeros of both signs, alone and before other terms
-        std::vector<T> z(3000);
-        for (std::size_t i = 0; i < z.size(); ++i) z[i] = i % 3 ? T(0) : -T(0);
-        add("signed zeros", z);
-        std::vector<T> nz(3000, -T(0));
-        add("negative zeros", nz);
-        z.push_back(T(2.5));
-        z.insert(z.end(), 2000, -T(0));
-        add("zeros then a value", z);
-    }
-    {  // a subnormal running sum
-        std::vector<T> t(5000);
-        for (auto& v : t)
-            v = std::numeric_limits<T>::denorm_min() * static_cast<T>(1 + (rng() % 5)) * (rng() % 2 ? 1 : -1);
-        add("subnormal sums", t);
-    }
-    {  // infinities and NaN after a normal stretch
-        std::vector<T> t(3000, T(1.25));
-        t[1500] = std::numeric_limits<T>::infinity();
-        add("infinity", t);
-        t[2200] = -std::numeric_limits<T>::infinity();
-        add("infinities of both signs", t);
-        std::vector<T> nan(3000, T(0.5));
-        nan[2047] = std::numeric_limits<T>::quiet_NaN();
-        add("NaN", nan);
-    }
-    for (const std::size_t n : {1ul, 31ul, 1023ul, 1024ul, 1025ul, 32767ul, 32768ul, 32769ul, 33 * 1024ul + 5}) {
-        std::vector<T> t(n);
-        for (auto& v : t) v = static_cast<T>(u(rng) * 3.0);
-        add("length " + std::to_string(n), t);
-    }
-    return c;
-}
-
-template <typename T>
 void check_all(std::size_t big) {
-    const auto cs = cases<T>(big);
+    const auto cs = vmaf::floatfeat::cuda::test::ordered_sum_cases<T>(big, 8'000);
     for (std::size_t i = 0; i < cs.size(); i += kMaxOrderedSums) {  // several sequences per launch
         std::vector<std::vector<T>> group;
         for (std::size_t k = i; k < cs.size() && k < i + kMaxOrderedSums; ++k) group.push_back(cs[k].terms);
