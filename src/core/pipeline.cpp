@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,8 +41,9 @@ public:
     /// Stage `stage` of pair `pair` ran on this thread from `start` until now.
     void add(unsigned pair, const char* stage, double start) {
         const double end = now();
-        const std::size_t thread = std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000;
         std::lock_guard lk(m_);
+        // Threads numbered 0, 1, ... in the order they first finish a stage.
+        const std::size_t thread = threads_.try_emplace(std::this_thread::get_id(), threads_.size()).first->second;
         spans_.push_back({pair, stage, thread, start, end});
     }
 
@@ -56,6 +58,7 @@ private:
     std::string path_;
     std::mutex m_;
     std::vector<Span> spans_;
+    std::map<std::thread::id, std::size_t> threads_;
 };
 
 /// `s` with each stage timed into `trace`.
