@@ -74,6 +74,19 @@ public:
     /// vmaf::Error(Input) for a truncated frame or an index at or past the end.
     virtual Picture read_frame(std::uint64_t index);
 
+    /// With random access, and where the file holds each plane's rows packed
+    /// with samples in this machine's byte order (raw YUV on a little-endian
+    /// host): true, and read_plane_bytes() hands out the file's bytes as
+    /// they are, so a GPU backend can read frames in pieces straight into
+    /// its upload staging rather than into whole pictures first.
+    virtual bool has_plane_bytes() const { return false; }
+    /// Bytes [at, at + n) of plane `plane` (packed rows) of frame `index`,
+    /// counted as read_frame() counts, into `dst`; callable from several
+    /// threads at once. Throws vmaf::Error(Input) as read_frame() would for
+    /// that frame (truncated, past the end), whatever the range; n == 0 only
+    /// checks that. Requires has_plane_bytes().
+    virtual void read_plane_bytes(std::uint64_t index, unsigned plane, std::uint64_t at, void* dst, std::size_t n);
+
     /// Presentation time of the picture the last read() returned, in
     /// StreamInfo::time_base units; nullopt for sources without timestamps
     /// (raw YUV, Y4M: their frames are evenly spaced by definition).

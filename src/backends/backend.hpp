@@ -6,6 +6,8 @@
 // backend without a twin for some kind leaves that kind on the CPU.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -15,6 +17,7 @@
 
 #include "core/feature_extractor.hpp"
 #include "vmaf/engine.hpp"
+#include "vmaf/error.hpp"
 
 namespace vmaf {
 
@@ -24,6 +27,13 @@ struct BackendStartOptions {
     int device = 0;                   ///< device index
     std::shared_ptr<void> external;  ///< caller-created backend state (backend-specific type), or null
 };
+
+/// Reads a frame pair's planes in pieces: bytes [at, at + n) of plane `plane`
+/// (packed rows) of the reference (side 0) or distorted (side 1) picture of
+/// pair `index`, into `dst`. Throws vmaf::Error(Input) for a frame the input
+/// lacks. Callable from several threads at once.
+using PlaneFeed =
+    std::function<void(unsigned index, int side, unsigned plane, std::uint64_t at, void* dst, std::size_t n)>;
 
 /// One started backend, owned by an engine for the duration of its runs.
 class BackendSession {
@@ -51,6 +61,16 @@ public:
     /// reads them.
     virtual void frame_begin(unsigned /*index*/, const Picture& /*ref*/, const Picture& /*dist*/) {}
     virtual void frame_end(unsigned /*index*/) {}
+    /// Whether frame_begin_fed() is offered: the backend reads pairs in
+    /// pieces through its own small staging (for a GPU, reads that stay in
+    /// the CPU's caches until the upload takes them).
+    virtual bool takes_plane_feed() const { return false; }
+    /// frame_begin for a pair whose pictures the backend reads itself from
+    /// `feed` (the planes it stages, nothing else). Ended by frame_end.
+    virtual void frame_begin_fed(unsigned index, const PlaneFeed& /*feed*/) {
+        throw Error(ErrorKind::Internal, std::string(name()) + " cannot read frame " + std::to_string(index) +
+                                             " from a plane feed");
+    }
     /// Called at the start of a run, before its extractors are created
     /// (lets the backend size its staging; twins then reserve per-frame state).
     virtual void run_begin(const VideoGeometry& /*geom*/, bool /*needs_chroma*/) {}

@@ -44,6 +44,20 @@ struct EarlyPlan {
     std::exception_ptr error;
 };
 
+/// The sources' pictures: in the backend's upload memory when it has one,
+/// as many as the pipeline holds (planned early already if that backend started).
+void plan_pictures(Engine::Impl& d, VideoSource& ref, VideoSource& dist, bool luma_only, unsigned in_flight,
+                   const EarlyPlan& early) {
+    if (early.allocator && d.session && d.session->name() == d.starting_backend->name) {
+        if (early.error) std::rethrow_exception(early.error);
+        return;
+    }
+    const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, in_flight + 2,
+                        d.session != nullptr};
+    ref.plan(plan);
+    dist.plan(plan);
+}
+
 }  // namespace
 
 }  // namespace engine_detail
@@ -168,8 +182,12 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
         if (limits.frame_count) most = std::min<std::uint64_t>(*most, *limits.frame_count);
     }
 
+    // Raw files can be read by a GPU backend itself, in pieces, when it runs
+    // every extractor: no pictures then (decided once the backend is up).
+    const bool can_feed = PairInput::can_feed(ref, dist);
     EarlyPlan early;  // planned again below should that backend not be the one that starts
-    if (!d.selection && d.starting.valid() && d.starting_backend && d.starting_backend->upload_allocator) {
+    if (!can_feed && !d.selection && d.starting.valid() && d.starting_backend &&
+        d.starting_backend->upload_allocator) {
         early.allocator = d.starting_backend->upload_allocator(BackendStartOptions{d.cfg.device, d.cfg.backend_state});
         if (early.allocator) try {
                 const ReadPlan plan{luma_only, early.allocator, d.in_flight(luma_only, true, most) + 2, true};
@@ -189,19 +207,13 @@ unsigned Engine::run(VideoSource& ref, VideoSource& dist, const RunLimits& limit
                 std::string why;
                 if (!s->decode_on_device(*target, why) && !why.empty()) d.notices.push_back(s->name() + ": " + why);
             }
-    // Pictures in the backend's upload memory when it has one, as many in
-    // flight as the pipeline holds.
-    const unsigned in_flight = d.in_flight(luma_only, d.session != nullptr, most);
-    if (early.allocator && d.session && d.session->name() == d.starting_backend->name) {
-        if (early.error) std::rethrow_exception(early.error);
-    } else {
-        const ReadPlan plan{luma_only, d.session ? d.session->picture_allocator() : nullptr, in_flight + 2,
-                            d.session != nullptr};
-        ref.plan(plan);
-        dist.plan(plan);
-    }
+    const bool fed = can_feed && d.session && d.session->takes_plane_feed() && d.x.all_on_backend();
+    // A fed backend holds no pictures: the CPU's count in flight.
+    const unsigned in_flight = d.in_flight(luma_only, d.session != nullptr && !fed, most);
+    if (!fed) plan_pictures(d, ref, dist, luma_only, in_flight, early);
 
     PairInput input(ref, dist, limits, d.cfg.threads > 1, d.warnings);
+    if (fed) input.feed_backend();
     const auto t0 = std::chrono::steady_clock::now();
     const Stages stages{
         [&](Token& t) { return input.next(t); },

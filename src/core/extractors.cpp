@@ -144,11 +144,19 @@ void Extractors::compute(Token& t, bool parallel, BackendSession* session, unsig
             if (!inst.on_backend)
                 throw Error(ErrorKind::Usage, "feature '" + std::string(inst.info->name) +
                                                   "' runs on the CPU, which cannot read pictures in device memory");
+    if (t.feed)
+        for (const Instance& inst : list_)
+            if (!inst.on_backend)
+                throw Error(ErrorKind::Internal, "feature '" + std::string(inst.info->name) +
+                                                     "' runs on the CPU, but the pair was left to the backend to read");
     bool staged = false;
     if (session)
         for (const Instance& inst : list_)
             if (inst.extractor && inst.on_backend && runs_on(inst, t.index, subsample)) staged = true;
-    if (staged) session->frame_begin(t.index, t.ref, t.dist);
+    if (staged && t.feed)
+        session->frame_begin_fed(t.index, *t.feed);
+    else if (staged)
+        session->frame_begin(t.index, t.ref, t.dist);
     struct Release {
         BackendSession* s;
         unsigned i;

@@ -33,7 +33,10 @@ struct Instance {
 /// One frame pair on its way through the stages.
 struct Token {
     unsigned index = 0;
-    Picture ref, dist;
+    Picture ref, dist;  ///< empty when `feed` is set
+    /// Where a backend reads the pair itself (every extractor on the backend,
+    /// raw files); null: the pictures hold it.
+    const PlaneFeed* feed = nullptr;
     std::vector<std::unique_ptr<FrameState>> states;  ///< by instance
 };
 

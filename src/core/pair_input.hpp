@@ -25,7 +25,13 @@ public:
     /// false at the end of either input or the frame limit.
     bool next(Token& t);
     /// Parallel stage: reads the numbered pair (random access; no-op otherwise).
+    /// Fed: checks the pair is whole and leaves the reading to the token's feed.
     void load(Token& t);
+    /// Whether both sources hand out their plane bytes (VideoSource::has_plane_bytes).
+    static bool can_feed(const VideoSource& ref, const VideoSource& dist);
+    /// From now on pairs are read by whoever calls the tokens' feed (a
+    /// backend, in pieces). Requires can_feed().
+    void feed_backend();
     /// After the last pair: random access ends where in-order reading would
     /// (the longer input's next frame is still read, a partial one is an
     /// error, then the warning). Throws Error(Input) when no pair was read.
@@ -40,6 +46,7 @@ private:
     std::vector<std::string>& warnings_;
     std::optional<std::uint64_t> ref_left_, dist_left_;
     bool random_ = false;
+    PlaneFeed feed_;  ///< set by feed_backend()
     std::uint64_t total_ = 0;  ///< pairs to read, with random access
     unsigned next_ = 0;
 };

@@ -17,4 +17,9 @@ Picture VideoSource::read_frame(std::uint64_t /*index*/) {
     throw Error(ErrorKind::Internal, name() + " cannot be read out of order");
 }
 
+void VideoSource::read_plane_bytes(std::uint64_t /*index*/, unsigned /*plane*/, std::uint64_t /*at*/, void* /*dst*/,
+                                   std::size_t /*n*/) {
+    throw Error(ErrorKind::Internal, name() + " does not hand out its plane bytes");
+}
+
 }  // namespace vmaf

@@ -289,6 +289,52 @@ TEST(YuvReader, RandomAccessCountsAndReportsAPartialFinalFrame) {
     EXPECT_EQ(std::string(e2.what()), "truncated frame 2 in " + path + " (got 20 of 48 bytes)");
 }
 
+TEST(YuvReader, PlaneBytesAreTheFilesPackedPlanes) {
+    TempDir dir;
+    for (const auto& [fmt, bpc] : {std::pair{PixelFormat::Yuv420, 10u}, std::pair{PixelFormat::Yuv422, 8u},
+                                   std::pair{PixelFormat::Yuv444, 16u}, std::pair{PixelFormat::Yuv400, 12u}}) {
+        const Clip c = write_clip(dir, fmt, bpc, 33, 7, 4);
+        auto src = open_yuv(c.path, {fmt, bpc, 33, 7});
+        ASSERT_TRUE(src->has_plane_bytes());
+        src->skip(1);
+        for (unsigned i = 0; i < 3; ++i) {
+            const Picture pic = src->read_frame(i);
+            ASSERT_TRUE(pic.planes() == 1 || fmt != PixelFormat::Yuv400);
+            for (unsigned p = 0; p < pic.planes(); ++p) {
+                const Plane& pl = pic.plane(p);
+                const std::size_t row = std::size_t{pl.width} * pic.bytes_per_sample();
+                const std::size_t bytes = row * pl.height;
+                // In uneven pieces, the last one short, as a backend reads them.
+                std::vector<std::uint8_t> got(bytes, 0xA5);
+                for (std::size_t at = 0; at < bytes; at += 13)
+                    src->read_plane_bytes(i, p, at, got.data() + at, std::min<std::size_t>(13, bytes - at));
+                for (unsigned y = 0; y < pl.height; ++y)
+                    ASSERT_EQ(std::memcmp(got.data() + y * row, pl.row<const std::uint8_t>(y), row), 0)
+                        << pixel_format_name(fmt) << " " << bpc << "-bit frame " << i << " plane " << p << " row " << y;
+            }
+        }
+        auto e = catch_error([&] { src->read_plane_bytes(3, 0, 0, nullptr, 0); });
+        EXPECT_EQ(e.kind(), ErrorKind::Input);
+        EXPECT_CONTAINS(std::string(e.what()), "frame 4 is past the end of " + c.path);
+        auto e2 = catch_error([&] { src->read_plane_bytes(0, 0, 1, nullptr, 33 * 7 * 2); });
+        EXPECT_EQ(e2.kind(), ErrorKind::Internal);
+    }
+}
+
+TEST(YuvReader, PlaneBytesReportAPartialFinalFrameAsReadFrameDoes) {
+    TempDir dir;
+    const std::string path = dir.file("trunc.yuv");
+    write_file(path, std::vector<std::uint8_t>(2 * 48 + 20, 7));  // 8x4 4:2:0, 48 bytes a frame
+    auto src = open_yuv(path, {PixelFormat::Yuv420, 8, 8, 4});
+    std::uint8_t b[8];
+    src->read_plane_bytes(1, 2, 0, b, 8);
+    EXPECT_EQ(b[7], 7);
+    for (std::size_t n : {std::size_t{0}, std::size_t{4}}) {
+        auto e = catch_error([&] { src->read_plane_bytes(2, 0, 0, b, n); });
+        EXPECT_EQ(std::string(e.what()), "truncated frame 2 in " + path + " (got 20 of 48 bytes)");
+    }
+}
+
 TEST(YuvReader, LumaOnlyPlanIntoTheGivenAllocator) {
     TempDir dir;
     const Clip c = write_clip(dir, PixelFormat::Yuv422, 8, 17, 5, 4);
@@ -323,6 +369,7 @@ TEST(YuvReader, LumaOnlyThroughAPipePassesOverChroma) {
     });
     auto src = open_yuv(fifo, {PixelFormat::Yuv420, 16, 9, 6});
     EXPECT_FALSE(src->frames_left());
+    EXPECT_FALSE(src->has_plane_bytes());
     src->plan(ReadPlan{true, nullptr, 2});
     for (unsigned i = 0; i < 3; ++i) {
         auto pic = src->read();

@@ -118,6 +118,7 @@ def selection(vmaf, clipdir, tmp):
             check(f"{f} under auto with a device: runs", p.returncode == 0
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
         feature_backends(vmaf, base, t)
+        raw_input_ends(vmaf, tmp)
     else:
         check("auto without a device: cpu + one stderr line", used == "cpu" and one_line(p)
               and "CPU" in p.stderr, p.stderr)
@@ -553,6 +554,34 @@ def same_files(a, b):
         if open(os.path.join(a, f), "rb").read() != open(os.path.join(b, f), "rb").read():
             return f"{f} differs"
     return ""
+
+
+def raw_input_ends(vmaf, tmp):
+    """Raw files the GPU backend reads itself (every feature on it): a partial final frame fails with the
+    CPU's one line and exit code; a shorter distorted file scores the common frames with the CPU's warning."""
+    w, h = 65, 49  # odd: 33x25 chroma
+    frame = w * h + 2 * 33 * 25
+    data = bytes((i * 7 + i // 97) % 251 for i in range(3 * frame))
+    ref, cut, short = (os.path.join(tmp, n) for n in ("end_ref.yuv", "end_cut.yuv", "end_short.yuv"))
+    open(ref, "wb").write(data)
+    open(cut, "wb").write(bytes(255 - b for b in data[:2 * frame + 1000]))
+    open(short, "wb").write(bytes(255 - b for b in data[:2 * frame]))
+    last = lambda p: (p.stderr.strip().splitlines() or [""])[-1]
+    for threads in ("0", "4"):
+        base = ["-r", ref, "-w", str(w), "-h", str(h), "-p", "420", "-b", "8", "--threads", threads,
+                "--feature", "psnr", "-m", "version=vmaf_v0.6.1", "--json", "--precision", "max"]
+        cpu = run(vmaf, base + ["-d", cut, "--backend", "cpu", "-o", os.path.join(tmp, "end_c.json")])
+        gpu = run(vmaf, base + ["-d", cut, "--backend", "cuda", "-o", os.path.join(tmp, "end_g.json")])
+        check(f"raw input, partial final frame, --threads {threads}: cuda fails as the cpu does",
+              cpu.returncode != 0 and gpu.returncode == cpu.returncode and "truncated frame 2" in last(gpu)
+              and last(gpu) == last(cpu), f"cpu {cpu.returncode} {cpu.stderr!r} cuda {gpu.returncode} {gpu.stderr!r}")
+        cpu = run(vmaf, base + ["-d", short, "--backend", "cpu", "-o", os.path.join(tmp, "end_c.json")])
+        gpu = run(vmaf, base + ["-d", short, "--backend", "cuda", "-o", os.path.join(tmp, "end_g.json")])
+        same = cpu.returncode == 0 and gpu.returncode == 0 and \
+            json.load(open(os.path.join(tmp, "end_c.json")))["frames"] == \
+            json.load(open(os.path.join(tmp, "end_g.json")))["frames"]
+        check(f"raw input, shorter distorted file, --threads {threads}: cuda scores the cpu's frames, same warning",
+              same and last(gpu) == last(cpu) and "ended before" in last(gpu), f"{cpu.stderr!r} {gpu.stderr!r}")
 
 
 def cambi_bad_input(vmaf, tmp):

@@ -8,11 +8,20 @@
 //   window    the mapping registered in windows of W frames, each window once;
 //             frames copied by DMA from the registered window
 //   mapcopy   memcpy from the mapping into a pinned buffer, then the copy
+//   chunked   pread() in chunks of C bytes into a per-thread ring of R small
+//             pinned buffers, each chunk copied to its place in the device
+//             frame as soon as it is read (the ring stays in the CPU's cache,
+//             so host memory sees the page cache read once); chunk-ro: the
+//             same reads without the copies; chunk-copy: the copies
+//             without the reads (the DMA side alone)
 //
 // Each of T threads takes the next frame number and keeps its own stream;
 // the file is cycled for SECONDS per path. Prints GB/s and frames/s.
 //
 //   cuda_input_paths FILE FRAME_BYTES THREADS [SECONDS] [WINDOW_FRAMES]
+// CHUNKS=C1,C2,... (bytes) and RING=R (default 4) set the chunked paths;
+// STREAMS=S makes the chunk paths share S upload streams among the threads
+// (default: each thread its own). PATHS=read,chunked,... picks the paths (default all).
 // FILE is created (FRAME_BYTES x 64, non-zero bytes) if it does not exist.
 #include <cuda_runtime.h>
 #include <fcntl.h>
@@ -25,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -134,16 +144,108 @@ int main(int argc, char** argv) {
     su.map = static_cast<const unsigned char*>(m);
     std::printf("file %s: %zu frames of %zu bytes\n", argv[1], su.frames, su.frame);
     const long page = sysconf(_SC_PAGESIZE);
+    const std::string paths = std::getenv("PATHS") ? std::getenv("PATHS") : "";
+    const auto want = [&](const char* name) {
+        if (paths.empty()) return true;
+        const std::string p = "," + paths + ",";
+        return p.find("," + std::string(name) + ",") != std::string::npos;
+    };
+    std::vector<std::size_t> chunks;
+    {
+        std::string c = std::getenv("CHUNKS") ? std::getenv("CHUNKS") : "1048576";
+        for (std::size_t at = 0; at < c.size();) {
+            const std::size_t comma = c.find(',', at);
+            chunks.push_back(std::strtoull(c.substr(at, comma - at).c_str(), nullptr, 10));
+            at = comma == std::string::npos ? c.size() : comma + 1;
+        }
+    }
+    std::vector<cudaStream_t> shared(std::getenv("STREAMS") ? std::atoi(std::getenv("STREAMS")) : 0);
+    for (cudaStream_t& st : shared) need(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "stream");
+    const auto upload_stream = [&](unsigned t, cudaStream_t own) {
+        return shared.empty() ? own : shared[t % shared.size()];
+    };
+    const unsigned ring = std::getenv("RING") ? static_cast<unsigned>(std::atoi(std::getenv("RING"))) : 4;
+    for (const std::size_t chunk : chunks) {
+        // Per-thread rings, made on first use by the thread that owns them.
+        struct Ring {
+            std::vector<void*> bufs;
+            std::vector<cudaEvent_t> used;
+            unsigned next = 0;
+        };
+        std::vector<Ring> rings(su.threads);
+        const auto ring_of = [&](unsigned t) -> Ring& {
+            Ring& r = rings[t];
+            if (r.bufs.empty()) {
+                r.bufs.resize(ring);
+                r.used.resize(ring);
+                for (unsigned i = 0; i < ring; ++i) {
+                    need(cudaHostAlloc(&r.bufs[i], chunk, cudaHostAllocPortable), "ring alloc");
+                    need(cudaEventCreateWithFlags(&r.used[i], cudaEventDisableTiming), "event");
+                }
+            }
+            return r;
+        };
+        char name[64];
+        std::snprintf(name, sizeof name, "chunk-ro %zuK", chunk >> 10);
+        if (want("chunk-ro"))
+            run(su, name, [&](unsigned t, std::size_t k, cudaStream_t, void*, void*) {
+                Ring& r = ring_of(t);
+                for (std::size_t at = 0; at < su.frame; at += chunk) {
+                    const std::size_t n = std::min(chunk, su.frame - at);
+                    pread_all(su.fd, r.bufs[r.next], n, static_cast<off_t>(k * su.frame + at));
+                    r.next = (r.next + 1) % ring;
+                }
+            });
+        std::snprintf(name, sizeof name, "chunked %zuK", chunk >> 10);
+        if (want("chunked"))
+            run(su, name, [&](unsigned t, std::size_t k, cudaStream_t own, void* dev, void*) {
+                const cudaStream_t s = upload_stream(t, own);
+                Ring& r = ring_of(t);
+                for (std::size_t at = 0; at < su.frame; at += chunk) {
+                    const std::size_t n = std::min(chunk, su.frame - at);
+                    need(cudaEventSynchronize(r.used[r.next]), "ring wait");
+                    pread_all(su.fd, r.bufs[r.next], n, static_cast<off_t>(k * su.frame + at));
+                    need(cudaMemcpyAsync(static_cast<unsigned char*>(dev) + at, r.bufs[r.next], n,
+                                         cudaMemcpyHostToDevice, s),
+                         "copy");
+                    need(cudaEventRecord(r.used[r.next], s), "record");
+                    r.next = (r.next + 1) % ring;
+                }
+                need(cudaEventSynchronize(r.used[(r.next + ring - 1) % ring]), "frame wait");
+            });
+        std::snprintf(name, sizeof name, "chunk-copy %zuK", chunk >> 10);
+        if (want("chunk-copy"))
+            run(su, name, [&](unsigned t, std::size_t, cudaStream_t own, void* dev, void*) {
+                const cudaStream_t s = upload_stream(t, own);
+                Ring& r = ring_of(t);
+                for (std::size_t at = 0; at < su.frame; at += chunk) {
+                    const std::size_t n = std::min(chunk, su.frame - at);
+                    need(cudaEventSynchronize(r.used[r.next]), "ring wait");
+                    need(cudaMemcpyAsync(static_cast<unsigned char*>(dev) + at, r.bufs[r.next], n,
+                                         cudaMemcpyHostToDevice, s),
+                         "copy");
+                    need(cudaEventRecord(r.used[r.next], s), "record");
+                    r.next = (r.next + 1) % ring;
+                }
+                need(cudaEventSynchronize(r.used[(r.next + ring - 1) % ring]), "frame wait");
+            });
+        for (Ring& r : rings)
+            for (unsigned i = 0; i < r.bufs.size(); ++i) {
+                cudaFreeHost(r.bufs[i]);
+                cudaEventDestroy(r.used[i]);
+            }
+    }
+    if (!want("read-only") && !want("read") && !want("mapcopy") && !want("register") && !want("window")) return 0;
 
-    run(su, "read-only", [&](unsigned, std::size_t k, cudaStream_t, void*, void* pinned) {
+    if (want("read-only")) run(su, "read-only", [&](unsigned, std::size_t k, cudaStream_t, void*, void* pinned) {
         pread_all(su.fd, pinned, su.frame, static_cast<off_t>(k * su.frame));
     });
-    run(su, "read", [&](unsigned, std::size_t k, cudaStream_t s, void* dev, void* pinned) {
+    if (want("read")) run(su, "read", [&](unsigned, std::size_t k, cudaStream_t s, void* dev, void* pinned) {
         pread_all(su.fd, pinned, su.frame, static_cast<off_t>(k * su.frame));
         need(cudaMemcpyAsync(dev, pinned, su.frame, cudaMemcpyHostToDevice, s), "copy");
         need(cudaStreamSynchronize(s), "sync");
     });
-    run(su, "mapcopy", [&](unsigned, std::size_t k, cudaStream_t s, void* dev, void* pinned) {
+    if (want("mapcopy")) run(su, "mapcopy", [&](unsigned, std::size_t k, cudaStream_t s, void* dev, void* pinned) {
         std::memcpy(pinned, su.map + k * su.frame, su.frame);
         need(cudaMemcpyAsync(dev, pinned, su.frame, cudaMemcpyHostToDevice, s), "copy");
         need(cudaStreamSynchronize(s), "sync");
@@ -151,7 +253,7 @@ int main(int argc, char** argv) {
     // A frame is registered by one thread at a time (two threads can hold the
     // same frame when the file is shorter than the frames in flight).
     std::vector<std::mutex> frame_locks(su.frames);
-    run(su, "register", [&](unsigned, std::size_t k, cudaStream_t s, void* dev, void*) {
+    if (want("register")) run(su, "register", [&](unsigned, std::size_t k, cudaStream_t s, void* dev, void*) {
         std::lock_guard<std::mutex> frame_lock(frame_locks[k]);
         const std::size_t begin = k * su.frame / page * page;
         const std::size_t end = ((k + 1) * su.frame + page - 1) / page * page;
@@ -161,7 +263,7 @@ int main(int argc, char** argv) {
         need(cudaStreamSynchronize(s), "sync");
         need(cudaHostUnregister(p), "unregister");
     });
-    {
+    if (want("window")) {
         // Windows of su.window frames, each registered by the first thread to
         // need it and released when every frame of it is done.
         struct Window {

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -58,11 +59,20 @@ std::shared_ptr<void> create_state(int device, void* native) {
 
 }  // namespace
 
-/// Frame slots (staging and a stream each) kept at most; a slot is made only
-/// when every free one still has work queued. 16 cost 4K VMAF+NEG at 8 threads
-/// about 300 MiB more GPU memory (1795 MiB above the idle card on an H100);
-/// 8 is what the frame slots could reach before.
-constexpr std::size_t kMaxSlots = 8;
+namespace {
+
+/// Frame slots (staging and a stream each) kept at most for pairs of
+/// `pair_bytes` on the device: 8 to 16 within 1 GiB. A slot is made only when
+/// every free one still has work queued. A fed frame holds its slot while it
+/// is read, so fed runs want more than the 8 whole-picture runs made do: 16
+/// slots and 2-piece rings were the best configuration at 8 and 16 threads for
+/// 4K and 1080p (H200 host, session 11), for at most 16 pairs of 4K 10-bit
+/// luma (531 MB).
+std::size_t max_slots(std::size_t pair_bytes) {
+    return std::clamp<std::size_t>((std::size_t{1} << 30) / std::max<std::size_t>(pair_bytes, 1), 8, 16);
+}
+
+}  // namespace
 
 struct Session::Slot {
     PinnedBuffer host;
@@ -131,6 +141,27 @@ cudaMemcpyKind copy_kind(MemoryKind m) {
 
 }  // namespace
 
+/// A few small page-locked buffers a frame's pieces pass through on their
+/// way to the device: written by the reading thread and taken by the copy
+/// while still in the CPU's caches, so host memory sees each byte read once
+/// (whole-frame staging writes it out and reads it back). On a 16-core H200
+/// host, tests/cuda/input_paths.cu moved 42.6 GB/s from the page cache to the
+/// device in 2 MiB pieces at 8 threads against 29.6 GB/s in whole frames;
+/// two pieces a ring, in huge pages, gave the engine its best rows
+/// (docs/benchmarks.md, session 11).
+struct Session::FeedRing {
+    static constexpr std::size_t kPiece = std::size_t{2} << 20;
+    static constexpr unsigned kPieces = 2;
+    PinnedAllocator alloc;
+    std::uint8_t* base;
+    Event copied[kPieces];  ///< recorded after the copy that last read the piece
+    explicit FeedRing(const Context& ctx) : alloc(ctx), base(alloc.allocate(kPiece * kPieces)) {}
+    ~FeedRing() { alloc.deallocate(base, kPiece * kPieces); }
+    FeedRing(const FeedRing&) = delete;
+    FeedRing& operator=(const FeedRing&) = delete;
+    std::uint8_t* buf(unsigned k) const { return base + k * kPiece; }
+};
+
 std::shared_ptr<PictureAllocator> upload_allocator(const BackendStartOptions& o) {
     if (::access(kDriverNode, F_OK) != 0) return nullptr;  // no GPU driver loaded here
     return std::make_shared<PinnedAllocator>(context_of(o));
@@ -171,6 +202,7 @@ Session::~Session() {
     active_.clear();
     slots_.reset();
     results_.reset();
+    rings_.reset();
 }
 
 bool Session::has_twin(std::string_view kind_name) const { return find_twin(kind_name) != nullptr; }
@@ -208,6 +240,11 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
         r->host = PinnedBuffer(results_bytes_);
         return r;
     });
+    if (!rings_)
+        rings_ = std::make_unique<Pool<FeedRing>>([this] {
+            bind();
+            return std::make_unique<FeedRing>(context_);
+        });
     geom_ = geom;
     chroma_ = needs_chroma && geom.format != PixelFormat::Yuv400;
     const unsigned planes = chroma_ ? 3 : 1;
@@ -221,6 +258,15 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
         bytes += 2 * static_cast<std::size_t>(pw[p]) * bps * ph[p];
     }
     const unsigned bpc = geom.bpc;
+    slot_cap_ = max_slots(bytes);
+    feed_pieces_.clear();
+    for (std::size_t side = 0, to = 0; side < 2; ++side)
+        for (unsigned p = 0; p < planes; ++p) {
+            const std::size_t plane = static_cast<std::size_t>(pw[p]) * bps * ph[p];
+            for (std::size_t at = 0; at < plane; at += FeedRing::kPiece)
+                feed_pieces_.push_back({static_cast<int>(side), p, at, std::min(FeedRing::kPiece, plane - at), to + at});
+            to += plane;
+        }
     slots_ = std::make_unique<Pool<Slot>>([=, this] {
         bind();
         auto s = std::make_unique<Slot>();
@@ -248,23 +294,77 @@ void Session::run_end() {
     active_.clear();
 }
 
-void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dist) {
+std::unique_ptr<Session::Slot> Session::begin_slot() {
     bind();
-    // A slot whose last frame is done, else a new one (up to kMaxSlots), else
+    // A slot whose last frame is done, else a new one (up to slot_cap_), else
     // the longest-released one: its last upload and every reader registered
     // by add_reader() must be done before the staging is overwritten.
     std::unique_ptr<Slot> s = slots_->acquire_ready(
-        [](Slot& x) { return cudaStreamQuery(x.stream.get()) == cudaSuccess; }, kMaxSlots);
+        [](Slot& x) { return cudaStreamQuery(x.stream.get()) == cudaSuccess; }, slot_cap_);
     check(cudaStreamSynchronize(s->stream.get()), "cudaStreamSynchronize");
-    cudaStream_t st = s->stream.get();
     {
         std::lock_guard lk(m_);
         results_sealed_ = true;
     }
     if (results_bytes_) {
         s->results = acquire_results();
-        check(cudaMemsetAsync(s->results->dev.get(), 0, results_bytes_, st), "cudaMemsetAsync");
+        check(cudaMemsetAsync(s->results->dev.get(), 0, results_bytes_, s->stream.get()), "cudaMemsetAsync");
     }
+    s->direct = false;
+    s->waited = false;
+    return s;
+}
+
+void Session::activate(unsigned index, std::unique_ptr<Slot> s) {
+    check(cudaEventRecord(s->ready.get(), s->stream.get()), "cudaEventRecord");
+    std::lock_guard lk(m_);
+    active_[index] = std::move(s);
+}
+
+bool Session::takes_plane_feed() const { return true; }
+
+void Session::frame_begin_fed(unsigned index, const PlaneFeed& feed) {
+    bind();
+    std::unique_ptr<FeedRing> ring = rings_->acquire();
+    const std::vector<FeedPiece>& list = feed_pieces_;
+    // A ring's worth read before the slot is taken: a slot may still wait
+    // for the GPU's work on an earlier frame, the reads need not.
+    const std::size_t early = std::min<std::size_t>(list.size(), FeedRing::kPieces);
+    const auto read = [&](std::size_t i) {
+        const unsigned k = static_cast<unsigned>(i % FeedRing::kPieces);
+        check(cudaEventSynchronize(ring->copied[k].get()), "cudaEventSynchronize");
+        feed(index, list[i].side, list[i].plane, list[i].at, ring->buf(k), list[i].n);
+    };
+    std::unique_ptr<Slot> s;
+    try {
+        for (std::size_t i = 0; i < early; ++i) read(i);
+        s = begin_slot();
+        cudaStream_t st = s->stream.get();
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (i >= early) read(i);
+            const unsigned k = static_cast<unsigned>(i % FeedRing::kPieces);
+            check(cudaMemcpyAsync(s->dev.get<std::uint8_t>() + list[i].to, ring->buf(k), list[i].n,
+                                  cudaMemcpyHostToDevice, st),
+                  "upload");
+            check(cudaEventRecord(ring->copied[k].get(), st), "cudaEventRecord");
+        }
+    } catch (...) {
+        // Copies already queued read the ring and write the slot: both go back only after them.
+        if (s) {
+            cudaStreamSynchronize(s->stream.get());
+            s->results.reset();
+            slots_->release(std::move(s));
+        }
+        rings_->release(std::move(ring));
+        throw;
+    }
+    rings_->release(std::move(ring));
+    activate(index, std::move(s));
+}
+
+void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dist) {
+    std::unique_ptr<Slot> s = begin_slot();
+    cudaStream_t st = s->stream.get();
     std::size_t off = 0;       // of the plane in the staging layout
     std::size_t run_from = 0;  // start of the pageable planes packed and not yet uploaded
     // Pageable planes are packed into the pinned staging and uploaded in one
@@ -275,8 +375,6 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
                                   off - run_from, cudaMemcpyHostToDevice, st),
                   "upload");
     };
-    s->direct = false;
-    s->waited = false;
     for (int side = 0; side < 2; ++side) {
         const Picture& pic = side ? dist : ref;
         if (pic.planes() < s->frame.planes) throw Error(ErrorKind::Internal, VMAF_GPU_NAME ": a luma-only picture where chroma is needed");
@@ -318,9 +416,7 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
         if (pic.memory() != MemoryKind::Host) run_from = off;
     }
     upload_run();
-    check(cudaEventRecord(s->ready.get(), st), "cudaEventRecord");
-    std::lock_guard lk(m_);
-    active_[index] = std::move(s);
+    activate(index, std::move(s));
 }
 
 void Session::frame_end(unsigned index) {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "backends/backend.hpp"
 #include "backends/cuda/context.hpp"
@@ -106,6 +107,8 @@ public:
     void run_end() override;
     void frame_begin(unsigned index, const Picture& ref, const Picture& dist) override;
     void frame_end(unsigned index) override;
+    bool takes_plane_feed() const override;
+    void frame_begin_fed(unsigned index, const PlaneFeed& feed) override;
     std::shared_ptr<PictureAllocator> picture_allocator() override;
     std::optional<DeviceTarget> device_target() const override;
     std::function<Picture()> picture_supply(const VideoGeometry& geom, MemoryKind kind, unsigned keep) override;
@@ -135,18 +138,32 @@ public:
 
 private:
     struct Slot;
+    struct FeedRing;
     Slot& active(unsigned index);  // requires m_ held
+    /// A frame slot for a frame about to be staged (its results zeroed).
+    std::unique_ptr<Slot> begin_slot();
+    /// The staged slot `s` becomes frame `index`'s (its `ready` recorded).
+    void activate(unsigned index, std::unique_ptr<Slot> s);
     std::shared_ptr<FrameResults> acquire_results();
     Context context_;
     VideoGeometry geom_;
     bool chroma_ = false;
     std::unique_ptr<Pool<Slot>> slots_;
+    std::size_t slot_cap_ = 8;  ///< slots kept at most (set by run_begin)
     std::shared_ptr<PictureAllocator> pinned_;
     std::mutex m_;
     std::unordered_map<unsigned, std::unique_ptr<Slot>> active_;
     std::size_t results_bytes_ = 0;  ///< reserved so far
     bool results_sealed_ = false;    ///< the first frame has begun
     std::unique_ptr<Pool<FrameResults>> results_;
+    /// A fed frame's reads: plane bytes [at, at + n) of one side, to byte `to` of the slot's staging.
+    struct FeedPiece {
+        int side;
+        unsigned plane;
+        std::size_t at, n, to;
+    };
+    std::vector<FeedPiece> feed_pieces_;  ///< in staging order (set by run_begin)
+    std::unique_ptr<Pool<FeedRing>> rings_;  ///< one per thread reading a fed frame at once
 };
 
 /// The entry points of a twin with option-set groups: `Make(session, kind,
