@@ -26,6 +26,8 @@
 // and reported in StreamInfo instead of being refused; a missing F tag leaves
 // the rate at 0/0 instead of failing; numbers must be whole tokens.
 #include <algorithm>
+#include <bit>
+#include <mutex>
 #include <charconv>
 #include <cstring>
 #include <memory>
@@ -119,7 +121,10 @@ void upsample411(const std::uint8_t* src, int n, std::uint8_t* dst, int dst_n) {
 
 class Y4mSource final : public VideoSource {
 public:
-    explicit Y4mSource(io::InputFile in) : in_(std::move(in)) { parse_header(); }
+    explicit Y4mSource(io::InputFile in) : in_(std::move(in)) {
+        parse_header();
+        if (in_.remaining_known()) data_start_ = in_.tell();
+    }
 
     const VideoGeometry& geometry() const override { return geom_; }
     const StreamInfo& info() const override { return info_; }
@@ -205,6 +210,51 @@ public:
         return pic;
     }
 
+    std::optional<std::uint64_t> frames_left() const override {
+        const Uniform& u = uniform();
+        if (!u.yes) return std::nullopt;
+        return u.frames > frame_ ? u.frames - frame_ : 0;
+    }
+
+    Picture read_frame(std::uint64_t index) override {
+        if (!uniform().yes) return VideoSource::read_frame(index);
+        const std::uint64_t abs = frame_ + index;
+        const std::uint64_t off = whole_frame_at(abs);
+        if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
+        Picture pic = pool_->acquire();
+        const unsigned bps = pic.bytes_per_sample();
+        std::uint64_t pos = off;
+        for (unsigned p = 0; p < pic.planes(); ++p) {
+            const Plane& pl = pic.plane(p);
+            const std::size_t want = std::size_t{pl.width} * pl.height * bps;
+            const std::size_t g = io::read_plane_at(in_, pl, bps, pos);
+            pos += g;
+            if (g < want) io::throw_truncated(in_.path(), abs, pos - off, payload_bytes_);  // the file shrank
+        }
+        return pic;
+    }
+
+    bool has_plane_bytes() const override { return uniform().yes && std::endian::native == std::endian::little; }
+
+    void read_plane_bytes(std::uint64_t index, unsigned plane, std::uint64_t at, void* dst, std::size_t n) override {
+        if (!has_plane_bytes()) return VideoSource::read_plane_bytes(index, plane, at, dst, n);
+        const std::uint64_t abs = frame_ + index;
+        const std::uint64_t off = whole_frame_at(abs);
+        const Picture probe(geom_.format, geom_.bpc, geom_.width, 1);
+        const ChromaShift cs = chroma_shift(geom_.format);
+        std::uint64_t from = off, bytes = 0;
+        for (unsigned p = 0; p <= plane && p < probe.planes(); ++p) {
+            from += bytes;
+            const std::uint64_t rows = p ? (geom_.height + (1u << cs.y) - 1) >> cs.y : geom_.height;
+            bytes = std::uint64_t{probe.plane(p).width} * probe.bytes_per_sample() * rows;
+        }
+        if (plane >= probe.planes() || at > bytes || n > bytes - at)
+            throw Error(ErrorKind::Internal, "plane bytes out of range in " + in_.path());
+        if (n == 0) return;
+        const std::size_t g = in_.read_at(dst, n, from + at);
+        if (g < n) io::throw_truncated(in_.path(), abs, from + at + g - off, payload_bytes_);  // the file shrank
+    }
+
     void skip(unsigned n) override {
         for (unsigned i = 0; i < n; ++i) {
             if (!frame_header())
@@ -217,6 +267,44 @@ public:
     }
 
 private:
+    /// Random access: a regular file of frames stored as they are read
+    /// (no conversion) whose every frame header is a bare "FRAME\n", so
+    /// frame k's payload sits at a fixed offset. Found by reading each frame
+    /// header once, at the first question; anything else (frame parameters,
+    /// a converted colourspace, a pipe, a damaged tail) is read in order.
+    struct Uniform {
+        bool yes = false;
+        std::uint64_t frames = 0;  ///< from data_start_, a truncated final frame counted
+    };
+    static constexpr std::uint64_t kFrameMarker = 6;  // "FRAME\n"
+
+    const Uniform& uniform() const {
+        std::call_once(uniform_once_, [this] {
+            if (!data_start_ || cs_->convert != Convert::None) return;
+            const std::uint64_t size = in_.size(), stride = kFrameMarker + payload_bytes_;
+            std::uint64_t k = 0;
+            for (std::uint64_t off = *data_start_; off < size; off += stride, ++k) {
+                char marker[kFrameMarker];
+                if (size - off < kFrameMarker || in_.read_at(marker, kFrameMarker, off) < kFrameMarker ||
+                    std::memcmp(marker, "FRAME\n", kFrameMarker) != 0)
+                    return;
+            }
+            uniform_.frames = k;
+            uniform_.yes = true;
+        });
+        return uniform_;
+    }
+
+    /// Where frame `abs`'s payload starts; throws as read() would for a frame past the end or cut short.
+    std::uint64_t whole_frame_at(std::uint64_t abs) const {
+        const std::uint64_t stride = kFrameMarker + payload_bytes_;
+        if (abs >= uniform_.frames)
+            throw Error(ErrorKind::Input, "frame " + std::to_string(abs) + " is past the end of " + in_.path());
+        const std::uint64_t off = *data_start_ + abs * stride + kFrameMarker;
+        if (in_.size() - off < payload_bytes_) io::throw_truncated(in_.path(), abs, in_.size() - off, payload_bytes_);
+        return off;
+    }
+
     [[noreturn]] void bad_header(const std::string& what) const {
         std::string msg = "malformed Y4M header in " + in_.path() + ": " + what;
         if (const std::string seen = io::sniff_file(in_.path()); !seen.empty() && seen != "a Y4M file")
@@ -359,6 +447,9 @@ private:
     std::uint64_t payload_bytes_ = 0;
     std::uint64_t frame_ = 0;  // index of the next frame
     std::uint64_t got_ = 0;    // payload bytes read of the current frame
+    std::optional<std::uint64_t> data_start_;  ///< regular files: where frame 0's header starts
+    mutable std::once_flag uniform_once_;
+    mutable Uniform uniform_;
     std::vector<std::uint8_t> scratch_, tmp_;
 };
 

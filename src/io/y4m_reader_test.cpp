@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -540,6 +541,93 @@ TEST(Y4mReader, SkipFrames) {
     write_file(path, stream_with({"FRAME\n", "FRAMX\n"}, 2));
     auto em = catch_error([&] { open_y4m(path)->skip(2); });
     EXPECT_EQ(std::string(em.what()), "malformed frame header at frame 1 in " + path);
+}
+
+// Random access: bare "FRAME\n" markers and colourspaces stored as read.
+TEST(Y4mReader, RandomAccessMatchesInOrderReading) {
+    for (const NativeCase c : {NativeCase{"420", PixelFormat::Yuv420, 8}, NativeCase{"422p10", PixelFormat::Yuv422, 10},
+                               NativeCase{"444p16", PixelFormat::Yuv444, 16}}) {
+        TempDir dir;
+        const std::string path = dir.file("ra.y4m");
+        std::mt19937 rng(c.bpc);
+        const unsigned w = 33, h = 7;
+        std::vector<std::uint8_t> bytes;
+        append(bytes, header(w, h, c.cs));
+        std::vector<std::vector<PlaneData>> frames;
+        for (int i = 0; i < 5; ++i) {
+            frames.push_back(random_frame(c.fmt, c.bpc, w, h, rng));
+            append(bytes, "FRAME\n");
+            append_samples(bytes, frames.back(), c.bpc);
+        }
+        write_file(path, bytes);
+        auto src = open_y4m(path);
+        ASSERT_EQ(src->frames_left(), 5u) << c.cs;
+        expect_picture(src->read_frame(4), frames[4]);
+        expect_picture(src->read_frame(0), frames[0]);
+        src->skip(2);
+        ASSERT_EQ(src->frames_left(), 3u);
+        expect_picture(src->read_frame(1), frames[3]);
+        auto pic = src->read();  // the in-order position is where skip() left it
+        ASSERT_TRUE(pic);
+        expect_picture(*pic, frames[2]);
+        auto e = catch_error([&] { src->read_frame(2); });
+        EXPECT_CONTAINS(std::string(e.what()), "frame 5 is past the end of " + path);
+        // The planes' bytes as stored, in pieces.
+        ASSERT_TRUE(src->has_plane_bytes());
+        const Picture want = src->read_frame(0);  // frame 3
+        for (unsigned p = 0; p < want.planes(); ++p) {
+            const Plane& pl = want.plane(p);
+            const std::size_t row = std::size_t{pl.width} * want.bytes_per_sample();
+            std::vector<std::uint8_t> got(row * pl.height);
+            for (std::size_t at = 0; at < got.size(); at += 10)
+                src->read_plane_bytes(0, p, at, got.data() + at, std::min<std::size_t>(10, got.size() - at));
+            for (unsigned y = 0; y < pl.height; ++y)
+                ASSERT_EQ(std::memcmp(got.data() + y * row, pl.row<const std::uint8_t>(y), row), 0) << c.cs << " " << p;
+        }
+        // Luma only.
+        auto luma = open_y4m(path);
+        luma->plan(ReadPlan{true, nullptr, 2});
+        const Picture l = luma->read_frame(3);
+        EXPECT_TRUE(l.luma_only());
+        expect_picture(l, {frames[3][0]});
+    }
+}
+
+TEST(Y4mReader, NoRandomAccessWithFrameParametersOrConversions) {
+    TempDir dir;
+    const std::string path = dir.file("p.y4m");
+    write_file(path, stream_with({"FRAME\n", "FRAME Ip\n", "FRAME\n"}, 3));
+    auto src = open_y4m(path);
+    EXPECT_FALSE(src->frames_left());
+    EXPECT_FALSE(src->has_plane_bytes());
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(src->read());
+    EXPECT_FALSE(src->read());
+    // A damaged marker further on: read in order, which names it.
+    write_file(path, stream_with({"FRAME\n", "FRAME\n", "FRAMX\n"}, 3));
+    auto bad = open_y4m(path);
+    EXPECT_FALSE(bad->frames_left());
+    // A converted colourspace (4:2:2 8-bit is resampled).
+    std::vector<std::uint8_t> b422;
+    append(b422, header(4, 2, "422") + "FRAME\n");
+    b422.insert(b422.end(), 16, 9);
+    write_file(path, b422);
+    EXPECT_FALSE(open_y4m(path)->frames_left());
+}
+
+TEST(Y4mReader, RandomAccessReportsAPartialFinalFrameAsReadDoes) {
+    TempDir dir;
+    const std::string path = dir.file("t.y4m");
+    auto bytes = stream_with({"FRAME\n", "FRAME\n", "FRAME\n"}, 3);
+    bytes.resize(bytes.size() - 7);
+    write_file(path, bytes);
+    auto src = open_y4m(path);
+    ASSERT_EQ(src->frames_left(), 3u);
+    EXPECT_EQ(sample(src->read_frame(1), 0, 0, 0), 1u);
+    const std::string want = "truncated frame 2 in " + path + " (got 5 of 12 bytes)";
+    EXPECT_EQ(std::string(catch_error([&] { src->read_frame(2); }).what()), want);
+    EXPECT_EQ(std::string(catch_error([&] { src->read_plane_bytes(2, 0, 0, nullptr, 0); }).what()), want);
+    src->skip(2);
+    EXPECT_EQ(std::string(catch_error([&] { src->read(); }).what()), want);
 }
 
 }  // namespace
