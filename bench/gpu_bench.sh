@@ -57,6 +57,36 @@ for spec in "VMAF+NEG 10-bit 4K:4k:3840:2160:10:neg" "VMAF+NEG 10-bit 1080p:1080
   share=$(python3 -c "print(f'{100 * $best / $ceil:.0f}%')")
   printf '%-28s %9.0f %9s %8s %10s %7s\n' "$name x$n" "$best" "$dev" "$wall" "$ceil" "$share"
 done
+# Y4M input: bare FRAME markers are read at random by several threads (and in pieces by the GPU
+# backend); one marker with a parameter makes the reader go in order (what every Y4M got before).
+echo "== VMAF+NEG 10-bit 4K from Y4M x$((N4 / 2)): engine fps (--threads $TH), random access / in order"
+for s in ref crf35; do
+  for kind in bare params; do
+    y=$tmp/$s-4k-10-$kind.y4m
+    [ -s "$y" ] || python3 - "$tmp/$s-4k-10.yuv" "$y" $((N4 / 2)) "$kind" <<'PY'
+import sys
+src, dst, n, kind = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+size = 3840 * 2160 * 3  # 10-bit 4:2:0: 1.5 samples a pixel, 2 bytes each
+with open(src, "rb") as i, open(dst, "wb") as o:
+    o.write(b"YUV4MPEG2 W3840 H2160 F25:1 Ip A1:1 C420p10\n")
+    for k in range(n):
+        o.write(b"FRAME Ip\n" if kind == "params" and k == 1 else b"FRAME\n")
+        o.write(i.read(size))
+PY
+  done
+done
+cat "$tmp"/*.y4m > /dev/null
+line=""
+for kind in bare params; do
+  best=0
+  for r in 1 2; do
+    # shellcheck disable=SC2086
+    $V -r "$tmp/ref-4k-10-$kind.y4m" -d "$tmp/crf35-4k-10-$kind.y4m" --backend cuda --threads $TH $NEG \
+      --json -o "$tmp/y4m.json" 2>/dev/null && best=$(python3 -c "print(max($best, $(fps "$tmp/y4m.json")))")
+  done
+  line="$line $kind: $best"
+done
+echo "y4m$line"
 echo "== start-up floor: one 576x324 frame, whole process (median of 7)"
 S="-r $C/p01_576x324_yuv420p_ref.yuv -d $C/p01_576x324_yuv420p_crf35.yuv -w 576 -h 324 -p 420 -b 8 --frame_cnt 1"
 for be in cpu cuda; do

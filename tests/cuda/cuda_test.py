@@ -119,6 +119,7 @@ def selection(vmaf, clipdir, tmp):
                   and json.load(open(t("g.json")))["backend_used"] == "cuda", p.stderr)
         feature_backends(vmaf, base, t)
         raw_input_ends(vmaf, tmp)
+        y4m_input(vmaf, clipdir, tmp)
     else:
         check("auto without a device: cpu + one stderr line", used == "cpu" and one_line(p)
               and "CPU" in p.stderr, p.stderr)
@@ -582,6 +583,40 @@ def raw_input_ends(vmaf, tmp):
             json.load(open(os.path.join(tmp, "end_g.json")))["frames"]
         check(f"raw input, shorter distorted file, --threads {threads}: cuda scores the cpu's frames, same warning",
               same and last(gpu) == last(cpu) and "ended before" in last(gpu), f"{cpu.stderr!r} {gpu.stderr!r}")
+
+
+def y4m_input(vmaf, clipdir, tmp, frames=3):
+    """Y4M input under --backend cuda scores as the CPU scores the same frames from raw files: bare FRAME
+    markers (random access, read in pieces by the GPU backend), and a marker with parameters (read in order)."""
+    for name, ref, dist, geom in pairs(clipdir):
+        if not re.match(r"^p(05|03)_", name) or "444" in name or "422" in name:
+            continue
+        g = dict(zip(geom[::2], geom[1::2]))
+        w, h, bpc = int(g["-w"]), int(g["-h"]), int(g["-b"])
+        cs = "420jpeg" if bpc == 8 else f"420p{bpc}"
+        size = (w * h + 2 * ((w + 1) // 2) * ((h + 1) // 2)) * (2 if bpc > 8 else 1)
+        n = min(frames, os.path.getsize(ref) // size, os.path.getsize(dist) // size)
+        ys = {}
+        for side, path in (("ref", ref), ("dist", dist)):
+            data = open(path, "rb").read(size * n)
+            for kind, marker in (("bare", "FRAME\n"), ("params", "FRAME Ip\n")):
+                out = os.path.join(tmp, f"{name}_{side}_{kind}.y4m")
+                with open(out, "wb") as f:
+                    f.write(f"YUV4MPEG2 W{w} H{h} F25:1 Ip A1:1 C{cs}\n".encode())
+                    for k in range(n):
+                        f.write((marker if k == 1 else "FRAME\n").encode() + data[k * size:(k + 1) * size])
+                ys[side, kind] = out
+        models = ["-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg:name=neg", "--feature", "psnr",
+                  "--precision", "max", "--json", "--threads", "4"]
+        cpu = run(vmaf, ["-r", ref, "-d", dist] + geom + models + ["--frame_cnt", str(n), "--backend", "cpu",
+                                                                    "-o", os.path.join(tmp, "y4m_cpu.json")])
+        want = json.load(open(os.path.join(tmp, "y4m_cpu.json")))["frames"] if cpu.returncode == 0 else None
+        for kind in ("bare", "params"):
+            gpu = run(vmaf, ["-r", ys["ref", kind], "-d", ys["dist", kind]] + models +
+                      ["--backend", "cuda", "-o", os.path.join(tmp, "y4m_gpu.json")])
+            got = json.load(open(os.path.join(tmp, "y4m_gpu.json")))["frames"] if gpu.returncode == 0 else None
+            check(f"y4m ({kind} frame markers) {name}: cuda equals the cpu on the raw frames",
+                  want is not None and got == want, f"{cpu.stderr!r} {gpu.stderr!r}")
 
 
 def cambi_bad_input(vmaf, tmp):
