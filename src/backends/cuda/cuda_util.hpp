@@ -4,7 +4,9 @@
 
 #include "backends/gpu/portability.hpp"
 
+#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -103,7 +105,8 @@ private:
 };
 
 /// A free list of reusable objects (work contexts, buffers): acquire() makes
-/// no more than were ever in use at once, acquire_ready() up to its cap, so
+/// no more than were ever in use at once (and, with a `limit`, no more than
+/// that: it then waits for a release), acquire_ready() up to its cap, so
 /// memory is bounded by concurrency. First in, first out: the object handed out is the one released longest
 /// ago, whose queued device work is the most likely to be done (a frame slot
 /// released a moment ago still has that frame's kernels queued; reusing it
@@ -111,18 +114,32 @@ private:
 template <typename T>
 class Pool {
 public:
-    explicit Pool(std::function<std::unique_ptr<T>()> make) : make_(std::move(make)) {}
+    explicit Pool(std::function<std::unique_ptr<T>()> make, std::size_t limit = SIZE_MAX)
+        : make_(std::move(make)), limit_(limit) {}
 
+    /// With a limit, callers must not hold an object of this pool while
+    /// waiting for anything but the device (the wait is for a holder to release one).
     std::unique_ptr<T> acquire() {
-        {
-            std::lock_guard lk(m_);
+        std::unique_lock lk(m_);
+        for (;;) {
             if (!free_.empty()) {
                 auto p = std::move(free_.front());
                 free_.pop_front();
                 return p;
             }
+            if (made_ < limit_) break;
+            released_.wait(lk);
         }
-        return make();
+        ++made_;  // reserved before it exists: no more than the limit are made at once
+        lk.unlock();
+        try {
+            return make_();
+        } catch (...) {
+            lk.lock();
+            --made_;
+            released_.notify_one();
+            throw;
+        }
     }
     /// The longest-released object for which `ready` holds; else a new one
     /// while fewer than `cap` exist; else the longest-released one.
@@ -137,13 +154,23 @@ public:
                 free_.erase(it);
                 return p;
             }
+            ++made_;
         }
-        return make();
+        try {
+            return make_();
+        } catch (...) {
+            std::lock_guard lk(m_);
+            --made_;
+            throw;
+        }
     }
     void release(std::unique_ptr<T> p) {
         if (!p) return;
-        std::lock_guard lk(m_);
-        free_.push_back(std::move(p));
+        {
+            std::lock_guard lk(m_);
+            free_.push_back(std::move(p));
+        }
+        released_.notify_one();
     }
     void clear() {
         std::lock_guard lk(m_);
@@ -152,14 +179,10 @@ public:
     }
 
 private:
-    std::unique_ptr<T> make() {
-        std::unique_ptr<T> p = make_();
-        std::lock_guard lk(m_);
-        ++made_;
-        return p;
-    }
     std::function<std::unique_ptr<T>()> make_;
+    const std::size_t limit_;
     std::mutex m_;
+    std::condition_variable released_;
     std::deque<std::unique_ptr<T>> free_;
     std::size_t made_ = 0;
 };
