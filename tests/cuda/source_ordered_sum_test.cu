@@ -21,6 +21,9 @@
 namespace {
 
 namespace ss = vmaf::floatfeat::cuda::source_sum;
+using vmaf::floatfeat::cuda::test::have_device;
+using vmaf::floatfeat::cuda::test::host_sum;
+using vmaf::floatfeat::cuda::test::same;
 
 constexpr int kTerms = 3;
 
@@ -35,24 +38,6 @@ struct Interleaved {
         for (int q = 0; q < kTerms; ++q) out[q] = data[g][i * kTerms + q];
     }
 };
-
-bool have_device() {
-    int n = 0;
-    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-
-template <typename T>
-T host_sum(const std::vector<T>& t) {
-    volatile T acc = 0;  // one rounding per addition, as the CPU's loops
-    for (const T v : t) acc = acc + v;
-    return acc;
-}
-
-template <typename T>
-bool same(T a, T b) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
 
 /// One launch over groups of kTerms sequences each (all of a group's
 /// sequences the same length); gate: none, or a device int of this value.

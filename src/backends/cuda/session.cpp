@@ -212,7 +212,16 @@ std::unique_ptr<FeatureExtractor> Session::create_extractor(const ExtractorInfo&
     const TwinDescriptor* t = find_twin(kind.name);
     if (!t) return nullptr;
     bind();
-    return t->create(*this, kind, opts, geom, ctx);
+    return created(t->create(*this, kind, opts, geom, ctx));
+}
+
+std::unique_ptr<FeatureExtractor> Session::created(std::unique_ptr<FeatureExtractor> twin) {
+    // A twin's constructor fills its tables with cudaMemcpy / cudaMemset on
+    // the legacy default stream: a pageable copy may return before its DMA
+    // lands, and the lanes' non-blocking streams never wait for that stream.
+    // Done here, once, before any frame's kernels are enqueued.
+    check(cudaStreamSynchronize(nullptr), "twin set-up");
+    return twin;
 }
 
 std::unique_ptr<FeatureExtractor> Session::create_group_extractor(const ExtractorInfo& kind,
@@ -222,7 +231,7 @@ std::unique_ptr<FeatureExtractor> Session::create_group_extractor(const Extracto
     const TwinDescriptor* t = find_twin(kind.name);
     if (!t || !t->create_group) return nullptr;
     bind();
-    return t->create_group(*this, kind, sets, geom, ctx);
+    return created(t->create_group(*this, kind, sets, geom, ctx));
 }
 
 void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {

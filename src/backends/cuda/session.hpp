@@ -140,6 +140,8 @@ private:
     struct Slot;
     struct FeedRing;
     Slot& active(unsigned index);  // requires m_ held
+    /// `twin` once its set-up work on the device is done (null stays null).
+    std::unique_ptr<FeatureExtractor> created(std::unique_ptr<FeatureExtractor> twin);
     /// A frame slot for a frame about to be staged (its results zeroed).
     std::unique_ptr<Slot> begin_slot();
     /// The staged slot `s` becomes frame `index`'s (its `ready` recorded).

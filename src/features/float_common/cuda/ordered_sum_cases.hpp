@@ -1,9 +1,13 @@
 // Test sequences for the ordered sums (ordered_sum_test, source_ordered_sum_test):
-// each made to hit a path of the walk. Host code, for tests only.
+// each made to hit a path of the walk, and what both tests compare them with.
+// Host code, for tests only.
 #pragma once
+
+#include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -11,6 +15,26 @@
 #include <vector>
 
 namespace vmaf::floatfeat::cuda::test {
+
+inline bool have_device() {
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+/// The CPU's sum: one rounding per addition, in order.
+template <typename T>
+T host_sum(const std::vector<T>& t) {
+    volatile T acc = 0;
+    for (const T v : t) acc = acc + v;
+    return acc;
+}
+
+/// Bit for bit (any NaN equals any NaN).
+template <typename T>
+bool same(T a, T b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
 
 template <typename T>
 struct SumCase {

@@ -22,24 +22,9 @@ using vmaf::floatfeat::cuda::kMaxOrderedSums;
 using vmaf::floatfeat::cuda::launch_ordered_sums;
 using vmaf::floatfeat::cuda::ordered_sum_scratch_bytes;
 using vmaf::floatfeat::cuda::OrderedSeqs;
-
-bool have_device() {
-    int n = 0;
-    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-
-template <typename T>
-T host_sum(const std::vector<T>& t) {
-    volatile T acc = 0;  // one rounding per addition, as the CPU's loops
-    for (const T v : t) acc = acc + v;
-    return acc;
-}
-
-template <typename T>
-bool same(T a, T b) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
+using vmaf::floatfeat::cuda::test::have_device;
+using vmaf::floatfeat::cuda::test::host_sum;
+using vmaf::floatfeat::cuda::test::same;
 
 /// The device sums of up to kMaxOrderedSums sequences in one launch (gate: none, or a device int of this value).
 template <typename T>
