@@ -193,6 +193,41 @@ std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_p
                       [&](void* dst, std::size_t n, std::size_t done) { return in.read_at(dst, n, offset + done); });
 }
 
+PlaneBytes planar_plane_bytes(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, unsigned plane) {
+    const ChromaShift cs = chroma_shift(fmt);
+    const std::uint64_t bps = bpc > 8 ? 2 : 1;
+    const std::uint64_t luma = std::uint64_t{width} * height * bps;
+    if (plane == 0) return {0, luma};
+    const std::uint64_t cw = (std::uint64_t{width} + (1u << cs.x) - 1) >> cs.x;
+    const std::uint64_t ch = (std::uint64_t{height} + (1u << cs.y) - 1) >> cs.y;
+    const std::uint64_t chroma = cw * ch * bps;
+    return {luma + (plane - 1) * chroma, chroma};
+}
+
+void read_picture_at(const InputFile& in, const Picture& pic, std::uint64_t offset, std::uint64_t frame,
+                     std::uint64_t frame_bytes) {
+    const unsigned bps = pic.bytes_per_sample();
+    std::uint64_t pos = offset;
+    for (unsigned p = 0; p < pic.planes(); ++p) {
+        const Plane& pl = pic.plane(p);
+        const std::size_t want = std::size_t{pl.width} * pl.height * bps;
+        const std::size_t g = read_plane_at(in, pl, bps, pos);
+        pos += g;
+        if (g < want) throw_truncated(in.path(), frame, pos - offset, frame_bytes);  // the file shrank
+    }
+}
+
+void read_plane_bytes_at(const InputFile& in, const VideoGeometry& g, std::uint64_t offset, std::uint64_t frame,
+                         std::uint64_t frame_bytes, unsigned plane, std::uint64_t at, void* dst, std::size_t n) {
+    const PlaneBytes pb = planar_plane_bytes(g.format, g.bpc, g.width, g.height, plane);
+    if (plane >= plane_count(g.format) || at > pb.bytes || n > pb.bytes - at)
+        throw Error(ErrorKind::Internal, "plane bytes out of range in " + in.path());
+    if (n == 0) return;
+    const std::uint64_t from = offset + pb.offset + at;
+    const std::size_t got = in.read_at(dst, n, from);
+    if (got < n) throw_truncated(in.path(), frame, from + got - offset, frame_bytes);  // the file shrank
+}
+
 void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got, std::uint64_t want) {
     throw Error(ErrorKind::Input, "truncated frame " + std::to_string(frame) + " in " + path + " (got " +
                                       std::to_string(got) + " of " + std::to_string(want) + " bytes)");

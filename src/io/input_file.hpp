@@ -76,6 +76,26 @@ std::size_t read_plane(InputFile& in, const Plane& pl, unsigned bytes_per_sample
 /// The same from byte `offset` of a regular file (InputFile::read_at); thread-safe.
 std::size_t read_plane_at(const InputFile& in, const Plane& pl, unsigned bytes_per_sample, std::uint64_t offset);
 
+/// Where plane `plane` lies in a frame of the standard planar layout (packed
+/// rows, planes one after another): bytes from the frame's start, and its size.
+struct PlaneBytes {
+    std::uint64_t offset = 0, bytes = 0;
+};
+PlaneBytes planar_plane_bytes(PixelFormat fmt, unsigned bpc, unsigned width, unsigned height, unsigned plane);
+
+/// Every plane of `pic` (a luma-only picture: plane 0) from byte `offset` of a
+/// regular file in the standard planar layout; thread-safe. A short read throws
+/// the truncation error for frame `frame` of `frame_bytes`.
+void read_picture_at(const InputFile& in, const Picture& pic, std::uint64_t offset, std::uint64_t frame,
+                     std::uint64_t frame_bytes);
+
+/// Bytes [at, at + n) of plane `plane` of the frame of geometry `g` at byte
+/// `offset` (standard planar layout), as stored, into `dst`; thread-safe.
+/// Throws Error(Internal) for a range outside the plane, the truncation error
+/// for frame `frame` of `frame_bytes` on a short read.
+void read_plane_bytes_at(const InputFile& in, const VideoGeometry& g, std::uint64_t offset, std::uint64_t frame,
+                         std::uint64_t frame_bytes, unsigned plane, std::uint64_t at, void* dst, std::size_t n);
+
 /// Throws the reader's one-line truncation error.
 [[noreturn]] void throw_truncated(const std::string& path, std::uint64_t frame, std::uint64_t got,
                                   std::uint64_t want);

@@ -222,15 +222,7 @@ public:
         const std::uint64_t off = whole_frame_at(abs);
         if (!pool_) pool_ = std::make_unique<PicturePool>(geom_);
         Picture pic = pool_->acquire();
-        const unsigned bps = pic.bytes_per_sample();
-        std::uint64_t pos = off;
-        for (unsigned p = 0; p < pic.planes(); ++p) {
-            const Plane& pl = pic.plane(p);
-            const std::size_t want = std::size_t{pl.width} * pl.height * bps;
-            const std::size_t g = io::read_plane_at(in_, pl, bps, pos);
-            pos += g;
-            if (g < want) io::throw_truncated(in_.path(), abs, pos - off, payload_bytes_);  // the file shrank
-        }
+        io::read_picture_at(in_, pic, off, abs, payload_bytes_);
         return pic;
     }
 
@@ -239,20 +231,7 @@ public:
     void read_plane_bytes(std::uint64_t index, unsigned plane, std::uint64_t at, void* dst, std::size_t n) override {
         if (!has_plane_bytes()) return VideoSource::read_plane_bytes(index, plane, at, dst, n);
         const std::uint64_t abs = frame_ + index;
-        const std::uint64_t off = whole_frame_at(abs);
-        const Picture probe(geom_.format, geom_.bpc, geom_.width, 1);
-        const ChromaShift cs = chroma_shift(geom_.format);
-        std::uint64_t from = off, bytes = 0;
-        for (unsigned p = 0; p <= plane && p < probe.planes(); ++p) {
-            from += bytes;
-            const std::uint64_t rows = p ? (geom_.height + (1u << cs.y) - 1) >> cs.y : geom_.height;
-            bytes = std::uint64_t{probe.plane(p).width} * probe.bytes_per_sample() * rows;
-        }
-        if (plane >= probe.planes() || at > bytes || n > bytes - at)
-            throw Error(ErrorKind::Internal, "plane bytes out of range in " + in_.path());
-        if (n == 0) return;
-        const std::size_t g = in_.read_at(dst, n, from + at);
-        if (g < n) io::throw_truncated(in_.path(), abs, from + at + g - off, payload_bytes_);  // the file shrank
+        io::read_plane_bytes_at(in_, geom_, whole_frame_at(abs), abs, payload_bytes_, plane, at, dst, n);
     }
 
     void skip(unsigned n) override {

@@ -38,7 +38,6 @@ public:
         : in_(std::move(in)),
           geom_(geom),
           frame_bytes_(io::planar_frame_bytes(geom.format, geom.bpc, geom.width, geom.height)),
-          planes_(plane_layout(geom)),
           pool_(std::make_unique<PicturePool>(geom)) {}
 
     const VideoGeometry& geometry() const override { return geom_; }
@@ -61,15 +60,7 @@ public:
         const std::uint64_t abs = frame_ + index;
         const std::uint64_t off = whole_frame_at(abs);
         Picture pic = pool_->acquire();
-        const unsigned bps = pic.bytes_per_sample();
-        std::uint64_t pos = off;
-        for (unsigned p = 0; p < pic.planes(); ++p) {
-            const Plane& pl = pic.plane(p);
-            const std::size_t want = std::size_t{pl.width} * pl.height * bps;
-            const std::size_t g = io::read_plane_at(in_, pl, bps, pos);
-            pos += g;
-            if (g < want) io::throw_truncated(in_.path(), abs, pos - off, frame_bytes_);  // the file shrank
-        }
+        io::read_picture_at(in_, pic, off, abs, frame_bytes_);
         return pic;
     }
 
@@ -80,13 +71,7 @@ public:
     void read_plane_bytes(std::uint64_t index, unsigned plane, std::uint64_t at, void* dst, std::size_t n) override {
         if (!has_plane_bytes()) return VideoSource::read_plane_bytes(index, plane, at, dst, n);
         const std::uint64_t abs = frame_ + index;
-        const std::uint64_t off = whole_frame_at(abs);
-        if (plane >= planes_.size() || at > planes_[plane].bytes || n > planes_[plane].bytes - at)
-            throw Error(ErrorKind::Internal, "plane bytes out of range in " + in_.path());
-        if (n == 0) return;
-        const std::uint64_t from = off + planes_[plane].offset + at;
-        const std::size_t g = in_.read_at(dst, n, from);
-        if (g < n) io::throw_truncated(in_.path(), abs, from + g - off, frame_bytes_);  // the file shrank
+        io::read_plane_bytes_at(in_, geom_, whole_frame_at(abs), abs, frame_bytes_, plane, at, dst, n);
     }
 
     std::optional<Picture> read() override {
@@ -148,28 +133,10 @@ private:
         return off;
     }
 
-    struct PlaneBytes {
-        std::uint64_t offset = 0, bytes = 0;  ///< within a frame
-    };
-    static std::vector<PlaneBytes> plane_layout(const VideoGeometry& g) {
-        const Picture probe(g.format, g.bpc, g.width, 1);
-        const ChromaShift cs = chroma_shift(g.format);
-        std::vector<PlaneBytes> out;
-        std::uint64_t at = 0;
-        for (unsigned p = 0; p < probe.planes(); ++p) {
-            const std::uint64_t rows = p ? (g.height + (1u << cs.y) - 1) >> cs.y : g.height;
-            const std::uint64_t bytes = std::uint64_t{probe.plane(p).width} * probe.bytes_per_sample() * rows;
-            out.push_back({at, bytes});
-            at += bytes;
-        }
-        return out;
-    }
-
     io::InputFile in_;
     VideoGeometry geom_;
     StreamInfo info_;
     std::uint64_t frame_bytes_;
-    std::vector<PlaneBytes> planes_;
     std::unique_ptr<PicturePool> pool_;  ///< recycles frame storage
     std::uint64_t frame_ = 0;            ///< index of the next frame read()/read_frame(0) returns
 };

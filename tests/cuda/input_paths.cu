@@ -196,38 +196,31 @@ int main(int argc, char** argv) {
                     r.next = (r.next + 1) % ring;
                 }
             });
+        // One frame through the ring: each piece read (or not) and copied to its place.
+        const auto pieces = [&](bool read, unsigned t, std::size_t k, cudaStream_t own, void* dev) {
+            const cudaStream_t s = upload_stream(t, own);
+            Ring& r = ring_of(t);
+            for (std::size_t at = 0; at < su.frame; at += chunk) {
+                const std::size_t n = std::min(chunk, su.frame - at);
+                need(cudaEventSynchronize(r.used[r.next]), "ring wait");
+                if (read) pread_all(su.fd, r.bufs[r.next], n, static_cast<off_t>(k * su.frame + at));
+                need(cudaMemcpyAsync(static_cast<unsigned char*>(dev) + at, r.bufs[r.next], n, cudaMemcpyHostToDevice,
+                                     s),
+                     "copy");
+                need(cudaEventRecord(r.used[r.next], s), "record");
+                r.next = (r.next + 1) % ring;
+            }
+            need(cudaEventSynchronize(r.used[(r.next + ring - 1) % ring]), "frame wait");
+        };
         std::snprintf(name, sizeof name, "chunked %zuK", chunk >> 10);
         if (want("chunked"))
             run(su, name, [&](unsigned t, std::size_t k, cudaStream_t own, void* dev, void*) {
-                const cudaStream_t s = upload_stream(t, own);
-                Ring& r = ring_of(t);
-                for (std::size_t at = 0; at < su.frame; at += chunk) {
-                    const std::size_t n = std::min(chunk, su.frame - at);
-                    need(cudaEventSynchronize(r.used[r.next]), "ring wait");
-                    pread_all(su.fd, r.bufs[r.next], n, static_cast<off_t>(k * su.frame + at));
-                    need(cudaMemcpyAsync(static_cast<unsigned char*>(dev) + at, r.bufs[r.next], n,
-                                         cudaMemcpyHostToDevice, s),
-                         "copy");
-                    need(cudaEventRecord(r.used[r.next], s), "record");
-                    r.next = (r.next + 1) % ring;
-                }
-                need(cudaEventSynchronize(r.used[(r.next + ring - 1) % ring]), "frame wait");
+                pieces(true, t, k, own, dev);
             });
         std::snprintf(name, sizeof name, "chunk-copy %zuK", chunk >> 10);
         if (want("chunk-copy"))
-            run(su, name, [&](unsigned t, std::size_t, cudaStream_t own, void* dev, void*) {
-                const cudaStream_t s = upload_stream(t, own);
-                Ring& r = ring_of(t);
-                for (std::size_t at = 0; at < su.frame; at += chunk) {
-                    const std::size_t n = std::min(chunk, su.frame - at);
-                    need(cudaEventSynchronize(r.used[r.next]), "ring wait");
-                    need(cudaMemcpyAsync(static_cast<unsigned char*>(dev) + at, r.bufs[r.next], n,
-                                         cudaMemcpyHostToDevice, s),
-                         "copy");
-                    need(cudaEventRecord(r.used[r.next], s), "record");
-                    r.next = (r.next + 1) % ring;
-                }
-                need(cudaEventSynchronize(r.used[(r.next + ring - 1) % ring]), "frame wait");
+            run(su, name, [&](unsigned t, std::size_t k, cudaStream_t own, void* dev, void*) {
+                pieces(false, t, k, own, dev);
             });
         for (Ring& r : rings)
             for (unsigned i = 0; i < r.bufs.size(); ++i) {
