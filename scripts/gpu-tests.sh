@@ -149,31 +149,23 @@ FPS_BIN=${CUDA_DEVICE_FPS:-$(dirname "$VMAF")/../../tests/cuda/cuda_device_fps}
 if [ $prc -ne 77 ] && [ -x "$FPS_BIN" ]; then
   for t in 1 8; do echo "INFO cambi_cuda: $("$FPS_BIN" 3840 2160 60 $t -b 10 cambi 2>&1 | tail -1)"; done
 fi
+# gtest_binary NAME BIN: runs a GPU unit test binary; PASS / FAIL (its failures shown) / skipped
+# without a usable device or when BIN is not built.
+gtest_binary() {
+  local t=$1 bin=$2 out trc
+  if [ ! -x "$bin" ]; then echo "$bin not built: $t skipped"; return; fi
+  out=$("$bin" 2>&1); trc=$?
+  if [ $trc -ne 0 ]; then echo "$out" | grep -v '^\[ *\(RUN\|OK\) ' | tail -40; echo "FAIL $t"; rc=1
+  elif [[ $out == *"SKIPPED"* ]]; then echo "$t skipped: no usable CUDA device"
+  else echo "PASS $t: $(grep -o 'PASSED  \] [0-9]* tests' <<< "$out")"; fi
+}
 # The SpEED twins' kernels element by element against the CPU's reference (names the first differing
-# band sample or covariance element); the binary of the VMAF binary's build (target speed_cuda_kernels_test).
-SPEED_KT=${SPEED_CUDA_TEST:-$(dirname "$VMAF")/../../tests/cuda/speed_cuda_kernels_test}
-if [ -x "$SPEED_KT" ]; then
-  out=$("$SPEED_KT" 2>&1); krc=$?
-  if [ $krc -ne 0 ]; then echo "$out" | grep -v '^\[ *\(RUN\|OK\) ' | tail -40; echo "FAIL speed_cuda_kernels_test"; rc=1
-  elif [[ $out == *"SKIPPED"* ]]; then echo "speed_cuda_kernels_test skipped: no usable CUDA device"
-  else echo "PASS speed_cuda_kernels_test: $(grep -o 'PASSED  \] [0-9]* tests' <<< "$out")"; fi
-else
-  echo "$SPEED_KT not built: SpEED kernel test skipped"
-fi
-# The ordered-sum walk (float_common/cuda/source_ordered_sum.cuh) against the host's sequential sums:
-# stored terms (ordered_sum_test) and several terms per index (source_ordered_sum_test); the VMAF
-# binary's build.
-for t in ordered_sum_test source_ordered_sum_test; do
-  bin=$(dirname "$VMAF")/../../tests/cuda/$t
-  if [ -x "$bin" ]; then
-    out=$("$bin" 2>&1); trc=$?
-    if [ $trc -ne 0 ]; then echo "$out" | grep -v '^\[ *\(RUN\|OK\) ' | tail -40; echo "FAIL $t"; rc=1
-    elif [[ $out == *"SKIPPED"* ]]; then echo "$t skipped: no usable CUDA device"
-    else echo "PASS $t: $(grep -o 'PASSED  \] [0-9]* tests' <<< "$out")"; fi
-  else
-    echo "$bin not built: $t skipped"
-  fi
-done
+# band sample or covariance element), and the ordered-sum walk (float_common/cuda/source_ordered_sum.cuh)
+# against the host's sequential sums: stored terms (ordered_sum_test) and several terms per index
+# (source_ordered_sum_test); the binaries of the VMAF binary's build.
+TESTS_DIR=$(dirname "$VMAF")/../../tests/cuda
+gtest_binary speed_cuda_kernels_test "${SPEED_CUDA_TEST:-$TESTS_DIR/speed_cuda_kernels_test}"
+for t in ordered_sum_test source_ordered_sum_test; do gtest_binary $t "$TESTS_DIR/$t"; done
 CAPI=${CAPI_GPU_TEST:-build/release/tests/cuda/cuda_capi_gpu_test}
 if [ -x "$CAPI" ]; then
   export VMAF_TESTDATA_DIR=$PWD/testdata VMAF_TEST_CLIP_CACHE

@@ -24,6 +24,8 @@ namespace ss = vmaf::floatfeat::cuda::source_sum;
 using vmaf::floatfeat::cuda::test::have_device;
 using vmaf::floatfeat::cuda::test::host_sum;
 using vmaf::floatfeat::cuda::test::same;
+using vmaf::floatfeat::cuda::test::run_launch;
+using vmaf::floatfeat::cuda::test::upload;
 
 constexpr int kTerms = 3;
 
@@ -50,31 +52,14 @@ std::vector<T> device_sums(const std::vector<std::vector<std::vector<T>>>& group
         std::vector<T> inter(n * kTerms);
         for (std::size_t i = 0; i < n; ++i)
             for (int q = 0; q < kTerms; ++q) inter[i * kTerms + q] = groups[g][q][i];
-        void* d = nullptr;
-        EXPECT_EQ(cudaMalloc(&d, inter.size() * sizeof(T) + 1), cudaSuccess);
-        EXPECT_EQ(cudaMemcpy(d, inter.data(), inter.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-        src.data[g] = static_cast<const T*>(d);
+        src.data[g] = upload(inter, bufs);
         src.count[g] = n;
-        bufs.push_back(d);
     }
     const ss::Offsets o = ss::offsets(src, static_cast<unsigned>(groups.size()));
-    void *scratch = nullptr, *sums = nullptr, *gate = nullptr;
-    EXPECT_EQ(cudaMalloc(&scratch, ss::scratch_bytes<kTerms>(o) + 1), cudaSuccess);
-    std::vector<T> out(groups.size() * kTerms, T(-12345));
-    EXPECT_EQ(cudaMalloc(&sums, out.size() * sizeof(T)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(sums, out.data(), out.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-    if (gate_value >= 0) {
-        EXPECT_EQ(cudaMalloc(&gate, sizeof(int)), cudaSuccess);
-        EXPECT_EQ(cudaMemcpy(gate, &gate_value, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
-    }
-    ss::launch_ordered<T>(src, o, static_cast<const int*>(gate), scratch, static_cast<T*>(sums), nullptr);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(out.data(), sums, out.size() * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-    for (void* d : bufs) cudaFree(d);
-    cudaFree(scratch);
-    cudaFree(sums);
-    cudaFree(gate);
-    return out;
+    return run_launch<T>(groups.size() * kTerms, groups.size() * kTerms, ss::scratch_bytes<kTerms>(o), gate_value, bufs,
+                         [&](const int* gate, void* scratch, T* sums) {
+                             ss::launch_ordered<T>(src, o, gate, scratch, sums, nullptr);
+                         });
 }
 
 template <typename T>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstddef>
@@ -41,6 +42,44 @@ struct SumCase {
     std::string name;
     std::vector<T> terms;
 };
+
+/// A device copy of `t` (a byte more: an empty one still allocates), noted in `bufs` for run_launch to free.
+template <typename T>
+const T* upload(const std::vector<T>& t, std::vector<void*>& bufs) {
+    void* d = nullptr;
+    EXPECT_EQ(cudaMalloc(&d, t.size() * sizeof(T) + 1), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(d, t.data(), t.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    bufs.push_back(d);
+    return static_cast<const T*>(d);
+}
+
+/// Runs `launch(gate, scratch, sums)` on the default stream with `scratch_bytes`
+/// (+1) of scratch, room for `capacity` sums whose first `count` are preset to
+/// -12345 (one left unwritten shows) and, for gate_value >= 0, a device int
+/// gate of that value; returns those `count` sums and frees every buffer,
+/// `bufs` included.
+template <typename T, typename Launch>
+std::vector<T> run_launch(std::size_t count, std::size_t capacity, std::size_t scratch_bytes, int gate_value,
+                          std::vector<void*>& bufs, Launch&& launch) {
+    void *scratch = nullptr, *sums = nullptr, *gate = nullptr;
+    EXPECT_EQ(cudaMalloc(&scratch, scratch_bytes + 1), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&sums, capacity * sizeof(T)), cudaSuccess);
+    std::vector<T> out(count, T(-12345));
+    EXPECT_EQ(cudaMemcpy(sums, out.data(), out.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    if (gate_value >= 0) {
+        EXPECT_EQ(cudaMalloc(&gate, sizeof(int)), cudaSuccess);
+        EXPECT_EQ(cudaMemcpy(gate, &gate_value, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+    launch(static_cast<const int*>(gate), scratch, static_cast<T*>(sums));
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(out.data(), sums, out.size() * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (void* d : bufs) cudaFree(d);
+    bufs.clear();
+    cudaFree(scratch);
+    cudaFree(sums);
+    cudaFree(gate);
+    return out;
+}
 
 /// `big` terms in each long random sequence, about `special` in the made ones.
 template <typename T>

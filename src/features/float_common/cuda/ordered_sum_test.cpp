@@ -25,6 +25,8 @@ using vmaf::floatfeat::cuda::OrderedSeqs;
 using vmaf::floatfeat::cuda::test::have_device;
 using vmaf::floatfeat::cuda::test::host_sum;
 using vmaf::floatfeat::cuda::test::same;
+using vmaf::floatfeat::cuda::test::run_launch;
+using vmaf::floatfeat::cuda::test::upload;
 
 /// The device sums of up to kMaxOrderedSums sequences in one launch (gate: none, or a device int of this value).
 template <typename T>
@@ -33,30 +35,13 @@ std::vector<T> device_sums(const std::vector<std::vector<T>>& seqs, int gate_val
     q.count = static_cast<int>(seqs.size());
     std::vector<void*> bufs;
     for (std::size_t k = 0; k < seqs.size(); ++k) {
-        void* d = nullptr;
-        EXPECT_EQ(cudaMalloc(&d, seqs[k].size() * sizeof(T) + 1), cudaSuccess);
-        EXPECT_EQ(cudaMemcpy(d, seqs[k].data(), seqs[k].size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-        q.term[k] = static_cast<const T*>(d);
+        q.term[k] = upload(seqs[k], bufs);
         q.n[k] = seqs[k].size();
-        bufs.push_back(d);
     }
-    void *scratch = nullptr, *sums = nullptr, *gate = nullptr;
-    EXPECT_EQ(cudaMalloc(&scratch, ordered_sum_scratch_bytes(q) + 1), cudaSuccess);
-    EXPECT_EQ(cudaMalloc(&sums, kMaxOrderedSums * sizeof(T)), cudaSuccess);
-    std::vector<T> out(seqs.size(), T(-12345));
-    EXPECT_EQ(cudaMemcpy(sums, out.data(), out.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-    if (gate_value >= 0) {
-        EXPECT_EQ(cudaMalloc(&gate, sizeof(int)), cudaSuccess);
-        EXPECT_EQ(cudaMemcpy(gate, &gate_value, sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
-    }
-    launch_ordered_sums(q, static_cast<const int*>(gate), scratch, static_cast<T*>(sums), nullptr);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(out.data(), sums, out.size() * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-    for (void* d : bufs) cudaFree(d);
-    cudaFree(scratch);
-    cudaFree(sums);
-    cudaFree(gate);
-    return out;
+    return run_launch<T>(seqs.size(), kMaxOrderedSums, ordered_sum_scratch_bytes(q), gate_value, bufs,
+                         [&](const int* gate, void* scratch, T* sums) {
+                             launch_ordered_sums(q, gate, scratch, sums, nullptr);
+                         });
 }
 
 template <typename T>
