@@ -98,25 +98,37 @@ __global__ void range_check(const u16* src, std::size_t pitch, unsigned w, unsig
 /// cambi_core.cpp preprocess(): sample (xmap[x], ymap[y]) to 10 bits (null
 /// maps: the identity). With `flag` (the maps are then the identity: every
 /// sample is read once), also the range check: *flag = 1 when a sample exceeds `max`.
+constexpr int kConvPer = 8;  // samples per thread of to_10bit (a block: 256 * kConvPer columns)
+
 template <typename T>
-__global__ void to_10bit(const T* src, std::size_t pitch, const unsigned* xmap, const unsigned* ymap, unsigned w,
-                         unsigned h, unsigned bpc, u16* out, unsigned max, unsigned* flag) {
-    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= w) return;
+__global__ void __launch_bounds__(256)
+    to_10bit(const T* src, std::size_t pitch, const unsigned* xmap, const unsigned* ymap, unsigned w, unsigned h,
+             unsigned bpc, u16* out, unsigned max, unsigned* flag) {
+    const unsigned y = blockIdx.y, x0 = blockIdx.x * (256 * kConvPer) + threadIdx.x;
     const T* row = reinterpret_cast<const T*>(reinterpret_cast<const char*>(src) + (ymap ? ymap[y] : y) * pitch);
-    const unsigned v = row[xmap ? xmap[x] : x];
-    if (flag && v > max) atomicOr(flag, 1u);
-    u16 o;
-    if (bpc == 8) {
-        o = static_cast<u16>(v << 2);
-    } else if (bpc == 9) {
-        o = static_cast<u16>(v << 1);
-    } else {
-        const int shift = static_cast<int>(bpc) - 10;
-        const int round = shift == 0 ? 0 : 1 << (shift - 1);
-        o = static_cast<u16>((static_cast<int>(v) + round) >> shift);
+    unsigned v[kConvPer];  // every load first: kConvPer in flight per thread
+#pragma unroll
+    for (int k = 0; k < kConvPer; ++k) {
+        const unsigned x = x0 + 256 * k;
+        v[k] = x < w ? row[xmap ? xmap[x] : x] : 0u;
     }
-    out[std::size_t{y} * w + x] = o;
+#pragma unroll
+    for (int k = 0; k < kConvPer; ++k) {
+        const unsigned x = x0 + 256 * k;
+        if (x >= w) break;
+        if (flag && v[k] > max) atomicOr(flag, 1u);
+        u16 o;
+        if (bpc == 8) {
+            o = static_cast<u16>(v[k] << 2);
+        } else if (bpc == 9) {
+            o = static_cast<u16>(v[k] << 1);
+        } else {
+            const int shift = static_cast<int>(bpc) - 10;
+            const int round = shift == 0 ? 0 : 1 << (shift - 1);
+            o = static_cast<u16>((static_cast<int>(v[k]) + round) >> shift);
+        }
+        out[std::size_t{y} * w + x] = o;
+    }
 }
 
 /// anti_dither(): 2x2 box average of the input (last column / row: 2-tap; the corner kept).
@@ -148,17 +160,26 @@ __global__ void __launch_bounds__(256) mask_tile(const u16* img, u8* mask, unsig
     const int x0 = blockIdx.x * kMaskTile, y0 = blockIdx.y * kMaskTile;
     const int W = static_cast<int>(w), H = static_cast<int>(h);
     const int tid = threadIdx.y * 32 + threadIdx.x;
-    for (int e = tid; e < kMaskHalo * kMaskHalo; e += 256) {
-        const int r = e / kMaskHalo, q = e % kMaskHalo;
+    constexpr int kPer = (kMaskHalo * kMaskHalo + 255) / 256;
+    u16 c[kPer], right[kPer], below[kPer];  // every load first: 3 * kPer in flight per thread
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int e = tid + 256 * k, r = e / kMaskHalo, q = e % kMaskHalo;
         const int y = y0 - 3 + r, x = x0 - 3 + q;
-        u8 f = 0;
-        if (y >= 0 && y < H && x >= 0 && x < W) {
+        c[k] = right[k] = below[k] = 0;
+        if (e < kMaskHalo * kMaskHalo && y >= 0 && y < H && x >= 0 && x < W) {
             const std::size_t i = std::size_t(y) * w + x;
-            bool b = x + 1 >= W || img[i] == img[i + 1];
-            if (y + 1 < H) b = b && img[i] == img[i + w];
-            f = b;
+            c[k] = img[i];
+            right[k] = x + 1 < W ? img[i + 1] : c[k];  // absent neighbours count as equal
+            below[k] = y + 1 < H ? img[i + w] : c[k];
         }
-        fl[r][q] = f;
+    }
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int e = tid + 256 * k, r = e / kMaskHalo, q = e % kMaskHalo;
+        const int y = y0 - 3 + r, x = x0 - 3 + q;
+        if (e < kMaskHalo * kMaskHalo)
+            fl[r][q] = y >= 0 && y < H && x >= 0 && x < W && c[k] == right[k] && c[k] == below[k];
     }
     __syncthreads();
     for (int e = tid; e < kMaskTile * kMaskHalo; e += 256) {
@@ -221,32 +242,52 @@ __device__ __forceinline__ u32 warp_min(u32 v) {
 /// Also which codes occur (kNoCode aside) per cell of kCellRows rows x
 /// kTileW columns: bit code / slot_w of occ[row / kCellRows * tiles_x +
 /// column / kTileW] (atomicOr onto 0), slot_w = slot_width(band_size).
-/// Blocks of 256 threads: each warp is one cell's row.
+/// Blocks of 256 threads, each thread kFilterRows rows of a column: a warp
+/// covers 32 columns x kFilterRows rows of one cell.
+constexpr int kFilterRows = 4;  // divides kCellRows
+
 template <int kStep>
-__global__ void filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask, unsigned mask_w,
-                             unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes, u32* occ,
-                             unsigned slot_w) {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+__global__ void __launch_bounds__(256)
+    filter_codes(const u16* prev, unsigned prev_w, unsigned w, unsigned h, const u8* mask, unsigned mask_w,
+                 unsigned mshift, u16 band_base, u16 band_size, u16* next, u16* codes, u32* occ, unsigned slot_w) {
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i0 = blockIdx.y * kFilterRows;
     const int W = static_cast<int>(w), H = static_cast<int>(h);
-    u16 code = kNoCode;
+    u32 slots = 0;
     if (j < W) {
         const std::size_t pitch = std::size_t{prev_w} * kStep;  // between the scale's rows in prev
-        const u16* centre = prev + std::size_t(i) * pitch + std::size_t(j) * kStep;
+        const u16* col = prev + std::size_t(j) * kStep;         // the scale's column j
         const bool inner_col = j >= 1 && j + 2 <= W;
-        auto hor = [&](const u16* p) { return inner_col ? mode3(p[-kStep], p[0], p[kStep]) : p[0]; };
-        const u16 v = i >= 1 && i + 2 <= H ? mode3(hor(centre - pitch), hor(centre), hor(centre + pitch)) : centre[0];
-        if (next && !(i & 1) && !(j & 1)) next[std::size_t(i >> 1) * ((w + 1) >> 1) + (j >> 1)] = v;
-        const std::size_t o = std::size_t(i) * w + j;
-        const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
-        const u16 r = static_cast<u16>(v - band_base);
-        code = m && r < band_size ? r : kNoCode;
-        codes[o] = code;
+        // Rows i0 - 1 ... i0 + kFilterRows: the sample and its horizontal mode (every load first).
+        u16 raw[kFilterRows + 2], hor[kFilterRows + 2];
+#pragma unroll
+        for (int r = 0; r < kFilterRows + 2; ++r) {
+            const int i = i0 - 1 + r;
+            raw[r] = hor[r] = 0;
+            if (i >= 0 && i < H) {
+                const u16* p = col + std::size_t(i) * pitch;
+                raw[r] = p[0];
+                hor[r] = inner_col ? mode3(p[-kStep], p[0], p[kStep]) : p[0];
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < kFilterRows; ++r) {
+            const int i = i0 + r;
+            if (i >= H) break;
+            const u16 v = i >= 1 && i + 2 <= H ? mode3(hor[r], hor[r + 1], hor[r + 2]) : raw[r + 1];
+            if (next && !(i & 1) && !(j & 1)) next[std::size_t(i >> 1) * ((w + 1) >> 1) + (j >> 1)] = v;
+            const std::size_t o = std::size_t(i) * w + j;
+            const u8 m = mask[(std::size_t(i) << mshift) * mask_w + (std::size_t(j) << mshift)];
+            const u16 rc = static_cast<u16>(v - band_base);
+            const u16 code = m && rc < band_size ? rc : kNoCode;
+            codes[o] = code;
+            if (code != kNoCode) slots |= 1u << (code / slot_w);
+        }
     }
-    if (__ballot_sync(kFull, code != kNoCode) == 0) return;  // whole warps
-    const u32 slots = warp_or(code != kNoCode ? 1u << (code / slot_w) : 0u);
+    if (__ballot_sync(kFull, slots != 0) == 0) return;  // whole warps
+    slots = warp_or(slots);
     if ((threadIdx.x & 31) == 0) {
         const unsigned tiles_x = (w + kTileW - 1) / kTileW;
-        atomicOr(occ + std::size_t(i / kCellRows) * tiles_x + j / kTileW, slots);
+        atomicOr(occ + std::size_t(i0 / kCellRows) * tiles_x + j / kTileW, slots);
     }
 }
 
@@ -466,14 +507,15 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     unsigned* fused_flag = check && same_size ? flag : nullptr;
     const unsigned* xmap = same_size ? nullptr : a.xmap;
     const unsigned* ymap = same_size ? nullptr : a.ymap;
-    const dim3 g = rows_grid(a.w, a.h);
+    const dim3 gc((a.w + 256 * kConvPer - 1) / (256 * kConvPer), a.h);
     if (a.bpc == 8)
-        to_10bit<u8><<<g, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img, 0,
-                                       nullptr);
+        to_10bit<u8><<<gc, 256, 0, s>>>(static_cast<const u8*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img, 0,
+                                        nullptr);
     else
-        to_10bit<u16><<<g, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img,
-                                        (1u << a.bpc) - 1, fused_flag);
+        to_10bit<u16><<<gc, 256, 0, s>>>(static_cast<const u16*>(a.luma), a.pitch, xmap, ymap, a.w, a.h, a.bpc, sc.img,
+                                         (1u << a.bpc) - 1, fused_flag);
     u16* img = sc.img;
+    const dim3 g = rows_grid(a.w, a.h);
     if (a.anti_dither) {
         anti_dither<<<g, 256, 0, s>>>(sc.img, sc.dither, a.w, a.h);
         img = sc.dither;
@@ -495,12 +537,13 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         u16* next = k + 1 < kScales ? sc.filt[k & 1] : nullptr;
         u16* codes = sc.codes + ss.offset[k];
         u32* occ = sc.occ + cell_at[k];
+        const dim3 fg((w + 255) / 256, (h + kFilterRows - 1) / kFilterRows);
         if (k == 0 && a.speedup)  // scale 0 decimates img itself
-            filter_codes<2><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                            a.band_size, next, codes, occ, slot_w);
+            filter_codes<2><<<fg, 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base, a.band_size, next,
+                                               codes, occ, slot_w);
         else
-            filter_codes<1><<<rows_grid(w, h), 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base,
-                                                            a.band_size, next, codes, occ, slot_w);
+            filter_codes<1><<<fg, 256, 0, s>>>(prev, prev_w, w, h, sc.mask, a.w, mshift, a.band_base, a.band_size, next,
+                                               codes, occ, slot_w);
         prev = next;
         prev_w = (w + 1) >> 1;
     }

@@ -6,8 +6,11 @@
 // (speed_cuda_kernels.cu). The results of several frames (kBatch when
 // dispatch is batched, one when serial) are read back in one copy and
 // finished by the CPU kind's code (Estimator::finish_estimate and combine):
-// every value is the CPU's bit for bit (the images of a readback finished
-// concurrently). Frame 0 scores 0, as on the CPU.
+// every value is the CPU's bit for bit. Two halves of the results take turns:
+// a full half's readback is queued and the other half's frames are finished
+// (their images concurrently) while the device works on the first, so a
+// frame's score is written up to two batches later. Frame 0 scores 0 at
+// once, as on the CPU.
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -66,8 +69,8 @@ public:
             return b;
         });
         scratch_ = DeviceBuffer(plan_.scratch_bytes(2));
-        results_dev_ = DeviceBuffer(kBatch * 2 * plan_.result_floats() * sizeof(float));
-        results_host_ = PinnedBuffer(kBatch * 2 * plan_.result_floats() * sizeof(float));
+        results_dev_ = DeviceBuffer(2 * kBatch * 2 * plan_.result_floats() * sizeof(float));
+        results_host_ = PinnedBuffer(2 * kBatch * 2 * plan_.result_floats() * sizeof(float));
     }
 
     ~SpeedTemporalCuda() override {
@@ -113,7 +116,8 @@ public:
         session_.bind();
         const cudaStream_t s = ordered_.get();
         const std::size_t plane = std::size_t{w_} * h_, n = plan_.result_floats();
-        float* res = results_dev_.get<float>() + queued_.size() * 2 * n;
+        Half& h = half_[fill_];
+        float* res = results_dev_.get<float>() + (fill_ * kBatch + h.frames.size()) * 2 * n;
         const float* prev = history_->px.get<float>();
         const float* cur = st.planes->px.get<float>();
         // As the CPU: (ref[i-1] - ref[i]) against (dis[i-1] - dis[i]), or - ref[i] with speed_use_ref_diff.
@@ -121,38 +125,60 @@ public:
         speed::cuda::launch_bands(plan_.plan(), diffs, 2, scratch_.get(), res, s);
         speed::cuda::launch_moments(plan_.plan(), res, 2, scratch_.get(), s);
         check(cudaGetLastError(), "speed_temporal kernel launch");
-        queued_.push_back(index);
+        h.frames.push_back(index);
         // The previous frame's planes are reusable once the work enqueued so far has read them.
         check(cudaEventRecord(history_->free.get(), s), "cudaEventRecord");
         buffers_->release(std::move(history_));
         history_ = std::move(st.planes);
-        if (queued_.size() == batch_) drain(out);
+        if (h.frames.size() == batch_) {
+            // This half's readback is queued; the other (read back a batch ago) is finished
+            // now, while the device works on this one, and takes the next frames.
+            read_back(fill_);
+            fill_ ^= 1;
+            complete(fill_, out);
+        }
     }
 
     void flush(ScoreWriter& out) override {
         session_.bind();  // a call of its own: the thread may have another context current
-        drain(out);
+        if (!half_[fill_].frames.empty()) read_back(fill_);
+        complete(fill_ ^ 1, out);  // the older half first: scores in frame order
+        complete(fill_, out);
         if (history_) buffers_->release(std::move(history_));
     }
 
 private:
-    /// Reads back the queued frames' results in one copy and scores them in order.
-    void drain(ScoreWriter& out) {
-        if (queued_.empty()) return;
-        const std::size_t n = plan_.result_floats();
-        check(cudaMemcpyAsync(results_host_.get(), results_dev_.get(), queued_.size() * 2 * n * sizeof(float),
-                              cudaMemcpyDeviceToHost, ordered_.get()),
+    /// Frames whose results go to one half of the results buffers (slot k: the
+    /// k-th), and the event of that half's readback.
+    struct Half {
+        std::vector<unsigned> frames;
+        Event read;
+    };
+
+    /// Queues the readback of half k's results on the ordered stream.
+    void read_back(unsigned k) {
+        const std::size_t n = plan_.result_floats(), at = k * kBatch * 2 * n;
+        check(cudaMemcpyAsync(results_host_.get<float>() + at, results_dev_.get<float>() + at,
+                              half_[k].frames.size() * 2 * n * sizeof(float), cudaMemcpyDeviceToHost, ordered_.get()),
               "readback");
-        ordered_.sync();
-        finished_.resize(2 * queued_.size());
-        plan_.finish(results_host_.get<float>(), static_cast<unsigned>(finished_.size()), finished_.data());
-        for (std::size_t k = 0; k < queued_.size(); ++k) {
-            const auto &r = finished_[2 * k], &d = finished_[2 * k + 1];
+        check(cudaEventRecord(half_[k].read.get(), ordered_.get()), "cudaEventRecord");
+    }
+
+    /// Waits for half k's readback and scores its frames in order (its images finished concurrently).
+    void complete(unsigned k, ScoreWriter& out) {
+        Half& h = half_[k];
+        if (h.frames.empty()) return;
+        check(cudaEventSynchronize(h.read.get()), "cudaEventSynchronize");
+        finished_.resize(2 * h.frames.size());
+        plan_.finish(results_host_.get<float>() + k * kBatch * 2 * plan_.result_floats(),
+                     static_cast<unsigned>(finished_.size()), finished_.data());
+        for (std::size_t f = 0; f < h.frames.size(); ++f) {
+            const auto &r = finished_[2 * f], &d = finished_[2 * f + 1];
             bool err = false;
             const double score = est_.combine(r.entropy, r.variance, r.ok, d.entropy, d.variance, d.ok, err);
-            out.write(queued_[k], 0, score);
+            out.write(h.frames[f], 0, score);
         }
-        queued_.clear();
+        h.frames.clear();
     }
 
     Session& session_;
@@ -170,8 +196,9 @@ private:
     DeviceBuffer scratch_;
     DeviceBuffer results_dev_;
     PinnedBuffer results_host_;
-    std::vector<unsigned> queued_;  ///< frames whose results are in flight, in order (slot k of results_dev_)
-    std::vector<speed::cuda::DevicePlan::Finished> finished_;  ///< drain()'s per-image statistics
+    Half half_[2];                                             ///< results buffers' halves, each up to kBatch frames
+    unsigned fill_ = 0;                                        ///< the half taking frames
+    std::vector<speed::cuda::DevicePlan::Finished> finished_;  ///< complete()'s per-image statistics
     std::unique_ptr<Planes> history_;                          ///< the previous frame's planes
 };
 
