@@ -32,6 +32,14 @@ struct BackendStartOptions {
 /// (packed rows) of the reference (side 0) or distorted (side 1) picture of
 /// pair `index`, into `dst`. Throws vmaf::Error(Input) for a frame the input
 /// lacks. Callable from several threads at once.
+/// What a run's twins on a backend read of each pair: the backend stages
+/// nothing else (no chroma for luma-only features, no reference picture for
+/// no-reference ones such as cambi).
+struct PlaneNeeds {
+    bool chroma = false;
+    bool reference = true;
+};
+
 using PlaneFeed =
     std::function<void(unsigned index, int side, unsigned plane, std::uint64_t at, void* dst, std::size_t n)>;
 
@@ -73,7 +81,7 @@ public:
     }
     /// Called at the start of a run, before its extractors are created
     /// (lets the backend size its staging; twins then reserve per-frame state).
-    virtual void run_begin(const VideoGeometry& /*geom*/, bool /*needs_chroma*/) {}
+    virtual void run_begin(const VideoGeometry& /*geom*/, const PlaneNeeds& /*needs*/) {}
     virtual void run_end() {}
     /// Storage the backend uploads from directly (page-locked), for the
     /// readers' pictures; null when plain host memory is as good.

@@ -115,8 +115,8 @@ const BackendSelection& Engine::Impl::select() {
 RunScope Engine::Impl::begin_run(const VideoGeometry& g, const ExtractorContext& ctx) {
     select();
     geom = g;
-    const bool backend_chroma = x.place(session.get());
-    if (session) session->run_begin(geom, backend_chroma);
+    const PlaneNeeds needs = x.place(session.get());
+    if (session) session->run_begin(geom, needs);
     RunScope scope(session.get());
     x.create(session.get(), geom, ctx);
     return scope;

@@ -85,15 +85,17 @@ bool Extractors::luma_only() const {
     return std::none_of(list_.begin(), list_.end(), [](const Instance& i) { return i.info->needs_chroma; });
 }
 
-bool Extractors::place(BackendSession* session) {
-    bool chroma = false;
+PlaneNeeds Extractors::place(BackendSession* session) {
+    PlaneNeeds needs{.chroma = false, .reference = false};
     for (Instance& inst : list_) {
         inst.extractor.reset();
         inst.group.clear();
         inst.on_backend = session && session->has_twin(inst.info->name);
-        chroma |= inst.on_backend && inst.info->needs_chroma;
+        if (!inst.on_backend) continue;
+        needs.chroma |= inst.info->needs_chroma;
+        needs.reference |= !inst.info->reads_reference || inst.info->reads_reference(inst.opts);
     }
-    return chroma;
+    return needs;
 }
 
 bool Extractors::all_on_backend() const {

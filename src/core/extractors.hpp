@@ -63,8 +63,8 @@ public:
     bool luma_only() const;
 
     /// Decides where each instance runs this run (`session`'s twin, or the
-    /// CPU when null or twinless); returns whether the backend reads chroma.
-    bool place(BackendSession* session);
+    /// CPU when null or twinless); returns what the backend's twins read.
+    PlaneNeeds place(BackendSession* session);
     /// Every instance runs on the backend.
     bool all_on_backend() const;
     /// Creates this run's extractors (after place() and the backend's run_begin()).

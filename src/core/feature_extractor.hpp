@@ -77,6 +77,9 @@ struct ExtractorInfo {
     /// e.g. cambi_source).
     std::span<const unsigned> verbatim_outputs = {};
     bool needs_chroma = false;  ///< false: only luma is read
+    /// Whether instances with options `o` read the reference picture; null:
+    /// always. No-reference features (cambi) let a backend skip staging it.
+    bool (*reads_reference)(const OptionValues& o) = nullptr;
     /// Temporal kinds see every frame even under --subsample (upstream's TEMPORAL flag).
     bool temporal = false;
     /// Builds an instance for a run; throws vmaf::Error for options or a

@@ -234,7 +234,7 @@ std::unique_ptr<FeatureExtractor> Session::create_group_extractor(const Extracto
     return created(t->create_group(*this, kind, sets, geom, ctx));
 }
 
-void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
+void Session::run_begin(const VideoGeometry& geom, const PlaneNeeds& needs) {
     bind();
     {
         std::lock_guard lk(m_);
@@ -255,8 +255,10 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
             return std::make_unique<FeedRing>(context_);
         });
     geom_ = geom;
-    chroma_ = needs_chroma && geom.format != PixelFormat::Yuv400;
+    chroma_ = needs.chroma && geom.format != PixelFormat::Yuv400;
+    reference_ = needs.reference;
     const unsigned planes = chroma_ ? 3 : 1;
+    const int sides = reference_ ? 2 : 1;  // staged pictures: the distorted one last
     const unsigned bps = geom.bpc > 8 ? 2 : 1;
     const ChromaShift cs = chroma_shift(geom.format);
     unsigned pw[3], ph[3];
@@ -264,16 +266,17 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
     for (unsigned p = 0; p < planes; ++p) {
         pw[p] = p ? (geom.width + (1u << cs.x) - 1) >> cs.x : geom.width;
         ph[p] = p ? (geom.height + (1u << cs.y) - 1) >> cs.y : geom.height;
-        bytes += 2 * static_cast<std::size_t>(pw[p]) * bps * ph[p];
+        bytes += static_cast<std::size_t>(sides) * pw[p] * bps * ph[p];
     }
     const unsigned bpc = geom.bpc;
     slot_cap_ = max_slots(bytes);
     feed_pieces_.clear();
-    for (std::size_t side = 0, to = 0; side < 2; ++side)
+    std::size_t to = 0;
+    for (int side = 2 - sides; side < 2; ++side)
         for (unsigned p = 0; p < planes; ++p) {
             const std::size_t plane = static_cast<std::size_t>(pw[p]) * bps * ph[p];
             for (std::size_t at = 0; at < plane; at += FeedRing::kPiece)
-                feed_pieces_.push_back({static_cast<int>(side), p, at, std::min(FeedRing::kPiece, plane - at), to + at});
+                feed_pieces_.push_back({side, p, at, std::min(FeedRing::kPiece, plane - at), to + at});
             to += plane;
         }
     slots_ = std::make_unique<Pool<Slot>>([=, this] {
@@ -284,7 +287,7 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
         s->frame.bpc = bpc;
         s->frame.ready = s->ready.get();
         std::size_t off = 0;
-        for (int side = 0; side < 2; ++side)
+        for (int side = 2 - sides; side < 2; ++side)
             for (unsigned p = 0; p < planes; ++p) {
                 DevicePlane& dp = side ? s->frame.dist[p] : s->frame.ref[p];
                 dp.data = s->dev.get<std::uint8_t>() + off;
@@ -293,6 +296,7 @@ void Session::run_begin(const VideoGeometry& geom, bool needs_chroma) {
                 dp.height = ph[p];
                 off += dp.pitch * ph[p];
             }
+        if (sides == 1) std::copy(std::begin(s->frame.dist), std::end(s->frame.dist), std::begin(s->frame.ref));
         return s;
     });
 }
@@ -384,7 +388,7 @@ void Session::frame_begin(unsigned index, const Picture& ref, const Picture& dis
                                   off - run_from, cudaMemcpyHostToDevice, st),
                   "upload");
     };
-    for (int side = 0; side < 2; ++side) {
+    for (int side = reference_ ? 0 : 1; side < 2; ++side) {
         const Picture& pic = side ? dist : ref;
         if (pic.planes() < s->frame.planes) throw Error(ErrorKind::Internal, VMAF_GPU_NAME ": a luma-only picture where chroma is needed");
         if (pic.memory() != MemoryKind::Host) {

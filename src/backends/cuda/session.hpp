@@ -103,7 +103,7 @@ public:
                                                              const VideoGeometry& geom,
                                                              const ExtractorContext& ctx) override;
     bool has_twin(std::string_view kind_name) const override;
-    void run_begin(const VideoGeometry& geom, bool needs_chroma) override;
+    void run_begin(const VideoGeometry& geom, const PlaneNeeds& needs) override;
     void run_end() override;
     void frame_begin(unsigned index, const Picture& ref, const Picture& dist) override;
     void frame_end(unsigned index) override;
@@ -150,6 +150,7 @@ private:
     Context context_;
     VideoGeometry geom_;
     bool chroma_ = false;
+    bool reference_ = true;  ///< false: the reference is not staged (its planes alias the distorted's)
     std::unique_ptr<Pool<Slot>> slots_;
     std::size_t slot_cap_ = 8;  ///< slots kept at most (set by run_begin)
     std::shared_ptr<PictureAllocator> pinned_;

@@ -239,6 +239,7 @@ const ExtractorInfo kCambiInfo{
     .outputs = kOutputs,
     .verbatim_outputs = kVerbatim,
     .needs_chroma = false,
+    .reads_reference = [](const OptionValues& o) { return o.b(kFullRef); },
     .temporal = false,
     .create = &create,
 };
