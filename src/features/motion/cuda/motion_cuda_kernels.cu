@@ -18,84 +18,47 @@ __device__ __forceinline__ int reflect(int idx, int size) {
     return idx;
 }
 
-/// Vertical sums, kVRows rows of two adjacent columns a thread: the taps'
-/// rows loaded once for all of them (kVRows + 4 rows), the mirrored taps
-/// paired (u32 sums below 65536 * 65535: exact in any order), the two
-/// columns' sums stored as one 8-byte vector where w is even.
-constexpr int kVRows = 8;
-constexpr unsigned kVx = 32, kVy = 8;  // threads a block: kVx pairs of columns, kVy runs of kVRows rows
-
+/// Vertical filter sum V(P) at column c of the row whose taps are rows r[0..4].
 template <typename T>
-__global__ void __launch_bounds__(kVx * kVy) vertical_sums(const unsigned char* luma, std::size_t pitch, unsigned w,
-                                                            unsigned h, std::uint32_t* out) {
-    constexpr int kRun = kVRows + 4;
-    const unsigned x = 2 * (blockIdx.x * kVx + threadIdx.x);
-    const int y0 = static_cast<int>((blockIdx.y * kVy + threadIdx.y) * kVRows);
-    if (x >= w || y0 >= static_cast<int>(h)) return;
-    const bool pair = x + 1 < w;
-    unsigned a[kRun], b[kRun];
-    const bool inner = y0 >= 2 && y0 - 2 + kRun <= static_cast<int>(h);  // no reflection needed
-#pragma unroll
-    for (int m = 0; m < kRun; ++m) {
-        const int r = inner ? y0 - 2 + m : reflect(y0 - 2 + m, static_cast<int>(h));
-        const T* row = reinterpret_cast<const T*>(luma + static_cast<std::size_t>(r) * pitch);
-        a[m] = row[x];
-        b[m] = pair ? row[x + 1] : 0u;
-    }
-#pragma unroll
-    for (int j = 0; j < kVRows; ++j) {
-        const int y = y0 + j;
-        if (y >= static_cast<int>(h)) break;
-        const unsigned sa = kF[2] * a[j + 2] + kF[0] * (a[j] + a[j + 4]) + kF[1] * (a[j + 1] + a[j + 3]);
-        const unsigned sb = kF[2] * b[j + 2] + kF[0] * (b[j] + b[j + 4]) + kF[1] * (b[j + 1] + b[j + 3]);
-        std::uint32_t* o = out + static_cast<std::size_t>(y) * w + x;
-        if (pair && (w & 1u) == 0)
-            *reinterpret_cast<uint2*>(o) = make_uint2(sa, sb);
-        else {
-            o[0] = sa;
-            if (pair) o[1] = sb;
-        }
-    }
+__device__ __forceinline__ unsigned vsum(const T* const (&r)[5], unsigned c) {
+    return kF[2] * r[2][c] + kF[0] * (r[0][c] + r[4][c]) + kF[1] * (r[1][c] + r[3][c]);
 }
 
 /// One row a block (blockIdx.x, striding by gridDim.x): a thread takes kSx
-/// consecutive columns, forms their taps' differences t once (kSx + 4 of
-/// them), filters them (mirrored taps paired: |t| < 2^25, so a pair fits an
-/// int), and the row's sum of |u| is reduced in u32 (its wrap is the CPU's)
-/// before it joins the 64-bit total.
+/// consecutive columns, forms the vertical sums of both frames at their taps'
+/// kSx + 4 columns (u32 sums below 65536 * 65535: exact in any order) and
+/// their differences t once, filters them (mirrored taps paired: |t| < 2^25,
+/// so a pair fits an int), and the row's sum of |u| is reduced in u32 (its
+/// wrap is the CPU's) before it joins the 64-bit total. Neighbouring rows
+/// run in neighbouring blocks at once: the taps' rows come from the cache.
 constexpr int kSx = 4;
 
-__global__ void __launch_bounds__(kThreads) sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w,
-                                                unsigned h, unsigned bpc, unsigned long long* out) {
+template <typename T>
+__global__ void __launch_bounds__(kThreads) sad(const unsigned char* prev, const unsigned char* cur, std::size_t pitch,
+                                                unsigned w, unsigned h, unsigned bpc, unsigned long long* out) {
     const long long round_v = 1ll << (bpc - 1);
-    const bool vec = w % 4 == 0;  // rows start 16-byte aligned (the buffers are)
     unsigned long long total = 0;
     for (unsigned y = blockIdx.x; y < h; y += gridDim.x) {
-        const std::size_t base = static_cast<std::size_t>(y) * w;
+        const T* p[5];
+        const T* q[5];
+#pragma unroll
+        for (int m = 0; m < 5; ++m) {
+            const std::size_t r = static_cast<std::size_t>(reflect(static_cast<int>(y) - 2 + m, static_cast<int>(h)));
+            p[m] = reinterpret_cast<const T*>(prev + r * pitch);
+            q[m] = reinterpret_cast<const T*>(cur + r * pitch);
+        }
         unsigned acc = 0;
         for (unsigned x0 = threadIdx.x * kSx; x0 < w; x0 += kThreads * kSx) {
             int t[kSx + 4];
-            auto diff = [&](unsigned a, unsigned b) {
-                return static_cast<int>((static_cast<long long>(a) - static_cast<long long>(b) + round_v) >> bpc);
-            };
-            if (vec && x0 >= 4 && x0 + 8 <= w) {
-                // Columns x0 - 4 .. x0 + 7 as three 16-byte vectors a picture (rows 16-byte aligned).
-                const uint4* p4 = reinterpret_cast<const uint4*>(prev + base + x0) - 1;
-                const uint4* c4 = reinterpret_cast<const uint4*>(cur + base + x0) - 1;
-                const uint4 pa = p4[0], pb = p4[1], pc = p4[2], ca = c4[0], cb = c4[1], cc4 = c4[2];
-                t[0] = diff(pa.z, ca.z), t[1] = diff(pa.w, ca.w);
-                t[2] = diff(pb.x, cb.x), t[3] = diff(pb.y, cb.y), t[4] = diff(pb.z, cb.z), t[5] = diff(pb.w, cb.w);
-                t[6] = diff(pc.x, cc4.x), t[7] = diff(pc.y, cc4.y);
-            } else {
-                const bool inner = x0 >= 2 && x0 + kSx + 2 <= w;  // no reflection needed
+            const bool inner = x0 >= 2 && x0 + kSx + 2 <= w;  // no reflection needed
 #pragma unroll
-                for (int m = 0; m < kSx + 4; ++m) {
-                    const int c = static_cast<int>(x0) - 2 + m;
-                    // Columns past the row's end only feed outputs past it: any in-range column does.
-                    const unsigned cc = inner ? static_cast<unsigned>(c)
-                                              : min(static_cast<unsigned>(reflect(c, static_cast<int>(w))), w - 1);
-                    t[m] = diff(prev[base + cc], cur[base + cc]);
-                }
+            for (int m = 0; m < kSx + 4; ++m) {
+                const int c = static_cast<int>(x0) - 2 + m;
+                // Columns past the row's end only feed outputs past it: any in-range column does.
+                const unsigned cc = inner ? static_cast<unsigned>(c)
+                                          : min(static_cast<unsigned>(reflect(c, static_cast<int>(w))), w - 1);
+                const long long a = vsum(p, cc), b = vsum(q, cc);
+                t[m] = static_cast<int>((a - b + round_v) >> bpc);
             }
 #pragma unroll
             for (int j = 0; j < kSx; ++j) {
@@ -116,21 +79,16 @@ __global__ void __launch_bounds__(kThreads) sad(const std::uint32_t* prev, const
 
 }  // namespace
 
-void launch_vertical_sums(const void* luma, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
-                          std::uint32_t* out, cudaStream_t s) {
-    const dim3 block(kVx, kVy);
-    const dim3 grid((w + 2 * kVx - 1) / (2 * kVx), (h + kVy * kVRows - 1) / (kVy * kVRows));
-    if (bpc == 8)
-        vertical_sums<unsigned char><<<grid, block, 0, s>>>(static_cast<const unsigned char*>(luma), pitch, w, h, out);
-    else
-        vertical_sums<unsigned short><<<grid, block, 0, s>>>(static_cast<const unsigned char*>(luma), pitch, w, h, out);
-}
-
-void launch_sad(const std::uint32_t* prev, const std::uint32_t* cur, unsigned w, unsigned h, unsigned bpc,
+void launch_sad(const void* prev, const void* cur, std::size_t pitch, unsigned w, unsigned h, unsigned bpc,
                 unsigned long long* out, cudaStream_t s) {
     const unsigned blocks = h < 1024 ? h : 1024;
     if (!blocks || !w) return;
-    sad<<<blocks, kThreads, 0, s>>>(prev, cur, w, h, bpc, out);
+    const auto* a = static_cast<const unsigned char*>(prev);
+    const auto* b = static_cast<const unsigned char*>(cur);
+    if (bpc == 8)
+        sad<unsigned char><<<blocks, kThreads, 0, s>>>(a, b, pitch, w, h, bpc, out);
+    else
+        sad<unsigned short><<<blocks, kThreads, 0, s>>>(a, b, pitch, w, h, bpc, out);
 }
 
 }  // namespace vmaf::motion::cuda
