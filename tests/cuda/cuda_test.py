@@ -303,8 +303,8 @@ FEATURE_SETS = [
     feature_set("cambi_full_ref", "cambi=full_ref=true:src_width=400:src_height=240:enc_width=480:enc_height=270",
                 "cambi=heatmaps_path={HM}:window_size=33", no_prediction=True, batched=False, pairs=CAMBI_PAIRS),
     # cambi on the GPU beside a feature left on the CPU (ciede): pictures read, the reference not staged
-    feature_set("cambi_beside_cpu", "cambi", "ciede", no_prediction=True, batched=False,
-                pairs=r"^p(01|03|04a)_|^p05_.*_crf30$"),
+    {**feature_set("cambi_beside_cpu", "cambi", "ciede", no_prediction=True, batched=False,
+                   pairs=r"^p(01|03|04a)_|^p05_.*_crf30$"), "allow_cpu": ["ciede"]},
     feature_set("cambi_full_ref_hrs", "cambi=full_ref=true:cambi_high_res_speedup=1080", deep=True, corpus=False,
                 no_prediction=True, batched=False),
     # top-k pooling past the exactness bound (banded pairs, scale 0): upstream's zero-pivot order
