@@ -208,6 +208,11 @@ FEATURE_SETS = [
     feature_set("vifadm_oor", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "adm=debug=true",
                 "adm=adm_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False, no_prediction=True,
                 pairs=r"^s16as12_", out_of_range=True),
+    # motion at 12 and 16 bits, and past the bit depth's range (a row's u32 sum of |u| may wrap there)
+    feature_set("motion_deep", "motion=debug=true", "motion=motion_five_frame_window=true:motion_moving_average=true",
+                deep=True, corpus=False, no_prediction=True),
+    feature_set("motion_oor", "motion=debug=true", deep=True, corpus=False, no_prediction=True, pairs=r"^s16as12_",
+                out_of_range=True),
     # whole models: v0.6.1, v0.6.1neg (adm_enhn_gain_limit=1), 4k; the v1.0.16 models' adm options
     # (the models themselves also need speed_chroma; their cambi options are in the "cambi" set).
     {"name": "models", "deep": False,

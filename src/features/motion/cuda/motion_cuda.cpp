@@ -76,8 +76,12 @@ public:
           }),
           batch_(mode_ == Dispatch::Batched ? kBatch : 1),
           sad_dev_(kBatch * sizeof(unsigned long long)),
+          rows_dev_(std::size_t{g.height} * sizeof(unsigned)),
           sad_host_(kBatch * sizeof(unsigned long long)),
-          temporal_(distance_, blend_factor_, blend_offset_, max_val_, moving_average_) {}
+          temporal_(distance_, blend_factor_, blend_offset_, max_val_, moving_average_) {
+        s.bind();
+        check(cudaMemset(rows_dev_.get(), 0, rows_dev_.size()), "cudaMemset");  // the twin's set-up, waited for by the session
+    }
 
     ~MotionCuda() override {
         history_.clear();
@@ -126,7 +130,7 @@ public:
             const Luma& earlier = *history_.front();  // frame index - distance_
             const unsigned slot = static_cast<unsigned>(queued_.size());
             motion::cuda::launch_sad(earlier.samples.get(), st.luma->samples.get(), pitch_, w_, h_, bpc_,
-                                     sad_dev_.get<unsigned long long>() + slot, s);
+                                     rows_dev_.get<unsigned>(), sad_dev_.get<unsigned long long>() + slot, s);
             check(cudaGetLastError(), "motion kernel launch");
             queued_.push_back(index);
             // The oldest sums are reusable once the SADs enqueued so far have read them.
@@ -196,6 +200,7 @@ private:
     const unsigned batch_;  ///< SADs per readback
     Stream ordered_;
     DeviceBuffer sad_dev_;
+    DeviceBuffer rows_dev_;  ///< launch_sad()'s row sums (zero between SADs)
     PinnedBuffer sad_host_;
     std::vector<unsigned> queued_;  ///< frames whose SAD is in flight, in order (slot k of sad_dev_)
     std::deque<std::unique_ptr<Luma>> history_;
