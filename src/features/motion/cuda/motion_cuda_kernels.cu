@@ -29,6 +29,26 @@ constexpr int kSx = 4, kRows = 8, kCols = kSx + 4;
 constexpr unsigned kBx = 64, kBy = kThreads / kBx;
 static_assert(kBx % gpu::kWarpSize == 0, "a warp's lanes share their rows");
 
+/// Samples p[0, 12) by three aligned vector loads (p 4-sample aligned).
+__device__ __forceinline__ void load12(const unsigned short* p, int (&v)[12]) {
+    const uint2* q = reinterpret_cast<const uint2*>(p);
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+        const uint2 x = q[k];
+        v[4 * k] = static_cast<int>(x.x & 0xffffu), v[4 * k + 1] = static_cast<int>(x.x >> 16);
+        v[4 * k + 2] = static_cast<int>(x.y & 0xffffu), v[4 * k + 3] = static_cast<int>(x.y >> 16);
+    }
+}
+__device__ __forceinline__ void load12(const unsigned char* p, int (&v)[12]) {
+    const unsigned* q = reinterpret_cast<const unsigned*>(p);
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+        const unsigned x = q[k];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v[4 * k + i] = static_cast<int>((x >> (8 * i)) & 0xffu);
+    }
+}
+
 /// The SAD of the blurred difference (the CPU's blurred_difference_sad). The
 /// CPU forms both frames' vertical filter sums V (u32, exact) and takes
 /// t = (V(prev) - V(cur) + round) >> bpc in 64 bits; the filter is linear and
@@ -52,11 +72,22 @@ __global__ void __launch_bounds__(kThreads) sad(const unsigned char* prev, const
         // Columns past the row's end only feed outputs past it (none counted): any in-range column does.
         col[m] = inner ? static_cast<unsigned>(c) : min(static_cast<unsigned>(reflect(c, static_cast<int>(w))), w - 1);
     }
+    // Rows 4-sample aligned (w % 4 == 0, buffers from cudaMalloc) and columns
+    // x0 - 4 .. x0 + 7 in the row: three aligned vector loads a row and frame.
+    const bool vec = w % 4 == 0 && x0 >= 4 && x0 + 8 <= w;
     int d[5][kCols];  // ring of rows: row r of the taps in slot r % 5 (prev - cur)
     const auto load = [&](int r, int (&out_row)[kCols]) {
         const std::size_t off = static_cast<std::size_t>(reflect(r, static_cast<int>(h))) * pitch;
         const T* pa = reinterpret_cast<const T*>(prev + off);
         const T* qa = reinterpret_cast<const T*>(cur + off);
+        if (vec) {
+            int a[12], b[12];
+            load12(pa + x0 - 4, a);
+            load12(qa + x0 - 4, b);
+#pragma unroll
+            for (int m = 0; m < kCols; ++m) out_row[m] = a[m + 2] - b[m + 2];
+            return;
+        }
 #pragma unroll
         for (int m = 0; m < kCols; ++m) out_row[m] = static_cast<int>(pa[col[m]]) - static_cast<int>(qa[col[m]]);
     };
