@@ -28,10 +28,6 @@ struct BackendStartOptions {
     std::shared_ptr<void> external;  ///< caller-created backend state (backend-specific type), or null
 };
 
-/// Reads a frame pair's planes in pieces: bytes [at, at + n) of plane `plane`
-/// (packed rows) of the reference (side 0) or distorted (side 1) picture of
-/// pair `index`, into `dst`. Throws vmaf::Error(Input) for a frame the input
-/// lacks. Callable from several threads at once.
 /// What a run's twins on a backend read of each pair: the backend stages
 /// nothing else (no chroma for luma-only features, no reference picture for
 /// no-reference ones such as cambi).
@@ -40,6 +36,10 @@ struct PlaneNeeds {
     bool reference = true;
 };
 
+/// Reads a frame pair's planes in pieces: bytes [at, at + n) of plane `plane`
+/// (packed rows) of the reference (side 0) or distorted (side 1) picture of
+/// pair `index`, into `dst`. Throws vmaf::Error(Input) for a frame the input
+/// lacks. Callable from several threads at once.
 using PlaneFeed =
     std::function<void(unsigned index, int side, unsigned plane, std::uint64_t at, void* dst, std::size_t n)>;
 
