@@ -352,7 +352,7 @@ __device__ __forceinline__ u16& count_of(u16* hist, int r, int lane) {
     return hist[(r >> 1) * (2 * kTileW) + 2 * lane + (r & 1)];
 }
 
-__global__ void __launch_bounds__(kTileW)
+__global__ void __launch_bounds__(kTileW, 24)
     c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
     extern __shared__ u32 hist_words[];  // see count_of(); 2 * num_diffs + kCentre rows (even)
     u16* hist = reinterpret_cast<u16*>(hist_words);
@@ -399,19 +399,32 @@ __global__ void __launch_bounds__(kTileW)
         for (int m = 0; m < wbins / 2; ++m) hist_words[m * kTileW + lane] = 0;  // the lane's own counts
         for (int t0 = first; t0 < i1; t0 += kStage) {
             const int steps = min(kStage, i1 - t0);
-            __syncwarp();  // the previous stage is consumed
-            for (int st = 0; st < steps; ++st) {
+            // Every load of the stage is issued before any is used: one
+            // memory latency per stage, not one per load.
+            u16 raw_in[kStage][3], raw_out[kStage][3], raw_ctr[kStage];
+#pragma unroll
+            for (int st = 0; st < kStage; ++st) {
                 const int t = t0 + st;
                 const int rin = t + pad, rout = t > i0 ? t - pad - 1 : -1;  // rin >= 0
-                const bool in_ok = rin < H, out_ok = rout >= 0;
+                const bool in_ok = st < steps && rin < H, out_ok = st < steps && rout >= 0;
 #pragma unroll
                 for (int q = 0; q < 3; ++q) {
                     const int col = j0 - kTileW + q * kTileW + lane;
                     const bool col_ok = col >= 0 && col < W;
-                    s_in[st][q * kTileW + lane] = col_ok && in_ok ? map(codes[std::size_t(rin) * W + col]) : kNoCode;
-                    s_out[st][q * kTileW + lane] = col_ok && out_ok ? map(codes[std::size_t(rout) * W + col]) : kNoCode;
+                    raw_in[st][q] = col_ok && in_ok ? codes[std::size_t(rin) * W + col] : kNoCode;
+                    raw_out[st][q] = col_ok && out_ok ? codes[std::size_t(rout) * W + col] : kNoCode;
                 }
-                s_ctr[st][lane] = t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
+                raw_ctr[st] = st < steps && t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
+            }
+            __syncwarp();  // the previous stage is consumed
+#pragma unroll
+            for (int st = 0; st < kStage; ++st) {
+#pragma unroll
+                for (int q = 0; q < 3; ++q) {
+                    s_in[st][q * kTileW + lane] = map(raw_in[st][q]);
+                    s_out[st][q * kTileW + lane] = map(raw_out[st][q]);
+                }
+                s_ctr[st][lane] = raw_ctr[st];
             }
             __syncwarp();
             for (int st = 0; st < steps; ++st) {
