@@ -12,6 +12,8 @@
 #include "cambi_cuda_kernels.hpp"
 #include "cambi_cuda_pool.hpp"
 
+#include <algorithm>
+
 namespace vmaf::cambi::cuda {
 
 namespace {
@@ -305,10 +307,11 @@ __global__ void __launch_bounds__(256)
 // the runs inside its window that change a count, adding or subtracting the
 // run's length: kNoCode and flat areas cost next to nothing. The counts are
 // the CPU's integer counts whatever the run structure (u16 like the CPU's;
-// they never exceed window^2 < 2^16, so transient wraps cancel). A band
-// starts from an empty histogram 2 * pad steps above i0 (rows only enter),
-// so each band's counts at row i cover rows [i - pad, i + pad] and columns
-// [j - pad, j + pad] clipped to the scale, as the CPU's do.
+// they never exceed window^2 < 2^16, so transient wraps cancel). A pass
+// that scores rows [r0, r1) starts from an empty histogram 2 * pad steps
+// above r0 (rows only enter), so its counts at row i cover rows [i - pad,
+// i + pad] and columns [j - pad, j + pad] clipped to the scale, as the
+// CPU's do.
 //
 // The histogram holds a window of bins_for(num_diffs) = 2 * num_diffs +
 // kCentre rows, not the whole band. A pass scores the pixels whose code is
@@ -317,9 +320,12 @@ __global__ void __launch_bounds__(256)
 // value reads (its code +- num_diffs) is in the window, and the other codes
 // do not count. The passes start at the first code slot that the block's own
 // pixels occupy (the occupancy cells of filter_codes()) and go on while
-// occupied slots lie past the last pass: one pass for most blocks; a block
-// whose pixels hold no code writes zeros. Each scale's nonzero values also
-// go to its pooling stats.
+// occupied slots lie past the last pass, so each code pixel is scored by
+// exactly one pass. A pass slides only over the rows of the cells that hold
+// its codes (with its 2 * pad warm-up steps) and also writes the zeros of
+// the pixels there without a code; the cells without a code are written as
+// zeros at the start. Each scale's nonzero values also go to its pooling
+// stats.
 
 constexpr int kExt = 3 * kTileW;  // staged columns: the tile and 32 either side
 constexpr int kStage = 8;         // row steps staged at once
@@ -356,7 +362,9 @@ __global__ void __launch_bounds__(kTileW, 24)
     c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
     extern __shared__ u32 hist_words[];  // see count_of(); 2 * num_diffs + kCentre rows (even)
     u16* hist = reinterpret_cast<u16*>(hist_words);
-    __shared__ u16 s_in[kStage][kExt], s_out[kStage][kExt], s_ctr[kStage][kTileW];
+    // Staged rows: the entering code in the low half, the leaving one in the high half.
+    __shared__ u32 s_pair[kStage][kExt];
+    __shared__ u16 s_ctr[kStage][kTileW];
     __shared__ int s_weight[32];
     const int lane = threadIdx.x;
     int k = 0;
@@ -371,41 +379,50 @@ __global__ void __launch_bounds__(kTileW, 24)
     const u16* codes = sc.codes;
     const int j = j0 + lane;
 
-    // The code slots of the block's own pixels.
-    u32 occ = 0;
-    for (int g = i0 / kCellRows + lane; g <= (i1 - 1) / kCellRows; g += kTileW)
-        occ |= sc.occ[std::size_t(g) * sc.tiles_x + tx];
-    occ = warp_or(occ);
-    if (occ == 0) {  // no code: every c value of the band is 0
-        if (j < W)
-            for (int t = i0; t < i1; ++t) sc.c[std::size_t(t) * W + j] = 0.0f;
-        return;
-    }
+    // The code slots of the block's own pixels: of its cell `lane` (a band
+    // starts at a cell and holds at most kTileW cells), and of all of them.
+    const int cells = (i1 - 1) / kCellRows - i0 / kCellRows + 1;
+    const u32 cell_occ = lane < cells ? sc.occ[std::size_t(i0 / kCellRows + lane) * sc.tiles_x + tx] : 0u;
+    const u32 occ = warp_or(cell_occ);
+    // Cells without a code: their c values are 0 (the passes write only the
+    // cells they span).
+    const u32 empty = __ballot_sync(kFull, lane < cells && cell_occ == 0);
+    if (j < W)
+        for (u32 e = empty; e; e &= e - 1) {
+            const int r0 = i0 + (__ffs(e) - 1) * kCellRows;
+            for (int t = r0; t < min(i1, r0 + kCellRows); ++t) sc.c[std::size_t(t) * W + j] = 0.0f;
+        }
+    if (occ == 0) return;
     const int slot_w = static_cast<int>(job.slot_w);
     u32 nonzero = 0, min_bits = 0x7f800000u;  // the stats of the values this lane writes
     double approx = 0.0;
     s_weight[lane] = kWeights[lane];
 
     const int a = lane + kTileW - pad, b = lane + kTileW + pad;  // the lane's window, staged columns
-    const int first = max(i0 - 2 * pad, -pad);                   // rows before 0 hold nothing
     // Scored codes of the pass: [centre, centre + kCentre).
-    for (int pass = 0, centre = (__ffs(occ) - 1) * slot_w; centre >= 0; ++pass) {
+    for (int centre = (__ffs(occ) - 1) * slot_w; centre >= 0;) {
         const int base = centre - nd;
+        // The pass scores the rows [r0, r1) of the cells its codes occupy.
+        const int s_lo = centre / slot_w, s_hi = min(kSlots - 1, (centre + kCentre - 1) / slot_w);
+        const u32 slots = (kFull >> (kSlots - 1 - s_hi)) & (kFull << s_lo);
+        const u32 hit = __ballot_sync(kFull, (cell_occ & slots) != 0);  // nonzero: the pass starts at an occupied slot
+        const int r0 = i0 + (__ffs(hit) - 1) * kCellRows, r1 = min(i1, i0 + (32 - __clz(hit)) * kCellRows);
+        const int first = max(r0 - 2 * pad, -pad);  // rows before 0 hold nothing
         // Code -> histogram row of this pass (kNoCode outside the window).
         auto map = [&](u16 code) -> u16 {
             const int r = static_cast<int>(code) - base;
             return code != kNoCode && r >= 0 && r < wbins ? static_cast<u16>(r) : kNoCode;
         };
         for (int m = 0; m < wbins / 2; ++m) hist_words[m * kTileW + lane] = 0;  // the lane's own counts
-        for (int t0 = first; t0 < i1; t0 += kStage) {
-            const int steps = min(kStage, i1 - t0);
+        for (int t0 = first; t0 < r1; t0 += kStage) {
+            const int steps = min(kStage, r1 - t0);
             // Every load of the stage is issued before any is used: one
             // memory latency per stage, not one per load.
             u16 raw_in[kStage][3], raw_out[kStage][3], raw_ctr[kStage];
 #pragma unroll
             for (int st = 0; st < kStage; ++st) {
                 const int t = t0 + st;
-                const int rin = t + pad, rout = t > i0 ? t - pad - 1 : -1;  // rin >= 0
+                const int rin = t + pad, rout = t > r0 ? t - pad - 1 : -1;  // rin >= 0
                 const bool in_ok = st < steps && rin < H, out_ok = st < steps && rout >= 0;
 #pragma unroll
                 for (int q = 0; q < 3; ++q) {
@@ -414,16 +431,14 @@ __global__ void __launch_bounds__(kTileW, 24)
                     raw_in[st][q] = col_ok && in_ok ? codes[std::size_t(rin) * W + col] : kNoCode;
                     raw_out[st][q] = col_ok && out_ok ? codes[std::size_t(rout) * W + col] : kNoCode;
                 }
-                raw_ctr[st] = st < steps && t >= i0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
+                raw_ctr[st] = st < steps && t >= r0 && j < W ? codes[std::size_t(t) * W + j] : kNoCode;
             }
             __syncwarp();  // the previous stage is consumed
 #pragma unroll
             for (int st = 0; st < kStage; ++st) {
 #pragma unroll
-                for (int q = 0; q < 3; ++q) {
-                    s_in[st][q * kTileW + lane] = map(raw_in[st][q]);
-                    s_out[st][q * kTileW + lane] = map(raw_out[st][q]);
-                }
+                for (int q = 0; q < 3; ++q)
+                    s_pair[st][q * kTileW + lane] = map(raw_in[st][q]) | u32(map(raw_out[st][q])) << 16;
                 s_ctr[st][lane] = raw_ctr[st];
             }
             __syncwarp();
@@ -434,26 +449,27 @@ __global__ void __launch_bounds__(kTileW, 24)
 #pragma unroll
                 for (int q = 0; q < 3; ++q) {
                     const int x = q * kTileW + lane;
-                    const u32 pair = s_in[st][x] | u32(s_out[st][x]) << 16;
-                    const u32 prev = x > 0 ? s_in[st][x - 1] | u32(s_out[st][x - 1]) << 16 : ~pair;
+                    const u32 pair = s_pair[st][x];
+                    const u32 prev = x > 0 ? s_pair[st][x - 1] : ~pair;
                     B[q] = __ballot_sync(kFull, pair != prev);
-                    N[q] = __ballot_sync(kFull, s_in[st][x] != s_out[st][x]);
+                    N[q] = __ballot_sync(kFull, (pair & 0xffffu) != pair >> 16);
                 }
                 const u32 S0 = B[0] & N[0], S1 = B[1] & N[1], S2 = B[2] & N[2];
                 const u32 Na = a < kTileW ? N[0] : N[1];  // a < 2 * kTileW
                 int p = (Na >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
                 while (p <= b) {
                     const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
-                    const u16 cin = s_in[st][p], cout = s_out[st][p];
+                    const u32 pair = s_pair[st][p];
+                    const u16 cin = static_cast<u16>(pair), cout = static_cast<u16>(pair >> 16);
                     const u16 len = static_cast<u16>(e - p);
                     if (cin != kNoCode) count_of(hist, cin, lane) += len;
                     if (cout != kNoCode) count_of(hist, cout, lane) -= len;
                     p = next_bit(S0, S1, S2, e, b);
                 }
-                if (t < i0 || j >= W) continue;
+                if (t < r0 || j >= W) continue;
                 const u16 code = s_ctr[st][lane];
                 const bool mine = code != kNoCode && code >= centre && code < centre + kCentre;
-                if (!mine && pass > 0) continue;  // written by pass 0 or by its own pass
+                if (!mine && code != kNoCode) continue;  // written by its own pass
                 float best = 0.0f;
                 if (mine) {
                     u32 act = active[code + job.band_base + nd];
@@ -566,25 +582,24 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     job.band_base = a.band_base;
     job.band_size = a.band_size;
     job.slot_w = slot_w;
-    // Bands of `rows` rows: fewer rows (more blocks, more of the 2 * pad
-    // warm-up steps per band) only while the scales give few blocks.
-    unsigned rows = 256, blocks = 0;
-    for (;;) {
-        blocks = 0;
-        for (int k = 0; k < kScales; ++k) {
-            CScale& cs = job.s[k];
-            cs.codes = sc.codes + ss.offset[k];
-            cs.occ = sc.occ + cell_at[k];
-            cs.c = c + ss.offset[k];
-            cs.stats = stats ? stats[k] : nullptr;
-            cs.w = ss.w[k], cs.h = ss.h[k];
-            cs.rows = rows;
-            cs.tiles_x = (ss.w[k] + kTileW - 1) / kTileW;
-            cs.first_block = blocks;
-            blocks += cs.tiles_x * ((ss.h[k] + rows - 1) / rows);
-        }
-        if (blocks >= 1024 || rows <= 64) break;
-        rows >>= 1;
+    // Bands of about 2 * pad rows, whole occupancy cells: short bands give
+    // many blocks and narrow code ranges (fewer passes), which outweighs
+    // their 2 * pad warm-up steps each (H200, upscaled 10-bit content,
+    // cambi alone: 4K 1134 -> 1353 fps at 64 rows rather than 256, 1080p
+    // 3546 -> 4222 at 32; docs/benchmarks.md, session 13).
+    const unsigned rows = std::max<unsigned>(kCellRows, (2u * job.pad + kCellRows - 1) / kCellRows * kCellRows);
+    unsigned blocks = 0;
+    for (int k = 0; k < kScales; ++k) {
+        CScale& cs = job.s[k];
+        cs.codes = sc.codes + ss.offset[k];
+        cs.occ = sc.occ + cell_at[k];
+        cs.c = c + ss.offset[k];
+        cs.stats = stats ? stats[k] : nullptr;
+        cs.w = ss.w[k], cs.h = ss.h[k];
+        cs.rows = rows;
+        cs.tiles_x = (ss.w[k] + kTileW - 1) / kTileW;
+        cs.first_block = blocks;
+        blocks += cs.tiles_x * ((ss.h[k] + rows - 1) / rows);
     }
     const std::size_t shared = std::size_t(bins_for(a.num_diffs)) * kTileW * sizeof(u16);
     c_values<<<blocks, kTileW, shared, s>>>(job, t.active, t.recip);
