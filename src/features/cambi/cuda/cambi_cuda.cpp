@@ -33,9 +33,11 @@
 // changed codes in its window row (flat and unmasked areas: next to none);
 // on that benchmark's noise frames (no masked pixel) the 10-bit conversion,
 // spatial mask and filter/code passes are most of the time. On real content
-// it is the other way round: an upscaled 4K 10-bit clip spends 8 ms a frame
-// in the c-value kernel and 0.2 ms in everything else (ncu, H100; docs/
-// benchmarks.md, session 12), and the engine's fps is the device's.
+// it is the other way round: an upscaled 4K 10-bit clip spends 2.7 ms a
+// frame in the c-value kernel (8 ms before its loads were issued together
+// and its passes kept to their own rows) and 0.2 ms in everything else
+// (ncu; docs/benchmarks.md, sessions 12 and 13), and the engine's fps is the
+// device's.
 #include <algorithm>
 #include <cmath>
 #include <memory>
