@@ -358,6 +358,9 @@ __device__ __forceinline__ u16& count_of(u16* hist, int r, int lane) {
     return hist[(r >> 1) * (2 * kTileW) + 2 * lane + (r & 1)];
 }
 
+// 24 blocks an SM is what shared memory allows (hist + staging + 1 KiB
+// reserved, about 9.3 KiB a block); the bound keeps registers (80) from
+// lowering it further, at the cost of a few bytes of spill.
 __global__ void __launch_bounds__(kTileW, 24)
     c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
     extern __shared__ u32 hist_words[];  // see count_of(); 2 * num_diffs + kCentre rows (even)
@@ -582,7 +585,9 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     job.band_base = a.band_base;
     job.band_size = a.band_size;
     job.slot_w = slot_w;
-    // Bands of about 2 * pad rows, whole occupancy cells: short bands give
+    // Bands of about 2 * pad rows, whole occupancy cells (c_values() needs a
+    // band to start at a cell and span at most kTileW of them; pad <= 32, as
+    // window^2 < kReciprocalTableSize, gives at most 2). Short bands give
     // many blocks and narrow code ranges (fewer passes), which outweighs
     // their 2 * pad warm-up steps each (H200, upscaled 10-bit content,
     // cambi alone: 4K 1134 -> 1353 fps at 64 rows rather than 256, 1080p
