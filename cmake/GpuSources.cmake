@@ -9,7 +9,8 @@
 function(vmaf_gpu_sources cu_var cpp_var syms_var)
   set(_root "${PROJECT_SOURCE_DIR}/src")
   set(_cu "${_root}/backends/cuda/probe.cu" "${_root}/backends/cuda/gather.cu")
-  set(_cpp "${_root}/backends/cuda/session.cpp" "${_root}/backends/cuda/device_pictures.cpp")
+  set(_cpp "${_root}/backends/cuda/session.cpp" "${_root}/backends/cuda/device_pictures.cpp"
+    "${_root}/backends/cuda/device_ledger.cpp")
   file(GLOB _twin_dirs LIST_DIRECTORIES true "${_root}/features/*/cuda")
   list(SORT _twin_dirs)
   set(_syms "")

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backends/gpu/portability.hpp"
+#include "backends/cuda/device_ledger.hpp"
 
 #include <condition_variable>
 #include <cstddef>
@@ -33,7 +34,7 @@ public:
         if (bytes) p_ = Memory::alloc(bytes);
     }
     ~CudaBuffer() {
-        if (p_) Memory::release(p_);
+        if (p_) Memory::release(p_, bytes_);
     }
     CudaBuffer(CudaBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
     CudaBuffer& operator=(CudaBuffer&& o) noexcept {
@@ -56,9 +57,13 @@ struct DeviceMemory {
     static void* alloc(std::size_t bytes) {
         void* p = nullptr;
         check(cudaMalloc(&p, bytes), "cudaMalloc");
+        DeviceLedger::allocated(bytes);
         return p;
     }
-    static void release(void* p) { cudaFree(p); }
+    static void release(void* p, std::size_t bytes) {
+        cudaFree(p);
+        DeviceLedger::freed(bytes);
+    }
 };
 
 struct PinnedMemory {
@@ -67,7 +72,7 @@ struct PinnedMemory {
         check(cudaHostAlloc(&p, bytes, cudaHostAllocDefault), "cudaHostAlloc");
         return p;
     }
-    static void release(void* p) { cudaFreeHost(p); }
+    static void release(void* p, std::size_t) { cudaFreeHost(p); }
 };
 
 /// Device memory.

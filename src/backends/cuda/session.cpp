@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -203,6 +204,8 @@ Session::~Session() {
     slots_.reset();
     results_.reset();
     rings_.reset();
+    if (const char* v = std::getenv("VMAF_CUDA_MEMORY"); v && *v && std::strcmp(v, "0") != 0)
+        std::fprintf(stderr, "vmaf: " VMAF_GPU_LABEL " device memory: %s\n", DeviceLedger::report().c_str());
 }
 
 bool Session::has_twin(std::string_view kind_name) const { return find_twin(kind_name) != nullptr; }
@@ -212,6 +215,7 @@ std::unique_ptr<FeatureExtractor> Session::create_extractor(const ExtractorInfo&
     const TwinDescriptor* t = find_twin(kind.name);
     if (!t) return nullptr;
     bind();
+    DeviceLedger::Scope label(kind.name);
     return created(t->create(*this, kind, opts, geom, ctx));
 }
 
@@ -231,6 +235,7 @@ std::unique_ptr<FeatureExtractor> Session::create_group_extractor(const Extracto
     const TwinDescriptor* t = find_twin(kind.name);
     if (!t || !t->create_group) return nullptr;
     bind();
+    DeviceLedger::Scope label(kind.name);
     return created(t->create_group(*this, kind, sets, geom, ctx));
 }
 
@@ -244,6 +249,7 @@ void Session::run_begin(const VideoGeometry& geom, const PlaneNeeds& needs) {
     }
     results_ = std::make_unique<Pool<FrameResults>>([this] {
         bind();
+        DeviceLedger::Scope label("frame results");
         auto r = std::make_unique<FrameResults>();
         r->dev = DeviceBuffer(results_bytes_);
         r->host = PinnedBuffer(results_bytes_);
@@ -281,6 +287,7 @@ void Session::run_begin(const VideoGeometry& geom, const PlaneNeeds& needs) {
         }
     slots_ = std::make_unique<Pool<Slot>>([=, this] {
         bind();
+        DeviceLedger::Scope label("frame slots");
         auto s = std::make_unique<Slot>();
         s->dev = DeviceBuffer(bytes);
         s->frame.planes = planes;
