@@ -303,9 +303,10 @@ __global__ void __launch_bounds__(256)
 // window. The warp stages those two rows for the 96 columns [j0 - 32,
 // j0 + 64) (every window of the tile lies within them, pad <= 32) and splits
 // them into runs of equal (entering, leaving) code pairs: bit masks of run
-// starts and of the columns whose codes differ. Each lane then walks only
-// the runs inside its window that change a count, adding or subtracting the
-// run's length: kNoCode and flat areas cost next to nothing. The counts are
+// starts and of the columns whose codes differ. Each lane then visits only
+// the runs inside its window that change a count (the set bits of its
+// window's masks, one step each), adding or subtracting the run's length:
+// kNoCode and flat areas cost next to nothing. The counts are
 // the CPU's integer counts whatever the run structure (u16 like the CPU's;
 // they never exceed window^2 < 2^16, so transient wraps cancel). A pass
 // that scores rows [r0, r1) starts from an empty histogram 2 * pad steps
@@ -313,8 +314,9 @@ __global__ void __launch_bounds__(256)
 // i + pad] and columns [j - pad, j + pad] clipped to the scale, as the
 // CPU's do.
 //
-// The histogram holds a window of bins_for(num_diffs) = 2 * num_diffs +
-// kCentre rows, not the whole band. A pass scores the pixels whose code is
+// The histogram holds a window of 2 * num_diffs + kCentre rows, not the
+// whole band (plus a spare row that takes every other code, so the updates
+// need no test). A pass scores the pixels whose code is
 // in [centre, centre + kCentre) and counts only the codes in [centre -
 // num_diffs, centre + kCentre + num_diffs): every count such a pixel's c
 // value reads (its code +- num_diffs) is in the window, and the other codes
@@ -331,31 +333,25 @@ constexpr int kExt = 3 * kTileW;  // staged columns: the tile and 32 either side
 constexpr int kStage = 8;         // row steps staged at once
 constexpr int kCentre = 64;       // codes scored per pass
 
+/// Histogram rows of c_values(): the window's, and the spare pair.
 int bins_for(int num_diffs) {
-    return 2 * num_diffs + kCentre;
+    return 2 * num_diffs + kCentre + 2;
 }
 
-/// First position in [from, limit] (limit < kExt) whose bit is set in the
-/// 96-bit mask (m0, m1, m2), else limit + 1.
-__device__ __forceinline__ int next_bit(u32 m0, u32 m1, u32 m2, int from, int limit) {
-    if (from > limit) return limit + 1;
-    int q = from >> 5;
-    u32 m = (q == 0 ? m0 : q == 1 ? m1 : m2) & (kFull << (from & 31));
-    for (;;) {
-        if (m) {
-            const int x = (q << 5) + __ffs(m) - 1;
-            return x <= limit ? x : limit + 1;
-        }
-        if (++q > (limit >> 5)) return limit + 1;
-        m = q == 1 ? m1 : m2;
-    }
+/// Bits [a, a + 64) of the 96-bit mask m (a < 64), bit a lowest.
+__device__ __forceinline__ unsigned long long window_bits(const u32 (&m)[3], int a) {
+    const bool hi = a >= 32;
+    const u32 x0 = hi ? m[1] : m[0], x1 = hi ? m[2] : m[1], x2 = hi ? 0u : m[2];
+    const int r = a & 31;
+    return static_cast<unsigned long long>(__funnelshift_r(x1, x2, r)) << 32 | __funnelshift_r(x0, x1, r);
 }
 
-/// The lane's count of histogram row r: rows 2m and 2m + 1 of a lane share
-/// one 32-bit word, word m * kTileW + lane, so a lane's counts are words no
-/// other lane touches and the lanes' words of a row pair are in 32 banks.
-__device__ __forceinline__ u16& count_of(u16* hist, int r, int lane) {
-    return hist[(r >> 1) * (2 * kTileW) + 2 * lane + (r & 1)];
+/// The lane's count of histogram row r, `mine` = hist + 2 * lane: rows 2m
+/// and 2m + 1 of a lane share one 32-bit word, word m * kTileW + lane, so a
+/// lane's counts are words no other lane touches and the lanes' words of a
+/// row pair are in 32 banks.
+__device__ __forceinline__ u16& count_of(u16* mine, int r) {
+    return mine[(r >> 1) * (2 * kTileW) + (r & 1)];
 }
 
 // 24 blocks an SM is what shared memory allows (hist + staging + 1 KiB
@@ -363,8 +359,9 @@ __device__ __forceinline__ u16& count_of(u16* hist, int r, int lane) {
 // lowering it further, at the cost of a few bytes of spill.
 __global__ void __launch_bounds__(kTileW, 24)
     c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
-    extern __shared__ u32 hist_words[];  // see count_of(); 2 * num_diffs + kCentre rows (even)
-    u16* hist = reinterpret_cast<u16*>(hist_words);
+    // See count_of(): 2 * num_diffs + kCentre rows, then a spare pair whose
+    // first row takes the codes outside the pass's window (never read).
+    extern __shared__ u32 hist_words[];
     // Staged rows: the entering code in the low half, the leaving one in the high half.
     __shared__ u32 s_pair[kStage][kExt];
     __shared__ u16 s_ctr[kStage][kTileW];
@@ -381,6 +378,7 @@ __global__ void __launch_bounds__(kTileW, 24)
     const int pad = job.pad, nd = job.num_diffs, bins = job.band_size, wbins = 2 * nd + kCentre;
     const u16* codes = sc.codes;
     const int j = j0 + lane;
+    u16* const hist = reinterpret_cast<u16*>(hist_words) + 2 * lane;
 
     // The code slots of the block's own pixels: of its cell `lane` (a band
     // starts at a cell and holds at most kTileW cells), and of all of them.
@@ -401,7 +399,11 @@ __global__ void __launch_bounds__(kTileW, 24)
     double approx = 0.0;
     s_weight[lane] = kWeights[lane];
 
-    const int a = lane + kTileW - pad, b = lane + kTileW + pad;  // the lane's window, staged columns
+    // The lane's window: staged columns [a, b]. Its first 64 columns are
+    // walked as bit masks; a 65th (pad 32) on its own.
+    const int a = lane + kTileW - pad, b = lane + kTileW + pad;
+    const int n = min(b - a + 1, 64);
+    const unsigned long long in_window = n == 64 ? ~0ull : (1ull << n) - 1;
     // Scored codes of the pass: [centre, centre + kCentre).
     for (int centre = (__ffs(occ) - 1) * slot_w; centre >= 0;) {
         const int base = centre - nd;
@@ -411,12 +413,12 @@ __global__ void __launch_bounds__(kTileW, 24)
         const u32 hit = __ballot_sync(kFull, (cell_occ & slots) != 0);  // nonzero: the pass starts at an occupied slot
         const int r0 = i0 + (__ffs(hit) - 1) * kCellRows, r1 = min(i1, i0 + (32 - __clz(hit)) * kCellRows);
         const int first = max(r0 - 2 * pad, -pad);  // rows before 0 hold nothing
-        // Code -> histogram row of this pass (kNoCode outside the window).
+        // Code -> histogram row of this pass (the spare row outside the window).
         auto map = [&](u16 code) -> u16 {
             const int r = static_cast<int>(code) - base;
-            return code != kNoCode && r >= 0 && r < wbins ? static_cast<u16>(r) : kNoCode;
+            return static_cast<u16>(code != kNoCode && r >= 0 && r < wbins ? r : wbins);
         };
-        for (int m = 0; m < wbins / 2; ++m) hist_words[m * kTileW + lane] = 0;  // the lane's own counts
+        for (int m = 0; m < wbins / 2; ++m) hist_words[m * kTileW + lane] = 0;  // the lane's own counts (not the spare)
         for (int t0 = first; t0 < r1; t0 += kStage) {
             const int steps = min(kStage, r1 - t0);
             // Every load of the stage is issued before any is used: one
@@ -457,17 +459,22 @@ __global__ void __launch_bounds__(kTileW, 24)
                     B[q] = __ballot_sync(kFull, pair != prev);
                     N[q] = __ballot_sync(kFull, (pair & 0xffffu) != pair >> 16);
                 }
-                const u32 S0 = B[0] & N[0], S1 = B[1] & N[1], S2 = B[2] & N[2];
-                const u32 Na = a < kTileW ? N[0] : N[1];  // a < 2 * kTileW
-                int p = (Na >> (a & 31) & 1u) ? a : next_bit(S0, S1, S2, a + 1, b);
-                while (p <= b) {
-                    const int e = next_bit(B[0], B[1], B[2], p + 1, b);  // the run is [p, e)
-                    const u32 pair = s_pair[st][p];
-                    const u16 cin = static_cast<u16>(pair), cout = static_cast<u16>(pair >> 16);
+                // The runs of the window that change a count: starts at run
+                // starts (the window's first column is one) where the codes differ.
+                const unsigned long long starts = (window_bits(B, a) | 1ull) & in_window;
+                for (unsigned long long m = starts & window_bits(N, a); m; m &= m - 1) {
+                    const int p = __ffsll(static_cast<long long>(m)) - 1;
+                    const unsigned long long later = starts & (~1ull << p);
+                    const int e = later ? __ffsll(static_cast<long long>(later)) - 1 : n;  // the run is [p, e)
+                    const u32 pair = s_pair[st][a + p];
                     const u16 len = static_cast<u16>(e - p);
-                    if (cin != kNoCode) count_of(hist, cin, lane) += len;
-                    if (cout != kNoCode) count_of(hist, cout, lane) -= len;
-                    p = next_bit(S0, S1, S2, e, b);
+                    count_of(hist, pair & 0xffffu) += len;
+                    count_of(hist, pair >> 16) -= len;
+                }
+                if (b - a >= 64 && (N[2] >> (b - 2 * kTileW) & 1u)) {  // the 65th column, a run of its own
+                    const u32 pair = s_pair[st][b];
+                    count_of(hist, pair & 0xffffu) += 1;
+                    count_of(hist, pair >> 16) -= 1;
                 }
                 if (t < r0 || j >= W) continue;
                 const u16 code = s_ctr[st][lane];
@@ -477,12 +484,12 @@ __global__ void __launch_bounds__(kTileW, 24)
                 if (mine) {
                     u32 act = active[code + job.band_base + nd];
                     const int c0 = code - base;  // nd <= c0 < nd + kCentre
-                    const int p0 = count_of(hist, c0, lane);
+                    const int p0 = count_of(hist, c0);
                     while (act) {
                         const int d = __ffs(act) - 1;
                         act &= act - 1;
-                        const int p1 = code + d + 1 < bins ? count_of(hist, c0 + d + 1, lane) : 0;
-                        const int p2 = code - d - 1 >= 0 ? count_of(hist, c0 - d - 1, lane) : 0;
+                        const int p1 = code + d + 1 < bins ? count_of(hist, c0 + d + 1) : 0;
+                        const int p2 = code - d - 1 >= 0 ? count_of(hist, c0 - d - 1) : 0;
                         const int q = p1 > p2 ? p1 : p2;
                         const float v = static_cast<float>(s_weight[d] * p0 * q) * recip[q + p0];
                         if (v > best) best = v;
