@@ -338,20 +338,24 @@ int bins_for(int num_diffs) {
     return 2 * num_diffs + kCentre + 2;
 }
 
-/// Bits [a, a + 64) of the 96-bit mask m (a < 64), bit a lowest.
-__device__ __forceinline__ unsigned long long window_bits(const u32 (&m)[3], int a) {
-    const bool hi = a >= 32;
-    const u32 x0 = hi ? m[1] : m[0], x1 = hi ? m[2] : m[1], x2 = hi ? 0u : m[2];
-    const int r = a & 31;
-    return static_cast<unsigned long long>(__funnelshift_r(x1, x2, r)) << 32 | __funnelshift_r(x0, x1, r);
-}
-
 /// The lane's count of histogram row r, `mine` = hist + 2 * lane: rows 2m
 /// and 2m + 1 of a lane share one 32-bit word, word m * kTileW + lane, so a
 /// lane's counts are words no other lane touches and the lanes' words of a
-/// row pair are in 32 banks.
+/// row pair are in 32 banks. row_offset(r) is the count's byte offset from
+/// `mine`, the same for every lane.
+__device__ __forceinline__ u32 row_offset(int r) {
+    return static_cast<u32>((r >> 1) * (4 * kTileW) + (r & 1) * 2);
+}
+__device__ __forceinline__ u16& count_at(u16* mine, u32 offset) {
+    return *reinterpret_cast<u16*>(reinterpret_cast<char*>(mine) + offset);
+}
 __device__ __forceinline__ u16& count_of(u16* mine, int r) {
-    return mine[(r >> 1) * (2 * kTileW) + (r & 1)];
+    return count_at(mine, row_offset(r));
+}
+
+/// The mask of the `n` lowest bits (none for n <= 0).
+__device__ __forceinline__ u32 low_bits(int n) {
+    return n >= 32 ? kFull : n <= 0 ? 0u : (1u << n) - 1;
 }
 
 // 24 blocks an SM is what shared memory allows (hist + staging + 1 KiB
@@ -399,11 +403,14 @@ __global__ void __launch_bounds__(kTileW, 24)
     double approx = 0.0;
     s_weight[lane] = kWeights[lane];
 
-    // The lane's window: staged columns [a, b]. Its first 64 columns are
-    // walked as bit masks; a 65th (pad 32) on its own.
-    const int a = lane + kTileW - pad, b = lane + kTileW + pad;
-    const int n = min(b - a + 1, 64);
-    const unsigned long long in_window = n == 64 ? ~0ull : (1ull << n) - 1;
+    // The lane's window: staged columns [a, a + 2 * pad], walked in chunks
+    // of 32 columns (at most 3; the third holds at most one column) as bit
+    // masks. Chunk c's masks are bits [a + 32c, a + 32c + 32) of the staged
+    // rows' masks: funnel shifts by a & 31 of words a / 32 + c on (a < 64).
+    const int a = lane + kTileW - pad, width = 2 * pad + 1;
+    const bool a_hi = a >= kTileW;
+    const int a_shift = a & 31;
+    const u32 chunk_len[3] = {low_bits(width), low_bits(width - 32), low_bits(width - 64)};
     // Scored codes of the pass: [centre, centre + kCentre).
     for (int centre = (__ffs(occ) - 1) * slot_w; centre >= 0;) {
         const int base = centre - nd;
@@ -413,10 +420,11 @@ __global__ void __launch_bounds__(kTileW, 24)
         const u32 hit = __ballot_sync(kFull, (cell_occ & slots) != 0);  // nonzero: the pass starts at an occupied slot
         const int r0 = i0 + (__ffs(hit) - 1) * kCellRows, r1 = min(i1, i0 + (32 - __clz(hit)) * kCellRows);
         const int first = max(r0 - 2 * pad, -pad);  // rows before 0 hold nothing
-        // Code -> histogram row of this pass (the spare row outside the window).
+        // Code -> row_offset() of its histogram row in this pass (the spare
+        // row outside the window).
         auto map = [&](u16 code) -> u16 {
             const int r = static_cast<int>(code) - base;
-            return static_cast<u16>(code != kNoCode && r >= 0 && r < wbins ? r : wbins);
+            return static_cast<u16>(row_offset(code != kNoCode && r >= 0 && r < wbins ? r : wbins));
         };
         for (int m = 0; m < wbins / 2; ++m) hist_words[m * kTileW + lane] = 0;  // the lane's own counts (not the spare)
         for (int t0 = first; t0 < r1; t0 += kStage) {
@@ -459,22 +467,27 @@ __global__ void __launch_bounds__(kTileW, 24)
                     B[q] = __ballot_sync(kFull, pair != prev);
                     N[q] = __ballot_sync(kFull, (pair & 0xffffu) != pair >> 16);
                 }
-                // The runs of the window that change a count: starts at run
-                // starts (the window's first column is one) where the codes differ.
-                const unsigned long long starts = (window_bits(B, a) | 1ull) & in_window;
-                for (unsigned long long m = starts & window_bits(N, a); m; m &= m - 1) {
-                    const int p = __ffsll(static_cast<long long>(m)) - 1;
-                    const unsigned long long later = starts & (~1ull << p);
-                    const int e = later ? __ffsll(static_cast<long long>(later)) - 1 : n;  // the run is [p, e)
-                    const u32 pair = s_pair[st][a + p];
-                    const u16 len = static_cast<u16>(e - p);
-                    count_of(hist, pair & 0xffffu) += len;
-                    count_of(hist, pair >> 16) -= len;
-                }
-                if (b - a >= 64 && (N[2] >> (b - 2 * kTileW) & 1u)) {  // the 65th column, a run of its own
-                    const u32 pair = s_pair[st][b];
-                    count_of(hist, pair & 0xffffu) += 1;
-                    count_of(hist, pair >> 16) -= 1;
+                // The runs of the window that change a count: those starting
+                // (at a run start, or a chunk's first column) where the codes differ.
+                const u32 b0 = a_hi ? B[1] : B[0], b1 = a_hi ? B[2] : B[1], b2 = a_hi ? 0u : B[2];
+                const u32 n0 = a_hi ? N[1] : N[0], n1 = a_hi ? N[2] : N[1], n2 = a_hi ? 0u : N[2];
+                const u32 chunk_starts[3] = {__funnelshift_r(b0, b1, a_shift), __funnelshift_r(b1, b2, a_shift),
+                                             b2 >> a_shift};
+                const u32 chunk_change[3] = {__funnelshift_r(n0, n1, a_shift), __funnelshift_r(n1, n2, a_shift),
+                                             n2 >> a_shift};
+#pragma unroll
+                for (int c = 0; c < 3; ++c) {
+                    const u32 starts = (chunk_starts[c] | 1u) & chunk_len[c];
+                    const int len_c = __popc(chunk_len[c]), col = a + c * 32;
+                    for (u32 m = starts & chunk_change[c]; m; m &= m - 1) {
+                        const int p = __ffs(m) - 1;
+                        const u32 later = starts & (0xfffffffeu << p);
+                        const int e = later ? __ffs(later) - 1 : len_c;  // the run is [p, e)
+                        const u32 pair = s_pair[st][col + p];
+                        const u16 len = static_cast<u16>(e - p);
+                        count_at(hist, pair & 0xffffu) += len;
+                        count_at(hist, pair >> 16) -= len;
+                    }
                 }
                 if (t < r0 || j >= W) continue;
                 const u16 code = s_ctr[st][lane];
