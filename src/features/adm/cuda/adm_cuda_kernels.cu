@@ -94,6 +94,42 @@ constexpr int kDwtCols = 63, kDwtIn = 2 * kDwtCols + 2, kDwtGroups = 2, kDwtRows
 constexpr int kDwtThreads = kDwtIn * kDwtGroups;
 static_assert(kDwtIn == 128 && kDwtThreads == 256, "one input column per thread and group");
 
+/// The horizontal stage of dwt0 and dwt123: thread t filters output column
+/// j0 + t % 64 of kDwtRows / 4 rows from the vertical stage's lo / hi rows
+/// (`s_lo`, `s_hi`), the sums in `Sum`, each band rounded as (sum + add) >>
+/// shift and stored as `Det` (band A through Det into its int32 plane).
+template <typename Sum, typename Det, typename Shared>
+__device__ __forceinline__ void dwt_horizontal(const Shared (*s_lo)[kDwtIn], const Shared (*s_hi)[kDwtIn], int i0,
+                                               int j0, int ow, int oh, Sum add, int shift, const DwtOut& o_ref,
+                                               const DwtOut& o_dis) {
+    const int jj = static_cast<int>(threadIdx.x) % 64, rq = static_cast<int>(threadIdx.x) / 64;
+    const int j = j0 + jj;
+    if (jj >= kDwtCols || j >= ow) return;
+    i32* const oa = blockIdx.z ? o_dis.A : o_ref.A;
+    Det* const oh_ = static_cast<Det*>(blockIdx.z ? o_dis.det[0] : o_ref.det[0]);
+    Det* const ov_ = static_cast<Det*>(blockIdx.z ? o_dis.det[1] : o_ref.det[1]);
+    Det* const od_ = static_cast<Det*>(blockIdx.z ? o_dis.det[2] : o_ref.det[2]);
+#pragma unroll
+    for (int q = 0; q < kDwtRows / 4; ++q) {
+        const int r = rq * (kDwtRows / 4) + q, i = i0 + r;
+        if (i >= oh) break;
+        Sum sa = 0, sv = 0, sh = 0, sd = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const Sum lo = s_lo[r][2 * jj + k], hi = s_hi[r][2 * jj + k];
+            sa += kLo[k] * lo;
+            sv += kHi[k] * lo;
+            sh += kLo[k] * hi;
+            sd += kHi[k] * hi;
+        }
+        const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
+        oa[idx] = static_cast<Det>((sa + add) >> shift);
+        ov_[idx] = static_cast<Det>((sv + add) >> shift);
+        oh_[idx] = static_cast<Det>((sh + add) >> shift);
+        od_[idx] = static_cast<Det>((sd + add) >> shift);
+    }
+}
+
 template <typename Sample, typename Acc>
 __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, const unsigned char* dis,
                                                     std::size_t pitch, int w, int h, int ow, int oh, unsigned bpc,
@@ -148,32 +184,7 @@ __global__ void __launch_bounds__(kDwtThreads) dwt0(const unsigned char* ref, co
     }
     __syncthreads();
     // Horizontal: one output column (lanes: consecutive columns) of kDwtRows / 4 rows.
-    const int jj = static_cast<int>(threadIdx.x) % 64, rq = static_cast<int>(threadIdx.x) / 64;
-    const int j = j0 + jj;
-    if (jj >= kDwtCols || j >= ow) return;
-    i32* const oa = blockIdx.z ? o_dis.A : o_ref.A;
-    i16* const oh_ = static_cast<i16*>(blockIdx.z ? o_dis.det[0] : o_ref.det[0]);
-    i16* const ov_ = static_cast<i16*>(blockIdx.z ? o_dis.det[1] : o_ref.det[1]);
-    i16* const od_ = static_cast<i16*>(blockIdx.z ? o_dis.det[2] : o_ref.det[2]);
-#pragma unroll
-    for (int q = 0; q < kDwtRows / 4; ++q) {
-        const int r = rq * (kDwtRows / 4) + q, i = i0 + r;
-        if (i >= oh) break;
-        i32 sa = 0, sv = 0, sh = 0, sd = 0;
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            const i32 lo = s_lo[r][2 * jj + k], hi = s_hi[r][2 * jj + k];
-            sa += kLo[k] * lo;
-            sv += kHi[k] * lo;
-            sh += kLo[k] * hi;
-            sd += kHi[k] * hi;
-        }
-        const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
-        oa[idx] = static_cast<i16>((sa + 32768) >> 16);
-        ov_[idx] = static_cast<i16>((sv + 32768) >> 16);
-        oh_[idx] = static_cast<i16>((sh + 32768) >> 16);
-        od_[idx] = static_cast<i16>((sd + 32768) >> 16);
-    }
+    dwt_horizontal<i32, i16>(s_lo, s_hi, i0, j0, ow, oh, 32768, 16, o_ref, o_dis);
 }
 
 /// Scales 1..3: dwt0's tiling over the previous scale's band A (int32), the
@@ -207,32 +218,7 @@ __global__ void __launch_bounds__(kDwtThreads) dwt123(const i32* in_ref, const i
         }
     }
     __syncthreads();
-    const int jj = static_cast<int>(threadIdx.x) % 64, rq = static_cast<int>(threadIdx.x) / 64;
-    const int j = j0 + jj;
-    if (jj >= kDwtCols || j >= ow) return;
-    i32* const oa = blockIdx.z ? o_dis.A : o_ref.A;
-    i32* const oh_ = static_cast<i32*>(blockIdx.z ? o_dis.det[0] : o_ref.det[0]);
-    i32* const ov_ = static_cast<i32*>(blockIdx.z ? o_dis.det[1] : o_ref.det[1]);
-    i32* const od_ = static_cast<i32*>(blockIdx.z ? o_dis.det[2] : o_ref.det[2]);
-#pragma unroll
-    for (int q = 0; q < kDwtRows / 4; ++q) {
-        const int r = rq * (kDwtRows / 4) + q, i = i0 + r;
-        if (i >= oh) break;
-        i64 sa = 0, sv = 0, sh = 0, sd = 0;
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            const i64 lo = s_lo[r][2 * jj + k], hi = s_hi[r][2 * jj + k];
-            sa += kLo[k] * lo;
-            sv += kHi[k] * lo;
-            sh += kLo[k] * hi;
-            sd += kHi[k] * hi;
-        }
-        const std::size_t idx = static_cast<std::size_t>(i) * ow + j;
-        oa[idx] = static_cast<i32>((sa + add_h) >> shift_h);
-        ov_[idx] = static_cast<i32>((sv + add_h) >> shift_h);
-        oh_[idx] = static_cast<i32>((sh + add_h) >> shift_h);
-        od_[idx] = static_cast<i32>((sd + add_h) >> shift_h);
-    }
+    dwt_horizontal<i64, i32>(s_lo, s_hi, i0, j0, ow, oh, add_h, shift_h, o_ref, o_dis);
 }
 
 // ---------------------------------------------------------------------------
