@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The GPU figures of docs/benchmarks.md in one command, on a machine with an
 # NVIDIA GPU. For each workload: the engine's fps from raw input in page cache
-# (JSON "fps", best of 3), the GPU side alone (frames already on the device:
-# cuda_device_fps), whole-process wall time (median of 3), and the link's
+# (JSON "fps", best of 3), the GPU side alone (the clip's first 8 pairs
+# already on the device, cycled: cuda_device_fps -c), whole-process wall time
+# (median of 3), and the link's
 # ceiling measured in the same run (pinned host-to-device copies of the same
 # planes: cuda_h2d_ceiling) with the engine's share of it. Also the start-up
-# floor (one 576x324 frame) and the GPU memory peak of 4K VMAF+NEG.
+# floor (one 576x324 frame) and the GPU memory peak of 4K VMAF+NEG (nvidia-smi,
+# and what the backend allocated: VMAF_CUDA_MEMORY=1).
 #
 # usage: [THREADS=N] [FEATURES="..."] bench/gpu_bench.sh BUILD_DIR CLIPDIR [FRAMES_4K]
 #   THREADS: the engine's --threads (default 8; 4K runs from page cache are bound by the host's
@@ -52,7 +54,7 @@ for spec in "VMAF+NEG 10-bit 4K:4k:3840:2160:10:neg" "VMAF+NEG 10-bit 1080p:1080
   wall=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n 2p)
   n=$(python3 -c "import json; print(len(json.load(open('$tmp/out.json'))['frames']))")
   # shellcheck disable=SC2086
-  dev=$($DF "$W" "$H" $((n * 2)) 8 -b "$b" $DM | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')
+  dev=$($DF "$W" "$H" $((n * 2)) 8 -b "$b" -c "$tmp/ref-$tag-$b.yuv" "$tmp/crf35-$tag-$b.yuv" 8 $DM | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')
   ceil=$($H2D "$W" "$H" "$b" | sed -n 's/.*; \([0-9]*\) pairs\/s luma only.*/\1/p')
   share=$(python3 -c "print(f'{100 * $best / $ceil:.0f}%')")
   printf '%-28s %9.0f %9s %8s %10s %7s\n' "$name x$n" "$best" "$dev" "$wall" "$ceil" "$share"
@@ -121,6 +123,9 @@ if command -v nvidia-smi >/dev/null; then
     p=$(peak_mib $V -r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10 --backend cuda \
           --threads $th $NEG --json -o "$tmp/mem.json")
     echo "threads $th: peak $((p - idle)) MiB above idle, $((p - ctx)) MiB above the context ($((ctx - idle)) MiB)"
+    # shellcheck disable=SC2086
+    VMAF_CUDA_MEMORY=1 $V -r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10 --backend cuda \
+      --threads $th $NEG --json -o "$tmp/mem.json" 2>&1 >/dev/null | sed -n 's/^vmaf: /  allocated: /p'
   done
 fi
 # Every other twin at 4K 10-bit (the issues' rows): engine fps from page cache (best of 2), GPU side
@@ -137,7 +142,7 @@ for f in ${FEATURES:-psnr float_ssim float_ms_ssim psnr_hvs ciede ssimulacra2 ca
   done
   where=$(python3 -c "import json; d=json.load(open('$tmp/tw.json')); print(','.join(sorted(set(d.get('feature_backends', {}).values()))))")
   # shellcheck disable=SC2086
-  dev=$($DF 3840 2160 $((N4 / 2)) 8 -b 10 $dsel 2>&1 | sed -n 's/.*= \([0-9]*\) fps.*/\1/p' || true)  # none for a kind without a twin (ciede)
+  dev=$($DF 3840 2160 $((N4 / 2)) 8 -b 10 -c "$tmp/ref-4k-10.yuv" "$tmp/crf35-4k-10.yuv" 8 $dsel 2>&1 | sed -n 's/.*= \([0-9]*\) fps.*/\1/p' || true)  # none for a kind without a twin (ciede)
   # shellcheck disable=SC2086
   $V $A4 --backend cpu --threads "$(nproc)" --frame_cnt 24 $sel --json -o "$tmp/cpu.json" 2>/dev/null
   cpu=$(fps "$tmp/cpu.json")
@@ -150,4 +155,4 @@ for r in 1 2; do
   $V -r "$tmp/ref-1080-10.yuv" -d "$tmp/crf35-1080-10.yuv" -w 1920 -h 1080 -p 420 -b 10 --backend cuda --threads $TH \
     -m version=vmaf_v1.0.16_3d0h --json -o "$tmp/v1.json" 2>/dev/null && best=$(python3 -c "print(max($best, $(fps "$tmp/v1.json")))")
 done
-echo "vmaf_v1.0.16_3d0h 1080p: engine $best, GPU side $($DF 1920 1080 $N1 8 -b 10 -m vmaf_v1.0.16_3d0h 2>&1 | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')"
+echo "vmaf_v1.0.16_3d0h 1080p: engine $best, GPU side $($DF 1920 1080 $N1 8 -b 10 -c "$tmp/ref-1080-10.yuv" "$tmp/crf35-1080-10.yuv" 8 -m vmaf_v1.0.16_3d0h 2>&1 | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')"
