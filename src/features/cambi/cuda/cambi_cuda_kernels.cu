@@ -77,13 +77,13 @@ struct CScale {
     float* c;          ///< w x h c values
     PoolStats* stats;  ///< null, or where the nonzero c values' stats go
     unsigned w, h;
-    unsigned rows;         ///< per band
     unsigned tiles_x;      ///< column tiles
     unsigned first_block;  ///< of the scale's blocks (column tile fastest, then band)
 };
 struct CJob {
     CScale s[kScales];
     int pad, num_diffs;
+    unsigned rows;  ///< of a band, at every scale
     u16 band_base, band_size;
     unsigned slot_w;  ///< codes per occupancy slot
 };
@@ -377,8 +377,8 @@ __global__ void __launch_bounds__(kTileW, 24)
     const int W = static_cast<int>(sc.w), H = static_cast<int>(sc.h);
     const unsigned local = blockIdx.x - sc.first_block;
     const int tx = static_cast<int>(local % sc.tiles_x), j0 = tx * kTileW;
-    const int i0 = static_cast<int>(local / sc.tiles_x * sc.rows);
-    const int i1 = min(H, i0 + static_cast<int>(sc.rows));
+    const int i0 = static_cast<int>(local / sc.tiles_x * job.rows);
+    const int i1 = min(H, i0 + static_cast<int>(job.rows));
     const int pad = job.pad, nd = job.num_diffs, bins = job.band_size, wbins = 2 * nd + kCentre;
     const u16* codes = sc.codes;
     const int j = j0 + lane;
@@ -613,6 +613,7 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
     // cambi alone: 4K 1134 -> 1353 fps at 64 rows rather than 256, 1080p
     // 3546 -> 4222 at 32; docs/benchmarks.md, session 13).
     const unsigned rows = std::max<unsigned>(kCellRows, (2u * job.pad + kCellRows - 1) / kCellRows * kCellRows);
+    job.rows = rows;
     unsigned blocks = 0;
     for (int k = 0; k < kScales; ++k) {
         CScale& cs = job.s[k];
@@ -621,7 +622,6 @@ void launch_picture(const PictureArgs& a, const Tables& t, void* scratch, float*
         cs.c = c + ss.offset[k];
         cs.stats = stats ? stats[k] : nullptr;
         cs.w = ss.w[k], cs.h = ss.h[k];
-        cs.rows = rows;
         cs.tiles_x = (ss.w[k] + kTileW - 1) / kTileW;
         cs.first_block = blocks;
         blocks += cs.tiles_x * ((ss.h[k] + rows - 1) / rows);
