@@ -358,9 +358,9 @@ __device__ __forceinline__ u32 low_bits(int n) {
     return n >= 32 ? kFull : n <= 0 ? 0u : (1u << n) - 1;
 }
 
-// 24 blocks an SM is what shared memory allows (hist + staging + 1 KiB
-// reserved, about 9.3 KiB a block); the bound keeps registers (80) from
-// lowering it further, at the cost of a few bytes of spill.
+// 24 blocks an SM is what shared memory allows (hist with its spare pair +
+// staging + 1 KiB reserved, about 9.25 KiB a block at num_diffs 4); the
+// bound keeps registers (at most 85; 80 without spill now) from lowering it.
 __global__ void __launch_bounds__(kTileW, 24)
     c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
     // See count_of(): 2 * num_diffs + kCentre rows, then a spare pair whose
