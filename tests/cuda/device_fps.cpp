@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "vmaf/engine.hpp"
+#include "vmaf/video_source.hpp"
 
 namespace {
 
@@ -40,19 +41,6 @@ vmaf::Picture pattern_frame(unsigned w, unsigned h, unsigned bpc, unsigned seed)
                 else
                     hp.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v | (r >> 30));
             }
-    }
-    return host;
-}
-
-/// The next raw 4:2:0 picture of `f` (plane rows packed, 16-bit LE samples
-/// above 8 bits), or nothing at the end of the file.
-std::optional<vmaf::Picture> read_frame(std::FILE* f, unsigned w, unsigned h, unsigned bpc) {
-    vmaf::Picture host(vmaf::PixelFormat::Yuv420, bpc, w, h);
-    const std::size_t bps = bpc > 8 ? 2 : 1;
-    for (unsigned p = 0; p < 3; ++p) {
-        const vmaf::Plane& hp = host.plane(p);
-        for (unsigned y = 0; y < hp.height; ++y)
-            if (std::fread(hp.row<std::uint8_t>(y), bps, hp.width, f) != hp.width) return std::nullopt;
     }
     return host;
 }
@@ -163,17 +151,12 @@ static int run(int argc, char** argv) {
         for (unsigned k = 0; k < 2; ++k) pics[k].push_back(to_device(pattern_frame(w, h, bpc, k + 1)));
     } else {
         for (unsigned k = 0; k < 2; ++k) {
-            std::FILE* f = std::fopen(clips[k].c_str(), "rb");
-            if (!f) {
-                std::fprintf(stderr, "cuda_device_fps: cannot open %s\n", clips[k].c_str());
-                return 1;
-            }
+            const auto src = vmaf::open_yuv(clips[k], {vmaf::PixelFormat::Yuv420, bpc, w, h});
             while (pics[k].size() < clip_frames)
-                if (auto host = read_frame(f, w, h, bpc))
+                if (auto host = src->read())
                     pics[k].push_back(to_device(*host));
                 else
                     break;
-            std::fclose(f);
         }
         if (pics[0].empty() || pics[0].size() != pics[1].size()) {
             std::fprintf(stderr, "cuda_device_fps: -c: need as many whole %ux%u %u-bit 4:2:0 frames in each file\n",
