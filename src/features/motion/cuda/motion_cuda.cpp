@@ -3,9 +3,9 @@
 // frame is reused once its extractors are done); finish() takes the SAD
 // against the earlier frame's luma on the device in frame order. The SADs of
 // several frames (kBatch when dispatch is batched, one when serial) are read
-// back in one copy, then scored with the CPU's host code. Two halves of the
-// SAD buffers take turns, as in speed_temporal: a full half's readback is
-// queued and the other half, read back a batch earlier, is scored, so the
+// back in one copy, then scored with the CPU's host code. Batched, two halves
+// of the SAD buffers take turns, as in speed_temporal: a full half's readback
+// is queued and the other half, read back a batch earlier, is scored, so the
 // ordered stage does not wait for the device (it did: 47-126 us a 1080p frame
 // on an H100, most of the ordered stage's budget at 5500 fps).
 //
@@ -148,9 +148,10 @@ public:
         }
         history_.push_back(std::move(st.luma));
         if (half_[fill_].frames.size() == batch_) {
-            // This half's readback is queued; the other, read back a batch ago, is scored and takes the next frames.
             read_back(fill_);
-            fill_ ^= 1;
+            // Batched: the other half, read back a batch ago, is scored and takes the next frames.
+            // Serial: the frame is scored now, as the CPU kind scores it.
+            if (mode_ == Dispatch::Batched) fill_ ^= 1;
             complete(fill_, out);
         }
     }
