@@ -6,10 +6,14 @@ usage: VMAF_PIPELINE_TRACE=trace.csv vmaf ... ; bench/pipeline_trace.py trace.cs
 Prints, per stage, the spans' count, mean and 90th percentile and how many
 run at once on average (total time / wall time); per worker thread, the
 share of the run in each stage and waiting between them (in TBB, not in a
-stage: no pair to take)."""
+stage: no pair to take). Parts of a stage (the engine marks "stage", the
+backend staging a pair's pictures, reads included for raw files it reads
+itself, and "compute", the extractors, within "work") are listed under it."""
 import collections
 import csv
 import sys
+
+STAGES = ("read", "load", "work", "collect")
 
 
 def main(path):
@@ -26,16 +30,17 @@ def main(path):
         d = float(r["end_us"]) - float(r["start_us"])
         by_stage[r["stage"]].append(d)
         by_thread[r["thread"]][r["stage"]] += d
-    print(f"{'stage':8s} {'count':>6s} {'mean ms':>8s} {'p90 ms':>8s} {'at once':>8s}")
-    for stage in ("read", "load", "work", "collect"):
-        v = sorted(by_stage.get(stage, []))
+    print(f"{'stage':10s} {'count':>6s} {'mean ms':>8s} {'p90 ms':>8s} {'at once':>8s}")
+    parts = sorted(s for s in by_stage if s not in STAGES)
+    for stage in STAGES[:3] + tuple(f"  {p}" for p in parts) + STAGES[3:]:
+        v = sorted(by_stage.get(stage.strip(), []))
         if not v:
             continue
-        print(f"{stage:8s} {len(v):6d} {sum(v) / len(v) / 1e3:8.2f} {v[int(0.9 * (len(v) - 1))] / 1e3:8.2f}"
+        print(f"{stage:10s} {len(v):6d} {sum(v) / len(v) / 1e3:8.2f} {v[int(0.9 * (len(v) - 1))] / 1e3:8.2f}"
               f" {sum(v) / wall:8.2f}")
     print("per thread: share of the run in load / work / collect / outside a stage")
     for t, c in sorted(by_thread.items(), key=lambda kv: -sum(kv[1].values())):
-        busy = sum(c.values())
+        busy = sum(c[s] for s in STAGES)  # parts lie within their stage
         shares = " ".join(f"{c[s] / wall * 100:5.1f}%" for s in ("load", "work", "collect"))
         print(f"  thread {t:>6s}: {shares} {max(0.0, wall - busy) / wall * 100:5.1f}%")
 

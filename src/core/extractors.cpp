@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/feature_name.hpp"
+#include "core/pipeline.hpp"
 #include "vmaf/error.hpp"
 
 namespace vmaf::engine_detail {
@@ -155,10 +156,12 @@ void Extractors::compute(Token& t, bool parallel, BackendSession* session, unsig
     if (session)
         for (const Instance& inst : list_)
             if (inst.extractor && inst.on_backend && runs_on(inst, t.index, subsample)) staged = true;
+    const double staging = trace_clock();
     if (staged && t.feed)
         session->frame_begin_fed(t.index, *t.feed);
     else if (staged)
         session->frame_begin(t.index, t.ref, t.dist);
+    if (staged) trace_part("stage", staging);  // fed: the reads too
     struct Release {
         BackendSession* s;
         unsigned i;
@@ -172,10 +175,12 @@ void Extractors::compute(Token& t, bool parallel, BackendSession* session, unsig
         if (inst.extractor && runs_on(inst, t.index, subsample))
             t.states[k] = inst.extractor->compute(t.index, t.ref, t.dist);
     };
+    const double computing = trace_clock();
     if (parallel && list_.size() > 1)
         tbb::parallel_for(std::size_t{0}, list_.size(), one);
     else
         for (std::size_t k = 0; k < list_.size(); ++k) one(k);
+    trace_part("compute", computing);
 }
 
 void Extractors::release(std::size_t inst) {

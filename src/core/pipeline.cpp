@@ -61,6 +61,25 @@ private:
     std::map<std::thread::id, std::size_t> threads_;
 };
 
+/// The traced stage running on this thread, for trace_part().
+struct CurrentStage {
+    StageTrace* trace = nullptr;
+    unsigned pair = 0;
+};
+thread_local CurrentStage t_current;
+
+/// Makes (trace, pair) this thread's current stage while alive.
+class InStage {
+public:
+    InStage(StageTrace& trace, unsigned pair) : saved_(t_current) { t_current = {&trace, pair}; }
+    ~InStage() { t_current = saved_; }
+    InStage(const InStage&) = delete;
+    InStage& operator=(const InStage&) = delete;
+
+private:
+    CurrentStage saved_;
+};
+
 /// `s` with each stage timed into `trace`.
 Stages traced(const Stages& s, StageTrace& trace) {
     Stages t;
@@ -78,7 +97,10 @@ Stages traced(const Stages& s, StageTrace& trace) {
         };
     t.work = [&s, &trace](Token& k, bool parallel) {
         const double a = trace.now();
-        s.work(k, parallel);
+        {
+            InStage in(trace, k.index);
+            s.work(k, parallel);
+        }
         trace.add(k.index, "work", a);
     };
     t.collect = [&s, &trace](Token& k) {
@@ -124,6 +146,12 @@ void run_untraced(const Stages& s, unsigned threads, unsigned in_flight) {
 }
 
 }  // namespace
+
+double trace_clock() { return t_current.trace ? t_current.trace->now() : 0.0; }
+
+void trace_part(const char* part, double start) {
+    if (t_current.trace) t_current.trace->add(t_current.pair, part, start);
+}
 
 void run_stages(const Stages& s, unsigned threads, unsigned in_flight) {
     StageTrace trace;

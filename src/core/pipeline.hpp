@@ -24,8 +24,18 @@ struct Stages {
 /// With VMAF_PIPELINE_TRACE=FILE in the environment, every stage of every
 /// pair is timed and FILE gets one CSV line per stage when the run ends
 /// (pair, stage, worker thread, start and end in microseconds from the run's
-/// start): where workers wait. bench/pipeline_trace.py summarises it.
+/// start): where workers wait. bench/pipeline_trace.py summarises it. Parts
+/// of a stage that its code marks with trace_part() get lines of their own.
 void run_stages(const Stages& s, unsigned threads, unsigned in_flight);
+
+/// Inside a stage of a traced run, on the stage's own thread: the time now,
+/// in the trace's clock (0 elsewhere).
+double trace_clock();
+/// Inside a stage of a traced run, on the stage's own thread: the span from
+/// `start` (trace_clock()) to now is part `part` of the stage's pair, e.g.
+/// "stage" (the backend staging the pictures) within "work". Does nothing
+/// elsewhere; costs a thread-local read when no trace is on.
+void trace_part(const char* part, double start);
 
 /// Pairs in flight for frames of `g` read on `threads` workers. The CPU: two
 /// per worker, plus one. A GPU backend keeps them in page-locked memory,

@@ -111,5 +111,55 @@ TEST(RunStages, TraceFileHasEveryStageOfEveryPair) {
     EXPECT_EQ(count["collect"], 7u);
 }
 
+TEST(RunStages, TracePartsLieWithinTheirPairsWork) {
+    const std::string path = ::testing::TempDir() + "pipeline_trace_parts.csv";
+    std::remove(path.c_str());
+    trace_part("outside", trace_clock());  // no run traced: nothing to write to, nothing happens
+    Recorder r{9};
+    Stages s = r.stages();
+    const auto work = s.work;
+    s.work = [work](Token& t, bool parallel) {
+        const double a = trace_clock();
+        work(t, parallel);
+        trace_part("part", a);
+    };
+    ::setenv("VMAF_PIPELINE_TRACE", path.c_str(), 1);
+    run_stages(s, 3, 4);
+    ::unsetenv("VMAF_PIPELINE_TRACE");
+    std::ifstream f(path);
+    std::string line;
+    ASSERT_TRUE(std::getline(f, line));
+    std::map<std::string, std::map<unsigned, std::pair<double, double>>> spans;  // stage -> pair -> (start, end)
+    while (std::getline(f, line)) {
+        std::vector<std::string> c;
+        for (std::size_t from = 0;;) {
+            const std::size_t to = line.find(',', from);
+            c.push_back(line.substr(from, to - from));
+            if (to == std::string::npos) break;
+            from = to + 1;
+        }
+        ASSERT_EQ(c.size(), 5u) << line;
+        spans[c[1]][static_cast<unsigned>(std::stoul(c[0]))] = {std::stod(c[3]), std::stod(c[4])};
+    }
+    EXPECT_EQ(spans.count("outside"), 0u);
+    ASSERT_EQ(spans["part"].size(), 9u);
+    for (const auto& [pair, part] : spans["part"]) {
+        const auto& w = spans["work"].at(pair);
+        EXPECT_GE(part.first, w.first) << "pair " << pair;
+        EXPECT_LE(part.second, w.second) << "pair " << pair;
+    }
+    // Untraced: parts are no-ops.
+    Recorder plain{3};
+    Stages u = plain.stages();
+    const auto plain_work = u.work;
+    u.work = [plain_work](Token& t, bool parallel) {
+        EXPECT_EQ(trace_clock(), 0.0);
+        plain_work(t, parallel);
+        trace_part("part", 0.0);
+    };
+    run_stages(u, 2, 2);
+    EXPECT_EQ(plain.collected.size(), 3u);
+}
+
 }  // namespace
 }  // namespace vmaf::engine_detail

@@ -193,6 +193,16 @@ with tempfile.TemporaryDirectory() as tmp:
     check("--precision max is round-trip", p.returncode == 0 and "." in open(t("max.json")).read())
     p = run(base + ["--subsample", "2", "--json", "-o", t("ss.json")])
     check("--subsample 2 lists frames 0 and 2", [f["frameNum"] for f in json.load(open(t("ss.json")))["frames"]] == [0, 2], p.stderr)
+    p = subprocess.run([VMAF] + base + ["--threads", "2", "--json", "-o", t("trace.json")], capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, VMAF_PIPELINE_TRACE=t("trace.csv")))
+    spans = {}
+    if p.returncode == 0 and os.path.exists(t("trace.csv")):
+        for row in open(t("trace.csv")).read().splitlines()[1:]:
+            pair, stage = row.split(",")[:2]
+            spans.setdefault(stage, set()).add(int(pair))
+    check("VMAF_PIPELINE_TRACE: read, work, its compute part and collect of every pair; no staging on the cpu",
+          all(spans.get(s) == {0, 1, 2} for s in ("read", "work", "compute", "collect")) and "stage" not in spans,
+          f"{p.stderr!r} {spans}")
     p = run(["-r", REF, "-d", DIST] + RAW + ["--frame_cnt", "2", "--frame_skip_ref", "1", "--frame_skip_dist", "1", "--json", "-o", t("skip.json")])
     check("--frame_skip_* and --frame_cnt", p.returncode == 0 and len(json.load(open(t("skip.json")))["frames"]) == 2, p.stderr)
     p = run(["--help"])
