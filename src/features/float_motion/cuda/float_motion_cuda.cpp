@@ -2,8 +2,9 @@
 // frame's reference planes (and, with motion_add_scale1, makes their half-size
 // copies) on the device, concurrently per frame; finish() forms, in frame
 // order, the per-row sums of |difference| against the previous frame's on the
-// device. The row sums of several frames (kBatch when dispatch is batched, one
-// when serial) are read back in one copy and scored with the CPU kind's code.
+// device. The row sums are read back several frames at a time
+// (BatchedReadback: batched, without waiting for the device in the ordered
+// stage) and scored with the CPU kind's code.
 //
 // Why its scores equal the CPU's: every blurred or scaled sample is the same
 // float expression evaluated in the same order (no contraction; the filters
@@ -16,8 +17,10 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
+#include "backends/cuda/batched_readback.hpp"
 #include "backends/cuda/dispatch.hpp"
 #include "backends/cuda/session.hpp"
 #include "backends/cuda/twin_util.hpp"
@@ -30,9 +33,6 @@ namespace vmaf::cuda {
 namespace {
 
 using floatfeat::cuda::BilinearTaps;
-
-/// Frames whose row sums are read back in one copy when dispatch is batched.
-constexpr unsigned kBatch = 8;
 
 /// Where one plane's images and row sums lie.
 struct PlaneLayout {
@@ -66,7 +66,6 @@ public:
           bpc_(g.bpc),
           force_zero_(o.b(option_index(o, "motion_force_zero"))),
           mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "float_motion", g.width, g.height)),
-          batch_(mode_ == Dispatch::Batched ? kBatch : 1),
           scores_({o.b(option_index(o, "debug")), force_zero_, o.d(option_index(o, "motion_fps_weight")),
                    o.d(option_index(o, "motion_blend_factor")), o.d(option_index(o, "motion_blend_offset")),
                    o.d(option_index(o, "motion_max_val"))}) {
@@ -86,8 +85,7 @@ public:
             b->px = DeviceBuffer(blur_floats_ * sizeof(float));
             return b;
         });
-        rows_dev_ = DeviceBuffer(kBatch * rows_per_frame_ * sizeof(float));
-        rows_host_ = PinnedBuffer(kBatch * rows_per_frame_ * sizeof(float));
+        rows_.emplace(rows_per_frame_, mode_);
     }
 
     ~FloatMotionCuda() override {
@@ -137,7 +135,7 @@ public:
         }
         session_.bind();
         const cudaStream_t s = ordered_.get();
-        float* rows = rows_dev_.get<float>() + queued_.size() * rows_per_frame_;
+        float* rows = rows_->next();
         const float *a = history_->px.get<float>(), *b = st.blur->px.get<float>();
         for (const PlaneLayout& l : planes_) {
             floatfeat::cuda::launch_abs_diff_rows(a + l.blur, b + l.blur, l.w, l.h, rows + l.rows, s);
@@ -145,17 +143,16 @@ public:
                 floatfeat::cuda::launch_abs_diff_rows(a + l.scaled, b + l.scaled, l.sw, l.sh, rows + l.scaled_rows, s);
         }
         check(cudaGetLastError(), "float_motion kernel launch");
-        queued_.push_back(index);
         // The previous frame's images are reusable once the sums enqueued so far have read them.
         check(cudaEventRecord(history_->free.get(), s), "cudaEventRecord");
         buffers_->release(std::move(history_));
         history_ = std::move(st.blur);
-        if (queued_.size() == batch_) drain(out);
+        rows_->add(index, s, [&](auto frames, auto* sums) { score(frames, sums, out); });
     }
 
     void flush(ScoreWriter& out) override {
         session_.bind();  // a call of its own: the thread may have another context current
-        drain(out);
+        rows_->flush(ordered_.get(), [&](auto frames, auto* sums) { score(frames, sums, out); });
         scores_.flush(out);
         if (history_) buffers_->release(std::move(history_));
     }
@@ -213,33 +210,26 @@ private:
         }
     }
 
-    /// Reads back the queued frames' row sums in one copy and scores them in order.
-    void drain(ScoreWriter& out) {
-        if (queued_.empty()) return;
-        check(cudaMemcpyAsync(rows_host_.get(), rows_dev_.get(), queued_.size() * rows_per_frame_ * sizeof(float),
-                              cudaMemcpyDeviceToHost, ordered_.get()),
-              "readback");
-        ordered_.sync();
-        for (std::size_t k = 0; k < queued_.size(); ++k) {
-            const float* rows = rows_host_.get<float>() + k * rows_per_frame_;
-            // The CPU's sad(): per plane a float mean (+ the half size's), planes added in double.
-            double score = 0;
-            for (std::size_t p = 0; p < planes_.size(); ++p) {
-                const PlaneLayout& l = planes_[p];
-                float m = floatfeat::mean_of_rows(rows + l.rows, l.w, l.h);
-                if (l.sw) m = m + floatfeat::mean_of_rows(rows + l.scaled_rows, l.sw, l.sh);
-                score = p == 0 ? static_cast<double>(m) : score + m;
-            }
-            scores_.frame(queued_[k], score, out);
+    /// Scores read-back row sums, in frame order: the CPU's sad(), per plane a
+    /// float mean (+ the half size's), planes added in double.
+    void score(std::span<const unsigned> frames, const float* sums, ScoreWriter& out) {
+        for (std::size_t k = 0; k < frames.size(); ++k) score(frames[k], sums + k * rows_per_frame_, out);
+    }
+    void score(unsigned index, const float* rows, ScoreWriter& out) {
+        double sad = 0;
+        for (std::size_t p = 0; p < planes_.size(); ++p) {
+            const PlaneLayout& l = planes_[p];
+            float m = floatfeat::mean_of_rows(rows + l.rows, l.w, l.h);
+            if (l.sw) m = m + floatfeat::mean_of_rows(rows + l.scaled_rows, l.sw, l.sh);
+            sad = p == 0 ? static_cast<double>(m) : sad + m;
         }
-        queued_.clear();
+        scores_.frame(index, sad, out);
     }
 
     Session& session_;
     const unsigned bpc_;
     const bool force_zero_;
     const Dispatch mode_;
-    const unsigned batch_;  ///< frames per readback
     floatfeat::cuda::MotionFilter filter_{};
     std::vector<PlaneLayout> planes_;
     std::size_t blur_floats_ = 0, rows_per_frame_ = 0;
@@ -249,9 +239,7 @@ private:
 
     // Ordered-stage state.
     Stream ordered_;
-    DeviceBuffer rows_dev_;
-    PinnedBuffer rows_host_;
-    std::vector<unsigned> queued_;  ///< frames whose row sums are in flight, in order (slot k of rows_dev_)
+    std::optional<BatchedReadback<float>> rows_;  ///< per frame: every plane's row sums
     std::unique_ptr<Blur> history_;  ///< the previous frame's images
     floatfeat::MotionScores scores_;
 };

@@ -1,13 +1,10 @@
 // motion_cuda: the CUDA twin of "motion". compute() keeps a copy of the
 // frame's reference luma on the device (concurrently per frame; the staged
 // frame is reused once its extractors are done); finish() takes the SAD
-// against the earlier frame's luma on the device in frame order. The SADs of
-// several frames (kBatch when dispatch is batched, one when serial) are read
-// back in one copy, then scored with the CPU's host code. Batched, two halves
-// of the SAD buffers take turns, as in speed_temporal: a full half's readback
-// is queued and the other half, read back a batch earlier, is scored, so the
-// ordered stage does not wait for the device (it did: 47-126 us a 1080p frame
-// on an H100, most of the ordered stage's budget at 5500 fps).
+// against the earlier frame's luma on the device in frame order. The SADs are
+// read back several frames at a time (BatchedReadback), then scored with the
+// CPU's host code: batched, without waiting for the device in the ordered
+// stage (waiting at every batch took 47-126 us a 1080p frame on an H100).
 //
 // Memory: one copy per frame between compute() and its successor's SAD
 // (about the frames in flight). It was the frame's 4-byte vertical sums
@@ -15,8 +12,10 @@
 #include <cstdlib>
 #include <deque>
 #include <memory>
+#include <span>
 #include <vector>
 
+#include "backends/cuda/batched_readback.hpp"
 #include "backends/cuda/dispatch.hpp"
 #include "backends/cuda/session.hpp"
 #include "backends/cuda/twin_util.hpp"
@@ -43,9 +42,6 @@ struct Work {
     Stream stream;
     Event done;
 };
-
-/// Frames whose SAD is read back in one copy when dispatch is batched.
-constexpr unsigned kBatch = 8;
 
 class MotionCuda final : public FeatureExtractor {
 public:
@@ -78,10 +74,8 @@ public:
               v->samples = DeviceBuffer(pitch_ * h_);
               return v;
           }),
-          batch_(mode_ == Dispatch::Batched ? kBatch : 1),
-          sad_dev_(2 * kBatch * sizeof(unsigned long long)),
+          sads_(1, mode_),
           rows_dev_(std::size_t{g.height} * sizeof(unsigned)),
-          sad_host_(2 * kBatch * sizeof(unsigned long long)),
           temporal_(distance_, blend_factor_, blend_offset_, max_val_, moving_average_) {
         s.bind();
         check(cudaMemset(rows_dev_.get(), 0, rows_dev_.size()), "cudaMemset");  // the twin's set-up, waited for by the session
@@ -129,63 +123,38 @@ public:
         cudaStream_t s = ordered_.get();
         // Once there were `distance_` frames, the history holds the ones before this frame.
         if (history_.size() == distance_) {
-            Half& h = half_[fill_];
-            unsigned long long* sads = sad_dev_.get<unsigned long long>() + fill_ * kBatch;
-            if (h.frames.empty()) check(cudaMemsetAsync(sads, 0, batch_ * sizeof(unsigned long long), s), "cudaMemsetAsync");
+            if (sads_.fresh())
+                check(cudaMemsetAsync(sads_.area(), 0, sads_.batch() * sizeof(unsigned long long), s), "cudaMemsetAsync");
             const Luma& earlier = *history_.front();  // frame index - distance_
             motion::cuda::launch_sad(earlier.samples.get(), st.luma->samples.get(), pitch_, w_, h_, bpc_,
-                                     rows_dev_.get<unsigned>(), sads + h.frames.size(), s);
+                                     rows_dev_.get<unsigned>(), sads_.next(), s);
             check(cudaGetLastError(), "motion kernel launch");
-            h.frames.push_back(index);
             // The oldest sums are reusable once the SADs enqueued so far have read them.
             check(cudaEventRecord(history_.front()->free.get(), s), "cudaEventRecord");
             buffers_.release(std::move(history_.front()));
             history_.pop_front();
+            sads_.add(index, s, [&](auto frames, auto* sad) { score(frames, sad, out); });
         } else {
             // The first frames (no earlier frame) score 0 at once, so that the
             // report's keys come in the CPU kind's order.
             write(index, 0., out);
         }
         history_.push_back(std::move(st.luma));
-        if (half_[fill_].frames.size() == batch_) {
-            read_back(fill_);
-            // Batched: the other half, read back a batch ago, is scored and takes the next frames.
-            // Serial: the frame is scored now, as the CPU kind scores it.
-            if (mode_ == Dispatch::Batched) fill_ ^= 1;
-            complete(fill_, out);
-        }
     }
 
     void flush(ScoreWriter& out) override {
         session_.bind();  // a call of its own: the thread may have another context current
-        if (!half_[fill_].frames.empty()) read_back(fill_);
-        complete(fill_ ^ 1, out);  // the older half first: scores in frame order
-        complete(fill_, out);
+        sads_.flush(ordered_.get(), [&](auto frames, auto* sad) { score(frames, sad, out); });
         emit(true, out);
         for (auto& b : history_) buffers_.release(std::move(b));
         history_.clear();
     }
 
 private:
-    /// Queues the readback of half k's SADs on the ordered stream.
-    void read_back(unsigned k) {
-        const std::size_t at = std::size_t{k} * kBatch;
-        check(cudaMemcpyAsync(sad_host_.get<unsigned long long>() + at, sad_dev_.get<unsigned long long>() + at,
-                              half_[k].frames.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                              ordered_.get()),
-              "readback");
-        check(cudaEventRecord(half_[k].read.get(), ordered_.get()), "cudaEventRecord");
-    }
-
-    /// Waits for half k's readback and scores its frames in order.
-    void complete(unsigned k, ScoreWriter& out) {
-        Half& h = half_[k];
-        if (h.frames.empty()) return;
-        check(cudaEventSynchronize(h.read.get()), "cudaEventSynchronize");
-        const auto* sad = sad_host_.get<unsigned long long>() + std::size_t{k} * kBatch;
-        for (std::size_t f = 0; f < h.frames.size(); ++f)
-            write(h.frames[f], motion::sad_to_score(sad[f], w_, h_, fps_weight_, max_val_), out);
-        h.frames.clear();
+    /// Scores read-back SADs, in frame order.
+    void score(std::span<const unsigned> frames, const unsigned long long* sad, ScoreWriter& out) {
+        for (std::size_t f = 0; f < frames.size(); ++f)
+            write(frames[f], motion::sad_to_score(sad[f], w_, h_, fps_weight_, max_val_), out);
     }
 
     /// Frame `index`'s SAD score and every motion2/motion3 it completes.
@@ -217,18 +186,9 @@ private:
     mutable Pool<Luma> buffers_;  ///< luma copies in flight + history
 
     // Ordered-stage state.
-    const unsigned batch_;  ///< SADs per readback
     Stream ordered_;
-    DeviceBuffer sad_dev_;
+    BatchedReadback<unsigned long long> sads_;
     DeviceBuffer rows_dev_;  ///< launch_sad()'s row sums (zero between SADs)
-    PinnedBuffer sad_host_;
-    /// Frames whose SADs go to one half of the SAD buffers (slot f: the f-th), and that half's readback.
-    struct Half {
-        std::vector<unsigned> frames;
-        Event read;
-    };
-    Half half_[2];
-    unsigned fill_ = 0;  ///< the half taking frames
     std::deque<std::unique_ptr<Luma>> history_;
     motion::TemporalScores temporal_;  ///< SAD history -> motion2/motion3
 };

@@ -3,18 +3,19 @@
 // device buffer kept for the next frame, concurrently per frame; finish()
 // forms, in frame order, the differences with the previous frame's planes
 // and runs the SpEED filtering and block covariance on them on the device
-// (speed_cuda_kernels.cu). The results of several frames (kBatch when
-// dispatch is batched, one when serial) are read back in one copy and
-// finished by the CPU kind's code (Estimator::finish_estimate and combine):
-// every value is the CPU's bit for bit. Two halves of the results take turns:
-// a full half's readback is queued and the other half's frames are finished
-// (their images concurrently) while the device works on the first, so a
-// frame's score is written up to two batches later. Frame 0 scores 0 at
-// once, as on the CPU.
+// (speed_cuda_kernels.cu). The results are read back several frames at a
+// time (BatchedReadback: batched, a frame's score is written up to two
+// batches later) and finished by the CPU kind's code
+// (Estimator::finish_estimate and combine; a batch's images concurrently):
+// every value is the CPU's bit for bit. Frame 0 scores 0 at once, as on the
+// CPU.
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
+#include "backends/cuda/batched_readback.hpp"
 #include "backends/cuda/dispatch.hpp"
 #include "backends/cuda/session.hpp"
 #include "backends/cuda/twin_util.hpp"
@@ -24,9 +25,6 @@
 namespace vmaf::cuda {
 
 namespace {
-
-/// Frames whose results are read back in one copy when dispatch is batched.
-constexpr unsigned kBatch = 8;
 
 /// One frame's loaded luma (reference, then distorted; w x h floats each).
 /// `free` is recorded after the last kernel that reads them.
@@ -53,7 +51,6 @@ public:
           bpc_(g.bpc),
           use_ref_diff_(o.b(option_index(o, "speed_use_ref_diff"))),
           mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), "speed_temporal", g.width, g.height)),
-          batch_(mode_ == Dispatch::Batched ? kBatch : 1),
           est_(speed::shared_options(o), w_, h_, speed::speed_registry().select(cpumask)),
           plan_((s.bind(), est_)) {
         speed::check_depth(g.bpc);
@@ -69,8 +66,7 @@ public:
             return b;
         });
         scratch_ = DeviceBuffer(plan_.scratch_bytes(2));
-        results_dev_ = DeviceBuffer(2 * kBatch * 2 * plan_.result_floats() * sizeof(float));
-        results_host_ = PinnedBuffer(2 * kBatch * 2 * plan_.result_floats() * sizeof(float));
+        results_.emplace(2 * plan_.result_floats(), mode_);
     }
 
     ~SpeedTemporalCuda() override {
@@ -115,9 +111,8 @@ public:
         }
         session_.bind();
         const cudaStream_t s = ordered_.get();
-        const std::size_t plane = std::size_t{w_} * h_, n = plan_.result_floats();
-        Half& h = half_[fill_];
-        float* res = results_dev_.get<float>() + (fill_ * kBatch + h.frames.size()) * 2 * n;
+        const std::size_t plane = std::size_t{w_} * h_;
+        float* res = results_->next();
         const float* prev = history_->px.get<float>();
         const float* cur = st.planes->px.get<float>();
         // As the CPU: (ref[i-1] - ref[i]) against (dis[i-1] - dis[i]), or - ref[i] with speed_use_ref_diff.
@@ -125,67 +120,36 @@ public:
         speed::cuda::launch_bands(plan_.plan(), diffs, 2, scratch_.get(), res, s);
         speed::cuda::launch_moments(plan_.plan(), res, 2, scratch_.get(), s);
         check(cudaGetLastError(), "speed_temporal kernel launch");
-        h.frames.push_back(index);
         // The previous frame's planes are reusable once the work enqueued so far has read them.
         check(cudaEventRecord(history_->free.get(), s), "cudaEventRecord");
         buffers_->release(std::move(history_));
         history_ = std::move(st.planes);
-        if (h.frames.size() == batch_) {
-            // This half's readback is queued; the other (read back a batch ago) is finished
-            // now, while the device works on this one, and takes the next frames.
-            read_back(fill_);
-            fill_ ^= 1;
-            complete(fill_, out);
-        }
+        results_->add(index, s, [&](auto frames, auto* res) { score(frames, res, out); });
     }
 
     void flush(ScoreWriter& out) override {
         session_.bind();  // a call of its own: the thread may have another context current
-        if (!half_[fill_].frames.empty()) read_back(fill_);
-        complete(fill_ ^ 1, out);  // the older half first: scores in frame order
-        complete(fill_, out);
+        results_->flush(ordered_.get(), [&](auto frames, auto* res) { score(frames, res, out); });
         if (history_) buffers_->release(std::move(history_));
     }
 
 private:
-    /// Frames whose results go to one half of the results buffers (slot k: the
-    /// k-th), and the event of that half's readback.
-    struct Half {
-        std::vector<unsigned> frames;
-        Event read;
-    };
-
-    /// Queues the readback of half k's results on the ordered stream.
-    void read_back(unsigned k) {
-        const std::size_t n = plan_.result_floats(), at = k * kBatch * 2 * n;
-        check(cudaMemcpyAsync(results_host_.get<float>() + at, results_dev_.get<float>() + at,
-                              half_[k].frames.size() * 2 * n * sizeof(float), cudaMemcpyDeviceToHost, ordered_.get()),
-              "readback");
-        check(cudaEventRecord(half_[k].read.get(), ordered_.get()), "cudaEventRecord");
-    }
-
-    /// Waits for half k's readback and scores its frames in order (its images finished concurrently).
-    void complete(unsigned k, ScoreWriter& out) {
-        Half& h = half_[k];
-        if (h.frames.empty()) return;
-        check(cudaEventSynchronize(h.read.get()), "cudaEventSynchronize");
-        finished_.resize(2 * h.frames.size());
-        plan_.finish(results_host_.get<float>() + k * kBatch * 2 * plan_.result_floats(),
-                     static_cast<unsigned>(finished_.size()), finished_.data());
-        for (std::size_t f = 0; f < h.frames.size(); ++f) {
+    /// Finishes read-back frames (their images concurrently) and writes their scores, in frame order.
+    void score(std::span<const unsigned> frames, const float* results, ScoreWriter& out) {
+        finished_.resize(2 * frames.size());
+        plan_.finish(results, static_cast<unsigned>(finished_.size()), finished_.data());
+        for (std::size_t f = 0; f < frames.size(); ++f) {
             const auto &r = finished_[2 * f], &d = finished_[2 * f + 1];
             bool err = false;
-            const double score = est_.combine(r.entropy, r.variance, r.ok, d.entropy, d.variance, d.ok, err);
-            out.write(h.frames[f], 0, score);
+            const double value = est_.combine(r.entropy, r.variance, r.ok, d.entropy, d.variance, d.ok, err);
+            out.write(frames[f], 0, value);
         }
-        h.frames.clear();
     }
 
     Session& session_;
     const unsigned w_, h_, bpc_;
     const bool use_ref_diff_;
     const Dispatch mode_;
-    const unsigned batch_;  ///< frames per readback
     const speed::Estimator est_;
     const speed::cuda::DevicePlan plan_;
     std::unique_ptr<Pool<Work>> work_;
@@ -194,11 +158,8 @@ private:
     // Ordered-stage state.
     Stream ordered_;
     DeviceBuffer scratch_;
-    DeviceBuffer results_dev_;
-    PinnedBuffer results_host_;
-    Half half_[2];                                             ///< results buffers' halves, each up to kBatch frames
-    unsigned fill_ = 0;                                        ///< the half taking frames
-    std::vector<speed::cuda::DevicePlan::Finished> finished_;  ///< complete()'s per-image statistics
+    std::optional<BatchedReadback<float>> results_;            ///< per frame: the two images' results
+    std::vector<speed::cuda::DevicePlan::Finished> finished_;  ///< scored()'s per-image statistics
     std::unique_ptr<Planes> history_;                          ///< the previous frame's planes
 };
 
