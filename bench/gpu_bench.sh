@@ -3,9 +3,12 @@
 # NVIDIA GPU. For each workload: the engine's fps from raw input in page cache
 # (JSON "fps", best of 3), the GPU side alone (the clip's first 8 pairs
 # already on the device, cycled: cuda_device_fps -c), whole-process wall time
-# (median of 3), and the link's
-# ceiling measured in the same run (pinned host-to-device copies of the same
-# planes: cuda_h2d_ceiling) with the engine's share of it. Also the start-up
+# (median of 3), and two ceilings measured in the same run with the engine's
+# share of each: the link's (pinned host-to-device copies of the same planes:
+# cuda_h2d_ceiling) and the host's (the same planes read from the page cache
+# into two 2 MiB page-locked pieces a thread and copied to the device, as the
+# engine feeds its GPU backend, at the engine's thread count:
+# cuda_input_paths, path "chunked"). Also the start-up
 # floor (one 576x324 frame) and the GPU memory peak of 4K VMAF+NEG (nvidia-smi,
 # and what the backend allocated: VMAF_CUDA_MEMORY=1).
 #
@@ -13,12 +16,12 @@
 #   THREADS: the engine's --threads (default 8; 4K runs from page cache are bound by the host's
 #   reading threads: VMAF_PIPELINE_TRACE and bench/pipeline_trace.py show it).
 #   BUILD_DIR: a CUDA build with tests on (tools/vmaf/vmaf, tests/cuda/cuda_device_fps,
-#   tests/cuda/cuda_h2d_ceiling); CLIPDIR holds p01_576x324_yuv420p_{ref,crf35}.yuv.
+#   tests/cuda/cuda_h2d_ceiling, tests/cuda/cuda_input_paths); CLIPDIR holds p01_576x324_yuv420p_{ref,crf35}.yuv.
 #   Needs python3 with numpy; writes ~13 GB of inputs under $TMPDIR (default /tmp).
 set -euo pipefail
 B=$1 C=$2 N4=${3:-240} TH=${THREADS:-8}
 N1=$((N4 * 4))
-V=$B/tools/vmaf/vmaf DF=$B/tests/cuda/cuda_device_fps H2D=$B/tests/cuda/cuda_h2d_ceiling
+V=$B/tools/vmaf/vmaf DF=$B/tests/cuda/cuda_device_fps H2D=$B/tests/cuda/cuda_h2d_ceiling IP=$B/tests/cuda/cuda_input_paths
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=${TMPDIR:-/tmp}/vmaf-gpu-bench; mkdir -p "$tmp"
 for s in ref crf35; do
@@ -36,7 +39,13 @@ NEG="-m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=vmaf_neg"
 DNEG="-m vmaf_v0.6.1 -m vmaf_v0.6.1neg=vmaf_neg"
 V061="-m version=vmaf_v0.6.1" DV061="-m vmaf_v0.6.1"
 fps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['fps'])" "$1"; }
-printf '%-28s %9s %9s %8s %10s %7s\n' workload "engine" "gpu-side" "wall s" "h2d luma" "share"
+# host_pairs FILE PICTURE_BYTES: pairs/s this host moves from the page cache to the device in pictures of that
+# size, read by $TH threads in the engine's way (2 MiB pieces, two a thread), file cycled for 2 s
+host_pairs() {
+  PATHS=chunked CHUNKS=2097152 RING=2 $IP "$1" "$2" "$TH" 2 | sed -n 's/^chunked.* \([0-9.]*\) frames\/s.*/\1/p' |
+    python3 -c "import sys; print(round(float(sys.stdin.read()) / 2))"
+}
+printf '%-28s %9s %9s %8s %10s %7s %10s %7s\n' workload "engine" "gpu-side" "wall s" "h2d luma" "share" "host luma" "share"
 for spec in "VMAF+NEG 10-bit 4K:4k:3840:2160:10:neg" "VMAF+NEG 10-bit 1080p:1080:1920:1080:10:neg" \
             "VMAF v0.6.1 8-bit 4K:4k:3840:2160:8:061" "VMAF v0.6.1 8-bit 1080p:1080:1920:1080:8:061"; do
   IFS=: read -r name tag W H b m <<< "$spec"
@@ -57,7 +66,9 @@ for spec in "VMAF+NEG 10-bit 4K:4k:3840:2160:10:neg" "VMAF+NEG 10-bit 1080p:1080
   dev=$($DF "$W" "$H" $((n * 2)) 8 -b "$b" -c "$tmp/ref-$tag-$b.yuv" "$tmp/crf35-$tag-$b.yuv" 8 $DM | sed -n 's/.*= \([0-9]*\) fps.*/\1/p')
   ceil=$($H2D "$W" "$H" "$b" | sed -n 's/.*; \([0-9]*\) pairs\/s luma only.*/\1/p')
   share=$(python3 -c "print(f'{100 * $best / $ceil:.0f}%')")
-  printf '%-28s %9.0f %9s %8s %10s %7s\n' "$name x$n" "$best" "$dev" "$wall" "$ceil" "$share"
+  host=$(host_pairs "$tmp/ref-$tag-$b.yuv" $((W * H * (b > 8 ? 2 : 1))))
+  hshare=$(python3 -c "print(f'{100 * $best / $host:.0f}%')")
+  printf '%-28s %9.0f %9s %8s %10s %7s %10s %7s\n' "$name x$n" "$best" "$dev" "$wall" "$ceil" "$share" "$host" "$hshare"
 done
 # Y4M input: bare FRAME markers are read at random by several threads (and in pieces by the GPU
 # backend); one marker with a parameter makes the reader go in order (what every Y4M got before).
@@ -131,6 +142,7 @@ fi
 # Every other twin at 4K 10-bit (the issues' rows): engine fps from page cache (best of 2), GPU side
 # alone, and the CPU path at all host cores for the GPU/CPU ratio. FEATURES=... overrides the list.
 echo "== twins, 4K 10-bit x$N4: engine fps (--threads $TH) / GPU side / CPU (--threads $(nproc)) / GPU:CPU"
+echo "host ceiling, 4K 10-bit pairs/s at $TH threads: luma only $(host_pairs "$tmp/ref-4k-10.yuv" $((3840 * 2160 * 2))), with 4:2:0 chroma $(host_pairs "$tmp/ref-4k-10.yuv" $((3840 * 2160 * 3)))"
 A4="-r $tmp/ref-4k-10.yuv -d $tmp/crf35-4k-10.yuv -w 3840 -h 2160 -p 420 -b 10"
 for f in ${FEATURES:-psnr float_ssim float_ms_ssim psnr_hvs ciede ssimulacra2 cambi xpsnr speed_chroma model:vmaf_v1.0.16_3d0h model:vmaf_float_v0.6.1}; do
   if [ "${f#model:}" != "$f" ]; then sel="-m version=${f#model:}" dsel="-m ${f#model:}"; else sel="--no_prediction --feature $f" dsel=$f; fi
