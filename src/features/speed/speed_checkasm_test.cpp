@@ -184,9 +184,9 @@ TEST(SpeedCheckasm, MatMulEveryVariant) {
     unsigned checked = 0;
     for (const auto& [name, k] : speed::speed_registry().variants()) {
         SCOPED_TRACE(name);
-        for (std::size_t rows : {1u, 3u, 25u})
+        for (std::size_t rows : {1u, 2u, 3u, 4u, 25u})
             for (std::size_t inner : {1u, 5u, 25u})
-                for (std::size_t cols : {1u, 4u, 7u, 8u, 13u, 16u, 25u, 29u, 72u, 312u}) {
+                for (std::size_t cols : {1u, 4u, 7u, 8u, 13u, 16u, 17u, 24u, 25u, 29u, 33u, 40u, 72u, 312u}) {
                     std::vector<float> x(rows * inner), y(inner * cols);
                     for (auto& v : x) v = val(rng);
                     for (auto& v : y) v = val(rng);

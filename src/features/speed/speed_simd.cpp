@@ -119,14 +119,58 @@ void SubtractRow(float* HWY_RESTRICT a, const float* HWY_RESTRICT b, std::size_t
     for (; j < n; ++j) a[j] -= b[j];
 }
 
-// Columns [j, j + Lanes(d)) of row i of dst = x y, accumulated in registers.
+#if !HWY_HAVE_SCALABLE
+// dst = x y with each element summed in ascending k from zero, as the
+// reference. A tile keeps R rows by V vectors of sums in registers, so R * V
+// independent adds hide each other's latency (one vector a row waited on its
+// own add 25 times). Columns go by whole vectors; the last vector of a row
+// overlaps its neighbour rather than leaving a scalar tail: the columns it
+// computes twice get the same value twice.
+template <std::size_t R, std::size_t V, class D>
+HWY_INLINE void MatMulTile(D d, float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* HWY_RESTRICT y,
+                           std::size_t i, std::size_t inner, std::size_t cols, std::size_t j) {
+    const std::size_t lanes = hn::Lanes(d);
+    std::size_t at[V];
+    for (std::size_t v = 0; v < V; ++v) at[v] = HWY_MIN(j + v * lanes, cols - lanes);
+    hn::Vec<D> acc[R][V];
+    for (std::size_t r = 0; r < R; ++r)
+        for (std::size_t v = 0; v < V; ++v) acc[r][v] = hn::Zero(d);
+    for (std::size_t k = 0; k < inner; ++k) {
+        hn::Vec<D> yv[V];
+        for (std::size_t v = 0; v < V; ++v) yv[v] = hn::LoadU(d, y + k * cols + at[v]);
+        for (std::size_t r = 0; r < R; ++r) {
+            const auto xv = hn::Set(d, x[(i + r) * inner + k]);
+            for (std::size_t v = 0; v < V; ++v) acc[r][v] = hn::Add(acc[r][v], hn::Mul(xv, yv[v]));
+        }
+    }
+    for (std::size_t r = 0; r < R; ++r)
+        for (std::size_t v = 0; v < V; ++v) hn::StoreU(acc[r][v], d, dst + (i + r) * cols + at[v]);
+}
+
+/// Rows [i, i + R), every column (cols >= Lanes(d)), up to four vectors a tile.
+template <std::size_t R, class D>
+HWY_INLINE void MatMulRowTiles(D d, float* HWY_RESTRICT dst, const float* HWY_RESTRICT x,
+                               const float* HWY_RESTRICT y, std::size_t i, std::size_t inner, std::size_t cols) {
+    const std::size_t lanes = hn::Lanes(d);
+    for (std::size_t j = 0; j < cols; j += 4 * lanes) {
+        const std::size_t left = (cols - j + lanes - 1) / lanes;  // vectors still to cover
+        if (left >= 4)
+            MatMulTile<R, 4>(d, dst, x, y, i, inner, cols, j);
+        else if (left == 3)
+            MatMulTile<R, 3>(d, dst, x, y, i, inner, cols, j);
+        else if (left == 2)
+            MatMulTile<R, 2>(d, dst, x, y, i, inner, cols, j);
+        else
+            MatMulTile<R, 1>(d, dst, x, y, i, inner, cols, j);
+    }
+}
+
 template <class D>
-HWY_INLINE void MatMulBlock(D d, float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* HWY_RESTRICT y,
-                            std::size_t i, std::size_t inner, std::size_t cols, std::size_t j) {
-    auto acc = hn::Zero(d);
-    for (std::size_t k = 0; k < inner; ++k)
-        acc = hn::Add(acc, hn::Mul(hn::Set(d, x[i * inner + k]), hn::LoadU(d, y + k * cols + j)));
-    hn::StoreU(acc, d, dst + i * cols + j);
+HWY_INLINE void MatMulRows(D d, float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* HWY_RESTRICT y,
+                           std::size_t rows, std::size_t inner, std::size_t cols) {
+    std::size_t i = 0;
+    for (; i + 2 <= rows; i += 2) MatMulRowTiles<2>(d, dst, x, y, i, inner, cols);
+    if (i < rows) MatMulRowTiles<1>(d, dst, x, y, i, inner, cols);
 }
 
 void MatMul(float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* HWY_RESTRICT y, std::size_t rows,
@@ -134,18 +178,30 @@ void MatMul(float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* H
     const hn::ScalableTag<float> d;
     const hn::CappedTag<float, 8> d8;
     const hn::CappedTag<float, 4> d4;
+    if (cols >= hn::Lanes(d)) return MatMulRows(d, dst, x, y, rows, inner, cols);
+    if (cols >= hn::Lanes(d8)) return MatMulRows(d8, dst, x, y, rows, inner, cols);
+    if (cols >= hn::Lanes(d4)) return MatMulRows(d4, dst, x, y, rows, inner, cols);
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j) {
+            float acc = 0;
+            for (std::size_t k = 0; k < inner; ++k) acc += x[i * inner + k] * y[k * cols + j];
+            dst[i * cols + j] = acc;
+        }
+}
+#else
+// Scalable targets (sizeless vectors form no arrays): one vector of a row at a
+// time, summed in ascending k, the tail lane by lane.
+void MatMul(float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* HWY_RESTRICT y, std::size_t rows,
+            std::size_t inner, std::size_t cols) {
+    const hn::ScalableTag<float> d;
     const std::size_t lanes = hn::Lanes(d);
     for (std::size_t i = 0; i < rows; ++i) {
         std::size_t j = 0;
-        for (; j + lanes <= cols; j += lanes) MatMulBlock(d, dst, x, y, i, inner, cols, j);
-        // The tail in narrower vectors (the solver's rows are 25 wide), then lane by lane.
-        if (hn::Lanes(d8) < lanes && j + hn::Lanes(d8) <= cols) {
-            MatMulBlock(d8, dst, x, y, i, inner, cols, j);
-            j += hn::Lanes(d8);
-        }
-        if (hn::Lanes(d4) < lanes && j + hn::Lanes(d4) <= cols) {
-            MatMulBlock(d4, dst, x, y, i, inner, cols, j);
-            j += hn::Lanes(d4);
+        for (; j + lanes <= cols; j += lanes) {
+            auto acc = hn::Zero(d);
+            for (std::size_t k = 0; k < inner; ++k)
+                acc = hn::Add(acc, hn::Mul(hn::Set(d, x[i * inner + k]), hn::LoadU(d, y + k * cols + j)));
+            hn::StoreU(acc, d, dst + i * cols + j);
         }
         for (; j < cols; ++j) {
             float acc = 0;
@@ -154,6 +210,7 @@ void MatMul(float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* H
         }
     }
 }
+#endif  // !HWY_HAVE_SCALABLE
 
 void FillSpeedKernels(speed::SpeedKernels& k) {
     k.mat_mul = &MatMul;
