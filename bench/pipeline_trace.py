@@ -11,6 +11,7 @@ backend staging a pair's pictures, reads included for raw files it reads
 itself, and "compute", the extractors, within "work") are listed under it."""
 import collections
 import csv
+import signal
 import sys
 
 STAGES = ("read", "load", "work", "collect")
@@ -48,4 +49,5 @@ def main(path):
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
     main(sys.argv[1])
