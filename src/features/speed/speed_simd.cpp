@@ -181,12 +181,7 @@ void MatMul(float* HWY_RESTRICT dst, const float* HWY_RESTRICT x, const float* H
     if (cols >= hn::Lanes(d)) return MatMulRows(d, dst, x, y, rows, inner, cols);
     if (cols >= hn::Lanes(d8)) return MatMulRows(d8, dst, x, y, rows, inner, cols);
     if (cols >= hn::Lanes(d4)) return MatMulRows(d4, dst, x, y, rows, inner, cols);
-    for (std::size_t i = 0; i < rows; ++i)
-        for (std::size_t j = 0; j < cols; ++j) {
-            float acc = 0;
-            for (std::size_t k = 0; k < inner; ++k) acc += x[i * inner + k] * y[k * cols + j];
-            dst[i * cols + j] = acc;
-        }
+    speed::mat_mul(dst, x, y, rows, inner, cols);  // under four columns: the reference
 }
 #else
 // Scalable targets (sizeless vectors form no arrays): one vector of a row at a
