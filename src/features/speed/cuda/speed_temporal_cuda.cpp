@@ -159,7 +159,7 @@ private:
     Stream ordered_;
     DeviceBuffer scratch_;
     std::optional<BatchedReadback<float>> results_;            ///< per frame: the two images' results
-    std::vector<speed::cuda::DevicePlan::Finished> finished_;  ///< scored()'s per-image statistics
+    std::vector<speed::cuda::DevicePlan::Finished> finished_;  ///< score()'s per-image statistics
     std::unique_ptr<Planes> history_;                          ///< the previous frame's planes
 };
 
