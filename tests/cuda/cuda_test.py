@@ -208,6 +208,15 @@ FEATURE_SETS = [
     feature_set("vifadm_oor", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "adm=debug=true",
                 "adm=adm_enhn_gain_limit=1.0:debug=true", deep=True, corpus=False, no_prediction=True,
                 pairs=r"^s16as12_", out_of_range=True),
+    # vif_cuda's scales 0 and 1 through statistic_tile where the device would take the FP64 tensor cores
+    # (VMAF_CUDA_FP64_MMA=0): every corpus pair, the deep pairs and the out-of-range pair. Elsewhere the
+    # sets above run it anyway.
+    feature_set("vif_tile", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", no_prediction=True,
+                env={"VMAF_CUDA_FP64_MMA": "0"}),
+    feature_set("vif_tile_deep", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", deep=True,
+                corpus=False, no_prediction=True, env={"VMAF_CUDA_FP64_MMA": "0"}),
+    feature_set("vif_tile_oor", "vif=debug=true", deep=True, corpus=False, no_prediction=True, pairs=r"^s16as12_",
+                out_of_range=True, env={"VMAF_CUDA_FP64_MMA": "0"}),
     # motion at 12 and 16 bits, and past the bit depth's range (a row's u32 sum of |u| may wrap there)
     feature_set("motion_deep", "motion=debug=true", "motion=motion_five_frame_window=true:motion_moving_average=true",
                 deep=True, corpus=False, no_prediction=True),

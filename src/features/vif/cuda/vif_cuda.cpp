@@ -31,6 +31,7 @@ public:
                        VifScratch v;
                        v.memory = DeviceBuffer(vif::cuda::scratch_bytes(w_, h_));
                        v.layout = vif::cuda::scratch_layout(v.memory.get(), w_, h_, table_.get<std::uint16_t>());
+                       v.layout.fp64_mma = fp64_mma_;
                        return v;
                    }),
           w_(g.width),
@@ -38,7 +39,8 @@ public:
           bpc_(g.bpc),
           outputs_(static_cast<unsigned>(kind.outputs.size())),
           debug_(sets[0]->b(option_index(*sets[0], "debug"))),
-          skip0_(sets[0]->b(option_index(*sets[0], "vif_skip_scale0"))) {
+          skip0_(sets[0]->b(option_index(*sets[0], "vif_skip_scale0"))),
+          fp64_mma_(vif::cuda::fp64_mma_here()) {
         if (sets.empty() || sets.size() > vif::cuda::kMaxGainLimits)
             throw Error(ErrorKind::Internal, "vif_cuda: 1 to 4 option sets in a group");
         egl_.n = static_cast<unsigned>(sets.size());
@@ -78,6 +80,7 @@ private:
     const unsigned w_, h_, bpc_, outputs_;
     const bool debug_;
     const bool skip0_;
+    const bool fp64_mma_;  ///< the device (current at construction) runs statistic_mma
     vif::cuda::GainLimits egl_{};
     DeviceBuffer table_;
 };

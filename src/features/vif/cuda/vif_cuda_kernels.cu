@@ -1,3 +1,6 @@
+#include <cstdlib>
+#include <string_view>
+
 #include "backends/cuda/reduce.cuh"
 #include "vif_cuda_kernels.hpp"
 
@@ -72,9 +75,10 @@ __device__ __forceinline__ void accumulate(Sums& s, unsigned mu1, unsigned mu2, 
 }
 
 /// Adds the block's sums to out[0..sums_per_scale(n)) (one atomic per sum and block).
+template <unsigned kBlockThreads = kThreads>
 __device__ void add_block_sums(const Sums& acc, unsigned n, long long* out) {
     auto add = [&](long long v, unsigned j) {
-        const auto t = vmaf::cuda::block_sum<kThreads>(static_cast<unsigned long long>(v));
+        const auto t = vmaf::cuda::block_sum<kBlockThreads>(static_cast<unsigned long long>(v));
         if (threadIdx.x == 0 && t) atomicAdd(reinterpret_cast<unsigned long long*>(out + j), t);
         __syncthreads();  // block_sum's shared scratch is reused by the next sum
     };
@@ -270,6 +274,40 @@ __device__ __forceinline__ void vertical_item(const std::uint16_t (*s_ref)[kSw],
     }
 }
 
+/// Loads the kSh x kSw samples of both pictures from (x0, y0) (the tile's
+/// top-left output minus the filter's half width, so possibly negative) into
+/// shared memory as 16-bit values, mirrored at the borders as the CPU's.
+/// Returns the or of the samples' bits this thread loaded.
+template <typename T, int kSh, int kSw, int kPitch, int kBlockThreads>
+__device__ __forceinline__ unsigned load_tile(const unsigned char* ref, const unsigned char* dis, std::size_t pitch,
+                                              unsigned w, unsigned h, int x0, int y0, std::uint16_t (*s_ref)[kPitch],
+                                              std::uint16_t (*s_dis)[kPitch]) {
+    unsigned seen = 0;
+    if (x0 >= 0 && x0 + kSw <= static_cast<int>(w) && y0 >= 0 && y0 + kSh <= static_cast<int>(h)) {  // no mirroring
+        const std::size_t off = static_cast<std::size_t>(y0) * pitch + x0 * sizeof(T);
+        for (int i = threadIdx.x; i < kSh * kSw; i += kBlockThreads) {
+            const int r = i / kSw, c = i % kSw;
+            const std::size_t at = off + static_cast<std::size_t>(r) * pitch + c * sizeof(T);
+            const unsigned a = *reinterpret_cast<const T*>(ref + at), b = *reinterpret_cast<const T*>(dis + at);
+            s_ref[r][c] = static_cast<std::uint16_t>(a);
+            s_dis[r][c] = static_cast<std::uint16_t>(b);
+            seen |= a | b;
+        }
+    } else {
+        for (int i = threadIdx.x; i < kSh * kSw; i += kBlockThreads) {
+            const int r = i / kSw, c = i % kSw;
+            // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
+            const unsigned gy = min(mirror(y0 + r, h), h - 1), gx = min(mirror(x0 + c, w), w - 1);
+            const unsigned a = reinterpret_cast<const T*>(ref + gy * pitch)[gx];
+            const unsigned b = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
+            s_ref[r][c] = static_cast<std::uint16_t>(a);
+            s_dis[r][c] = static_cast<std::uint16_t>(b);
+            seen |= a | b;
+        }
+    }
+    return seen;
+}
+
 /// Four blocks an SM, shared memory's limit at scale 0 (31 KB a block): 64
 /// registers, not 80 (scale 0 then ran three blocks an SM, 37.5% occupancy).
 /// Scale 0's few spilled bytes cost less than the fourth block gains (H200,
@@ -294,30 +332,7 @@ __global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned cha
     const int x0 = static_cast<int>(blockIdx.x) * kTx, y0 = static_cast<int>(blockIdx.y) * kTy;
     const unsigned* coeff = kCoeff[Scale];
 
-    unsigned seen = 0;  // the samples' bits, or-ed
-    if (x0 >= kHalf && x0 - kHalf + kSw <= static_cast<int>(w) && y0 >= kHalf &&
-        y0 - kHalf + kSh <= static_cast<int>(h)) {  // no mirroring
-        const std::size_t off = static_cast<std::size_t>(y0 - kHalf) * pitch + (x0 - kHalf) * sizeof(T);
-        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
-            const int r = i / kSw, c = i % kSw;
-            const std::size_t at = off + static_cast<std::size_t>(r) * pitch + c * sizeof(T);
-            const unsigned a = *reinterpret_cast<const T*>(ref + at), b = *reinterpret_cast<const T*>(dis + at);
-            s_ref[r][c] = static_cast<std::uint16_t>(a);
-            s_dis[r][c] = static_cast<std::uint16_t>(b);
-            seen |= a | b;
-        }
-    } else {
-        for (int i = threadIdx.x; i < kSh * kSw; i += kThreads) {
-            const int r = i / kSw, c = i % kSw;
-            // Rows/columns no output needs may mirror out of range on tiny planes: clamp those.
-            const unsigned gy = min(mirror(y0 - kHalf + r, h), h - 1), gx = min(mirror(x0 - kHalf + c, w), w - 1);
-            const unsigned a = reinterpret_cast<const T*>(ref + gy * pitch)[gx];
-            const unsigned b = reinterpret_cast<const T*>(dis + gy * pitch)[gx];
-            s_ref[r][c] = static_cast<std::uint16_t>(a);
-            s_dis[r][c] = static_cast<std::uint16_t>(b);
-            seen |= a | b;
-        }
-    }
+    const unsigned seen = load_tile<T, kSh, kSw, kSw, kThreads>(ref, dis, pitch, w, h, x0 - kHalf, y0 - kHalf, s_ref, s_dis);
     const bool wide = __syncthreads_or(M == Moments::Pair32 && seen >= 32768u);
     // Vertical: B consecutive rows of one column per item.
     for (int item = threadIdx.x; item < (kTy / B) * kSw; item += kThreads) {
@@ -350,6 +365,145 @@ __global__ void __launch_bounds__(kThreads, 4) statistic_tile(const unsigned cha
             accumulate(acc, a_mu1[j], a_mu2[j], a_xx[j], a_yy[j], a_xy[j], egl, table);
     add_block_sums(acc, egl.n, out);
 }
+
+#if !defined(VMAF_GPU_HIP)
+/// Scales 0 and 1 on the FP64 tensor cores: the same tile (64 x 16 outputs)
+/// and the same integer sums as statistic_tile, with both separable passes
+/// as banded matrix products on mma.m16n8k4.f64 (16 x 8 outputs a warp step).
+/// Every operand is an integer below 2^32 and every sum is below 2^48 (the
+/// taps of a scale add up to 2^16 and a sample's products are below 2^32), so
+/// each product and partial sum is exact in any order the unit adds in: the
+/// sums are the CPU's u32 and u64 ones, at every bit depth and for samples
+/// out of the depth's range alike. (m8n8k4, the sm_80 shape, runs at half
+/// the rate on sm_90: no faster than statistic_tile on an H200.)
+constexpr int kMmaRows = 16;  ///< output rows of a tile: one m16 fragment
+constexpr unsigned kMmaThreads = 160;  ///< five warps: two 16 x 8 blocks each of scale 0's ten vertical ones
+constexpr int kMmaPad = 4;    ///< a filtered row's padding: an A fragment's eight rows fall in distinct banks
+
+/// D (16 x 8) += A (16 x 4) B (4 x 8). With g = lane / 4 and q = lane % 4, a
+/// lane holds A[g][q] (a0) and A[g + 8][q] (a1), B[q][g], and D[g][2q + {0, 1}]
+/// (d[0], d[1]) and D[g + 8][2q + {0, 1}] (d[2], d[3]).
+__device__ __forceinline__ void mma1684(double (&d)[4], double a0, double a1, double b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                 : "d"(a0), "d"(a1), "d"(b));
+#else
+    __trap();  // launched only where fp64_mma_here()
+#endif
+}
+
+/// Five blocks an SM: 80 registers (102 unbounded).
+template <typename T, unsigned Scale>
+__global__ void __launch_bounds__(kMmaThreads, 5) statistic_mma(const unsigned char* ref, const unsigned char* dis,
+                                                          std::size_t pitch, unsigned w, unsigned h, unsigned shift_mu,
+                                                          unsigned round_mu, unsigned shift_sq,
+                                                          unsigned long long round_sq, GainLimits egl,
+                                                          const std::uint16_t* table, long long* out) {
+    static_assert(Scale <= 1, "one 16-row fragment a tile (scales 0 and 1)");
+    constexpr int kT = kTaps0[Scale], kHalf = kT / 2;
+    constexpr int kTx = 64, kTy = kMmaRows;
+    constexpr int kSw = kTx + 2 * kHalf, kSh = kTy + 2 * kHalf;
+    constexpr int kVSteps = (kTy + kT - 1 + 3) / 4;  // k steps over a column's kSh inputs (16 outputs)
+    constexpr int kHSteps = (8 + kT - 1 + 3) / 4;    // k steps over the 8 + kT - 1 inputs of 8 outputs
+    static_assert(kVSteps * 4 == kSh && kSw % 8 == 0, "whole k steps over the tile's rows; whole 8-column blocks");
+    constexpr int kP = kSw + kMmaPad;  // the filtered rows' pitch (the samples' rows need none)
+    constexpr int kWarps = kMmaThreads / 32;
+    __shared__ std::uint16_t s_ref[kSh][kSw], s_dis[kSh][kSw];
+    __shared__ std::uint16_t v_mu1[kTy][kP], v_mu2[kTy][kP];
+    __shared__ std::uint32_t v_xx[kTy][kP], v_yy[kTy][kP], v_xy[kTy][kP];
+    const int x0 = static_cast<int>(blockIdx.x) * kTx, y0 = static_cast<int>(blockIdx.y) * kTy;
+    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    const int g = lane / 4, q = lane % 4;
+
+    // The banded tap matrix, A[r][k] = tap[k - r] vertically and B[k][c] =
+    // tap[k - c] horizontally, gives a lane band[4 s] = tap[4 s + q - g] at
+    // step s (a0 and b), and a1 = A[g + 8][4 s + q] = band[4 s - 8]. The band
+    // lives in shared memory, zero outside the taps (registers are short).
+    __shared__ double s_band[4 * kVSteps + 16];
+    for (int i = threadIdx.x; i < 4 * kVSteps + 16; i += kMmaThreads)
+        s_band[i] = (i >= 15 && i - 15 < kT) ? static_cast<double>(kCoeff[Scale][i - 15]) : 0.0;
+    const double* band = s_band + 15 + q - g;
+    load_tile<T, kSh, kSw, kSw, kMmaThreads>(ref, dis, pitch, w, h, x0 - kHalf, y0 - kHalf, s_ref, s_dis);
+    __syncthreads();
+
+    // Vertical: out[r][c] = sum_t tap_t in[r + t][c], the tile's 16 rows by 8
+    // of its kSw columns a warp step: the means, then the second moments (a
+    // step's five products at once would need 116 registers).
+    for (int b = warp; b < kSw / 8; b += kWarps) {
+        const int c0 = b * 8;
+        double d[3][4] = {};
+#pragma unroll
+        for (int st = 0; st < kVSteps; ++st) {
+            const unsigned x = s_ref[4 * st + q][c0 + g], y = s_dis[4 * st + q][c0 + g];  // B[4 st + q][g]
+            const double a0 = band[4 * st], a1 = band[4 * st - 8];
+            mma1684(d[0], a0, a1, static_cast<double>(x));
+            mma1684(d[1], a0, a1, static_cast<double>(y));
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int r = g + 8 * (e / 2), c = c0 + 2 * q + e % 2;
+            v_mu1[r][c] = static_cast<std::uint16_t>((static_cast<unsigned>(double_to_u64(d[0][e])) + round_mu) >> shift_mu);
+            v_mu2[r][c] = static_cast<std::uint16_t>((static_cast<unsigned>(double_to_u64(d[1][e])) + round_mu) >> shift_mu);
+            d[0][e] = d[1][e] = 0.0;
+        }
+#pragma unroll
+        for (int st = 0; st < kVSteps; ++st) {
+            const unsigned x = s_ref[4 * st + q][c0 + g], y = s_dis[4 * st + q][c0 + g];
+            const double a0 = band[4 * st], a1 = band[4 * st - 8];
+            mma1684(d[0], a0, a1, static_cast<double>(x * x));
+            mma1684(d[1], a0, a1, static_cast<double>(y * y));
+            mma1684(d[2], a0, a1, static_cast<double>(x * y));
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int r = g + 8 * (e / 2), c = c0 + 2 * q + e % 2;
+            v_xx[r][c] = static_cast<unsigned>((double_to_u64(d[0][e]) + round_sq) >> shift_sq);
+            v_yy[r][c] = static_cast<unsigned>((double_to_u64(d[1][e]) + round_sq) >> shift_sq);
+            v_xy[r][c] = static_cast<unsigned>((double_to_u64(d[2][e]) + round_sq) >> shift_sq);
+        }
+    }
+    __syncthreads();
+
+    // Horizontal: out[r][c] = sum_t tap_t v[r][c + t], 16 rows by 8 of the 64
+    // output columns a warp step (the means first, kept as integers); a lane
+    // then holds four outputs of a step.
+    Sums acc;
+    for (int b = warp; b < kTx / 8; b += kWarps) {
+        const int c0 = b * 8;
+        double d[3][4] = {};
+#pragma unroll
+        for (int st = 0; st < kHSteps; ++st) {
+            const int k = c0 + 4 * st + q;  // A[g][4 st + q] and A[g + 8][4 st + q]
+            const double b = band[4 * st];
+            mma1684(d[0], static_cast<double>(v_mu1[g][k]), static_cast<double>(v_mu1[g + 8][k]), b);
+            mma1684(d[1], static_cast<double>(v_mu2[g][k]), static_cast<double>(v_mu2[g + 8][k]), b);
+        }
+        unsigned mu1[4], mu2[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            mu1[e] = static_cast<unsigned>(double_to_u64(d[0][e])), mu2[e] = static_cast<unsigned>(double_to_u64(d[1][e]));
+            d[0][e] = d[1][e] = 0.0;
+        }
+#pragma unroll
+        for (int st = 0; st < kHSteps; ++st) {
+            const int k = c0 + 4 * st + q;
+            const double b = band[4 * st];
+            mma1684(d[0], static_cast<double>(v_xx[g][k]), static_cast<double>(v_xx[g + 8][k]), b);
+            mma1684(d[1], static_cast<double>(v_yy[g][k]), static_cast<double>(v_yy[g + 8][k]), b);
+            mma1684(d[2], static_cast<double>(v_xy[g][k]), static_cast<double>(v_xy[g + 8][k]), b);
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int r = g + 8 * (e / 2), c = c0 + 2 * q + e % 2;
+            if (y0 + r < static_cast<int>(h) && x0 + c < static_cast<int>(w))
+                accumulate(acc, mu1[e], mu2[e], double_to_u64(d[0][e]), double_to_u64(d[1][e]), double_to_u64(d[2][e]),
+                           egl, table);
+        }
+    }
+    add_block_sums<kMmaThreads>(acc, egl.n, out);
+}
+#endif  // !VMAF_GPU_HIP
 
 /// Decimation to the next scale in one pass, both pictures (blockIdx.z): the
 /// next scale's filter over the even rows into shared memory (rounded to 16
@@ -435,6 +589,18 @@ void statistic(const void* ref, const void* dis, std::size_t pitch, unsigned w, 
     const auto* r = static_cast<const unsigned char*>(ref);
     const auto* d = static_cast<const unsigned char*>(dis);
     long long* out = sums + sums_per_scale(egl.n) * scale;
+#if !defined(VMAF_GPU_HIP)
+    if (s.fp64_mma && scale <= 1) {
+        const dim3 g((w + 63) / 64, (h + kMmaRows - 1) / kMmaRows);
+        if (scale == 0)
+            statistic_mma<T, 0><<<g, kMmaThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl,
+                                                        s.log2_table, out);
+        else
+            statistic_mma<T, 1><<<g, kMmaThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl,
+                                                        s.log2_table, out);
+        return;
+    }
+#endif
 #define VMAF_VIF_TILE(S, M) \
     statistic_tile<T, S, M><<<grid, kThreads, 0, st>>>(r, d, pitch, w, h, shift_mu, round_mu, shift_sq, round_sq, egl, s.log2_table, out)
     switch (scale) {
@@ -475,6 +641,23 @@ void decimate_pair(const void* ref, const void* dis, std::size_t pitch, unsigned
 }
 
 }  // namespace
+
+bool fp64_mma_here() {
+#if defined(VMAF_GPU_HIP)
+    return false;
+#else
+    // VMAF_CUDA_FP64_MMA=0 keeps statistic_tile (the parity suite tests both kernels on one device).
+    if (const char* v = std::getenv("VMAF_CUDA_FP64_MMA"); v && std::string_view(v) == "0") return false;
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return major == 9 || major == 10;
+#endif
+}
 
 std::size_t scratch_bytes(unsigned w, unsigned h) {
     const std::size_t q = static_cast<std::size_t>(w / 2) * (h / 2);

@@ -13,7 +13,14 @@ namespace vmaf::vif::cuda {
 struct Scratch {
     std::uint16_t* scale[2][2];  ///< [ping/pong][ref/dis], each (w/2) * (h/2)
     const std::uint16_t* log2_table;  ///< 65536 entries
+    bool fp64_mma = false;  ///< scales 0 and 1 filter on the FP64 tensor cores (see fp64_mma_here)
 };
+
+/// Whether the current device runs statistic_mma: FP64 matrix multiply-
+/// accumulate in the m16n8k4 shape at full rate (compute capability 9.x and
+/// 10.x: H100/H200, B200; not sm_80, which lacks the shape, nor the parts whose
+/// FP64 is a fraction). False on HIP.
+bool fp64_mma_here();
 
 /// Bytes of device memory Scratch needs (without the table), and its layout.
 std::size_t scratch_bytes(unsigned w, unsigned h);
