@@ -1,5 +1,6 @@
 #include "features/speed/speed_linalg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -177,11 +178,25 @@ float norm(const float* v, int n) {
 }
 
 /// Householder QR of a: on return q holds Q^T-accumulated reflectors transposed (= Q) and r = Q' A.
-void qr(const float* a, int n, Mat& q, Mat& r, const SpeedKernels& kern) {
+///
+/// Step k's reflector h = I - 2 v v' has v[m] = +0 for m < k (z's first k
+/// rows are reset to the identity's), so h's entries outside rows and columns
+/// [k, n) are +-0 but for its unit diagonal, and every product that full
+/// multiplications would add for an inner index m < k is a +-0. The kernels
+/// sum from +0 in ascending m, and +0 plus +-0 is +0, so those terms leave
+/// the sum exactly as if it began at m = k: rows [k, n) of h q are h's rows
+/// [k, n), columns [k, n) times q's rows [k, n); a row i < k of h q is q's
+/// row i (a -0 there becoming +0); and of h z only rows and columns above k
+/// are read again (the next step resets the rest). The bits are those of the
+/// full products, computed in about a third of the operations. A reflector
+/// that is not finite (a zero column) takes the full products from then on,
+/// as does every step with `full`.
+void qr(const float* a, int n, Mat& q, Mat& r, const SpeedKernels& kern, bool full) {
     Mat z(a, a + n * n), h(n * n), tmp;
     std::vector<float> v(n);
     q.assign(n * n, 0.0f);
     for (int i = 0; i < n; ++i) q[i * n + i] = 1;
+    bool finite = !full;
     for (int k = 0; k + 1 < n; ++k) {
         for (int i = 0; i < n; ++i)  // minor: identity in the first k rows/columns
             for (int j = 0; j < n; ++j)
@@ -191,13 +206,29 @@ void qr(const float* a, int n, Mat& q, Mat& r, const SpeedKernels& kern) {
         v[k] += sign_of(a[k * n + k]) * nv;
         const float len = norm(v.data(), n);
         for (int i = 0; i < n; ++i) v[i] = v[i] / len;
-        for (int i = 0; i < n; ++i)  // h = I - 2 v v'
-            for (int j = 0; j < n; ++j) h[i * n + j] = -2 * v[i] * v[j];
-        for (int i = 0; i < n; ++i) h[i * n + i] += 1;
-        mul(tmp, h.data(), z.data(), n, n, n, kern);
-        z = tmp;
-        mul(tmp, h.data(), q.data(), n, n, n, kern);
-        q = tmp;
+        for (int i = 0; i < n && finite; ++i) finite = std::isfinite(v[i]);
+        if (!finite) {
+            h.resize(static_cast<std::size_t>(n) * n);
+            for (int i = 0; i < n; ++i)  // h = I - 2 v v'
+                for (int j = 0; j < n; ++j) h[i * n + j] = -2 * v[i] * v[j];
+            for (int i = 0; i < n; ++i) h[i * n + i] += 1;
+            mul(tmp, h.data(), z.data(), n, n, n, kern);
+            z = tmp;
+            mul(tmp, h.data(), q.data(), n, n, n, kern);
+            q = tmp;
+            continue;
+        }
+        const int m = n - k;  // h's rows and columns [k, n)
+        h.resize(static_cast<std::size_t>(m) * m);
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < m; ++j) h[i * m + j] = -2 * v[k + i] * v[k + j];
+        for (int i = 0; i < m; ++i) h[i * m + i] += 1;
+        const auto row = [n](Mat& x, int i) { return x.data() + static_cast<std::size_t>(i) * n; };
+        mul(tmp, h.data() + m, row(z, k), m - 1, m, n, kern);  // rows (k, n) of h z
+        std::copy(tmp.begin(), tmp.end(), row(z, k + 1));
+        mul(tmp, h.data(), row(q, k), m, m, n, kern);  // rows [k, n) of h q
+        std::copy(tmp.begin(), tmp.end(), row(q, k));
+        for (int i = 0; i < k * n; ++i) q[i] += 0.0f;
     }
     mul(r, q.data(), a, n, n, n, kern);
     transpose(q, n);
@@ -216,9 +247,11 @@ void symmetric_eigenvalues(const float* a, float* eig, int n) {
     std::memcpy(eig, d.data(), sizeof(float) * n);
 }
 
-bool solve(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k) {
+namespace {
+
+bool solve_with(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k, bool full) {
     Mat q, r, qtb;
-    qr(a, n, q, r, k);
+    qr(a, n, q, r, k, full);
     transpose(q, n);
     mul(qtb, q.data(), b, n, n, cols, k);
     // Back substitution, a row at a time: every t starts at qtb and subtracts
@@ -232,6 +265,16 @@ bool solve(const float* a, int n, const float* b, int cols, float* x, const Spee
         for (int j = 0; j < cols; ++j) x[i * cols + j] = t[j] / pivot;
     }
     return true;
+}
+
+}  // namespace
+
+bool solve(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k) {
+    return solve_with(a, n, b, cols, x, k, false);
+}
+
+bool solve_full_products(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k) {
+    return solve_with(a, n, b, cols, x, k, true);
 }
 
 }  // namespace vmaf::speed

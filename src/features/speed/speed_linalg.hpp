@@ -18,4 +18,9 @@ void symmetric_eigenvalues(const float* a, float* eig, int n);
 /// Its products and row updates run on `k` (any kernel table: all are bit-identical).
 bool solve(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k = {});
 
+/// solve() with its QR's full n x n products at every step (solve() skips the
+/// reflectors' identity parts, which add only signed zeros): the reference
+/// that solve() must equal bit for bit where it succeeds.
+bool solve_full_products(const float* a, int n, const float* b, int cols, float* x, const SpeedKernels& k = {});
+
 }  // namespace vmaf::speed
