@@ -22,8 +22,12 @@
 // cambi::HeatmapFiles, the scales combined by cambi::combine_scales(), the
 // outputs by cambi::append_scores(): the CPU kind's code throughout.
 //
-// compute() waits for its device work (a small readback per frame, serial
-// dispatch): the scores need it and there are no sums to batch.
+// compute() queues a frame's work on a lane and returns; the frame's results
+// are taken off the lane (its small readback waited for, declined scales read
+// back and pooled) by whichever comes first: finish() of that frame, in the
+// ordered stage, or the next compute() that takes the lane. So a worker does
+// not wait for the device's c values (a v1 1080p pair's worker time was 29%
+// that wait), and the lanes stay as many as computes run at once.
 //
 // Cost (H200, 4K 10-bit, frames on the device, cuda_device_fps, 8 threads):
 // 2045 fps, from 251 when the c values took one warp per row segment sliding
@@ -40,7 +44,9 @@
 // to 14); the engine reaches about 90% of the device's fps (1605 of 1819 at 4K).
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -59,8 +65,36 @@ namespace {
 namespace cc = cambi::cuda;
 static_assert(cc::kPoolScales == cc::kScales && cc::kScales == cambi::kNumScales);
 
+/// What every frame reads back: the range flags and the device's pooling of each scale.
+struct Small {
+    unsigned flag[2];  ///< distorted, reference picture
+    cc::PoolResult pool[2 * cc::kScales];
+};
+
+struct CambiFrame;
+
+/// One frame's device work at a time, and that frame's results until taken.
+struct Lane {
+    Stream stream;
+    DeviceBuffer scratch, pool_scratch, small_dev;
+    DeviceBuffer c_dev;                ///< both pictures' c values
+    DeviceBuffer seq_dev, zp_scratch;  ///< zero-pivot summands (c_dev's layout) and scratch
+    PinnedBuffer small_host, c_host;   ///< c_host: made on first use
+    Event done;                        ///< recorded after the last kernel reading the frame's staging
+    std::mutex m;                      ///< guards `pending`, and the lane's buffers once its work is queued
+    CambiFrame* pending = nullptr;     ///< the frame whose results are still on the lane
+};
+
 struct CambiFrame final : FrameState {
     std::vector<cambi::Heatmap> heatmaps;
+    Lane* lane = nullptr;   ///< where the frame's work was queued (set once, in compute())
+    bool settled = false;   ///< scores (or error) taken off the lane; guarded by lane->m
+    std::exception_ptr error;
+    ~CambiFrame() override {
+        if (!lane) return;
+        std::lock_guard lk(lane->m);  // a frame dropped unfinished (an error elsewhere)
+        if (lane->pending == this) lane->pending = nullptr;
+    }
 };
 
 DeviceBuffer upload(const void* data, std::size_t bytes, const char* what) {
@@ -117,82 +151,96 @@ public:
                                         const Picture& /*dist*/) const override {
         session_.bind();
         const DeviceFrame& f = session_.frame(index);
-        Lease<Lane> lane(lanes_);
-        const cudaStream_t s = lane->stream.get();
+        auto st = std::make_unique<CambiFrame>();
+        Lease<Lane> lease(lanes_);
+        Lane& lane = *lease;
+        std::lock_guard lk(lane.m);
+        if (lane.pending) settle(lane, *lane.pending);
+        const cudaStream_t s = lane.stream.get();
         check(cudaStreamWaitEvent(s, f.ready, 0), "cudaStreamWaitEvent");
-        auto* c = lane->c_dev.get<float>();
-        auto* small = lane->small_dev.get<Small>();
-        auto* seq = lane->seq_dev.get<float>();
-        launch(f.dist[0], f.bpc, dist_, *lane, c, seq, &small->flag[0], small->pool, s);
+        auto* c = lane.c_dev.get<float>();
+        auto* small = lane.small_dev.get<Small>();
+        auto* seq = lane.seq_dev.get<float>();
+        launch(f.dist[0], f.bpc, dist_, lane, c, seq, &small->flag[0], small->pool, s);
         if (setup_.full_ref)
-            launch(f.ref[0], f.bpc, src_, *lane, c + dist_.sizes.total, seq + dist_.sizes.total, &small->flag[1],
+            launch(f.ref[0], f.bpc, src_, lane, c + dist_.sizes.total, seq + dist_.sizes.total, &small->flag[1],
                    small->pool + cc::kScales, s);
         check(cudaGetLastError(), "cambi kernel launch");
-        check(cudaMemcpyAsync(lane->small_host.get(), small, sizeof(Small), cudaMemcpyDeviceToHost, s),
+        check(cudaEventRecord(lane.done.get(), s), "cudaEventRecord");
+        session_.add_reader(index, lane.done.get());
+        check(cudaMemcpyAsync(lane.small_host.get(), small, sizeof(Small), cudaMemcpyDeviceToHost, s),
               "cambi readback");
         if (host_pool_)
-            check(cudaMemcpyAsync(host_c(*lane), c, c_floats() * sizeof(float), cudaMemcpyDeviceToHost, s),
+            check(cudaMemcpyAsync(host_c(lane), c, c_floats() * sizeof(float), cudaMemcpyDeviceToHost, s),
                   "cambi readback");
-        check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-
-        const Small& got = *lane->small_host.get<Small>();
-        if (got.flag[0] || (setup_.full_ref && got.flag[1])) {
-            const unsigned max = (1u << setup_.bpc) - 1;
-            throw Error(ErrorKind::Input, "cambi: input contains values greater than " + std::to_string(max) +
-                                              ", the maximum of a " + std::to_string(setup_.bpc) + "-bit format");
-        }
-        // The scales the device declined: their c values, for the CPU's pooling.
-        float* host = host_pool_ ? host_c(*lane) : nullptr;
-        if (!host_pool_) {
-            bool any = false;
-            for (int p = 0; p < (setup_.full_ref ? 2 : 1); ++p) {
-                const Target& t = p ? src_ : dist_;
-                const std::size_t base = p ? dist_.sizes.total : 0;
-                for (int k = 0; k < cc::kScales; ++k) {
-                    const cc::PoolResult& r = got.pool[p * cc::kScales + k];
-                    if (r.status == cc::kPoolExact) continue;
-                    if (!host) host = host_c(*lane);
-                    const std::size_t off = base + t.sizes.offset[k];
-                    // The summands in order, or every c value for the CPU's pooling.
-                    const bool listed = r.status == cc::kPoolSequence;
-                    const std::size_t count = listed ? r.sum_units : std::size_t{t.sizes.w[k]} * t.sizes.h[k];
-                    check(cudaMemcpyAsync(host + off, (listed ? lane->seq_dev.get<float>() : c) + off,
-                                          count * sizeof(float), cudaMemcpyDeviceToHost, s),
-                          "cambi readback");
-                    any = true;
-                }
-            }
-            if (any) check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-        }
-        auto st = std::make_unique<CambiFrame>();
-        const double dist_score = finish_picture(dist_, host, got.pool, heatmaps_ ? &st->heatmaps : nullptr);
-        const double src_score = setup_.full_ref ? finish_picture(src_, host ? host + dist_.sizes.total : nullptr,
-                                                                  got.pool + cc::kScales, nullptr)
-                                                 : 0.0;
-        cambi::append_scores(setup_, dist_score, src_score, st->scores);
+        st->lane = &lane;
+        lane.pending = st.get();
         return st;
     }
 
     void finish(unsigned index, FrameState& state, ScoreWriter& out) override {
         auto& st = static_cast<CambiFrame&>(state);
+        {
+            std::lock_guard lk(st.lane->m);
+            if (!st.settled) {
+                session_.bind();
+                settle(*st.lane, st);
+            }
+        }
+        if (st.error) std::rethrow_exception(st.error);
         FeatureExtractor::finish(index, st, out);
         if (heatmaps_) heatmaps_->write(index, st.heatmaps);
         st.heatmaps.clear();
     }
 
 private:
-    /// What every frame reads back: the range flags and the device's pooling of each scale.
-    struct Small {
-        unsigned flag[2];  ///< distorted, reference picture
-        cc::PoolResult pool[2 * cc::kScales];
-    };
-    struct Lane {
-        Stream stream;
-        DeviceBuffer scratch, pool_scratch, small_dev;
-        DeviceBuffer c_dev;                ///< both pictures' c values
-        DeviceBuffer seq_dev, zp_scratch;  ///< zero-pivot summands (c_dev's layout) and scratch
-        PinnedBuffer small_host, c_host;   ///< c_host: made on first use
-    };
+    /// Takes frame `st`'s results off `lane` (lane.m held; `st` the lane's
+    /// pending frame): waits for its readback, reads back and pools the
+    /// scales the device declined, and keeps the scores or the error in `st`.
+    void settle(Lane& lane, CambiFrame& st) const {
+        try {
+            const cudaStream_t s = lane.stream.get();
+            check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+            const Small& got = *lane.small_host.get<Small>();
+            if (got.flag[0] || (setup_.full_ref && got.flag[1])) {
+                const unsigned max = (1u << setup_.bpc) - 1;
+                throw Error(ErrorKind::Input, "cambi: input contains values greater than " + std::to_string(max) +
+                                                  ", the maximum of a " + std::to_string(setup_.bpc) + "-bit format");
+            }
+            // The scales the device declined: their c values, for the CPU's pooling.
+            float* host = host_pool_ ? host_c(lane) : nullptr;
+            if (!host_pool_) {
+                bool any = false;
+                for (int p = 0; p < (setup_.full_ref ? 2 : 1); ++p) {
+                    const Target& t = p ? src_ : dist_;
+                    const std::size_t base = p ? dist_.sizes.total : 0;
+                    for (int k = 0; k < cc::kScales; ++k) {
+                        const cc::PoolResult& r = got.pool[p * cc::kScales + k];
+                        if (r.status == cc::kPoolExact) continue;
+                        if (!host) host = host_c(lane);
+                        const std::size_t off = base + t.sizes.offset[k];
+                        // The summands in order, or every c value for the CPU's pooling.
+                        const bool listed = r.status == cc::kPoolSequence;
+                        const std::size_t count = listed ? r.sum_units : std::size_t{t.sizes.w[k]} * t.sizes.h[k];
+                        check(cudaMemcpyAsync(host + off, (listed ? lane.seq_dev.get<float>() : lane.c_dev.get<float>()) + off,
+                                              count * sizeof(float), cudaMemcpyDeviceToHost, s),
+                              "cambi readback");
+                        any = true;
+                    }
+                }
+                if (any) check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+            }
+            const double dist_score = finish_picture(dist_, host, got.pool, heatmaps_ ? &st.heatmaps : nullptr);
+            const double src_score = setup_.full_ref ? finish_picture(src_, host ? host + dist_.sizes.total : nullptr,
+                                                                      got.pool + cc::kScales, nullptr)
+                                                     : 0.0;
+            cambi::append_scores(setup_, dist_score, src_score, st.scores);
+        } catch (...) {
+            st.error = std::current_exception();
+        }
+        st.settled = true;
+        lane.pending = nullptr;
+    }
 
     float* host_c(Lane& lane) const {
         if (!lane.c_host.get()) lane.c_host = PinnedBuffer(c_floats() * sizeof(float));
