@@ -361,7 +361,14 @@ __device__ __forceinline__ u32 low_bits(int n) {
 // 24 blocks an SM is what shared memory allows (hist with its spare pair +
 // staging + 1 KiB reserved, about 9.25 KiB a block at num_diffs 4); the
 // bound keeps registers (at most 85; 80 without spill now) from lowering it.
-__global__ void __launch_bounds__(kTileW, 24)
+// sm_75 and sm_86/87 hold at most 16 blocks an SM: asking them for 24 only
+// draws a ptxas warning.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
+constexpr int kCValuesBlocks = 16;
+#else
+constexpr int kCValuesBlocks = 24;
+#endif
+__global__ void __launch_bounds__(kTileW, kCValuesBlocks)
     c_values(const __grid_constant__ CJob job, const u32* __restrict__ active, const float* __restrict__ recip) {
     // See count_of(): 2 * num_diffs + kCentre rows, then a spare pair whose
     // first row takes the codes outside the pass's window (never read).
