@@ -8,7 +8,9 @@ run at once on average (total time / wall time); per worker thread, the
 share of the run in each stage and waiting between them (in TBB, not in a
 stage: no pair to take). Parts of a stage (the engine marks "stage", the
 backend staging a pair's pictures, reads included for raw files it reads
-itself, and "compute", the extractors, within "work") are listed under it."""
+itself, "compute", the extractors, and "compute:<feature>", each of them,
+within "work"; "finish:<feature>", each extractor's ordered finish, within
+"collect") are listed under it."""
 import collections
 import csv
 import signal
@@ -31,13 +33,18 @@ def main(path):
         d = float(r["end_us"]) - float(r["start_us"])
         by_stage[r["stage"]].append(d)
         by_thread[r["thread"]][r["stage"]] += d
-    print(f"{'stage':10s} {'count':>6s} {'mean ms':>8s} {'p90 ms':>8s} {'at once':>8s}")
     parts = sorted(s for s in by_stage if s not in STAGES)
-    for stage in STAGES[:3] + tuple(f"  {p}" for p in parts) + STAGES[3:]:
+    # Parts of work ("stage", "compute", "compute:<feature>") under work; of collect ("finish:<feature>") under it.
+    work_parts = tuple(f"  {p}" for p in parts if not p.startswith("finish:"))
+    collect_parts = tuple(f"  {p}" for p in parts if p.startswith("finish:"))
+    rows = STAGES[:3] + work_parts + STAGES[3:] + collect_parts
+    width = max(10, *(len(r) for r in rows))
+    print(f"{'stage':{width}s} {'count':>6s} {'mean ms':>8s} {'p90 ms':>8s} {'at once':>8s}")
+    for stage in rows:
         v = sorted(by_stage.get(stage.strip(), []))
         if not v:
             continue
-        print(f"{stage:10s} {len(v):6d} {sum(v) / len(v) / 1e3:8.2f} {v[int(0.9 * (len(v) - 1))] / 1e3:8.2f}"
+        print(f"{stage:{width}s} {len(v):6d} {sum(v) / len(v) / 1e3:8.2f} {v[int(0.9 * (len(v) - 1))] / 1e3:8.2f}"
               f" {sum(v) / wall:8.2f}")
     print("per thread: share of the run in load / work / collect / outside a stage")
     for t, c in sorted(by_thread.items(), key=lambda kv: -sum(kv[1].values())):

@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <string>
 
 #include "core/feature_name.hpp"
 #include "core/pipeline.hpp"
@@ -11,6 +12,17 @@
 namespace vmaf::engine_detail {
 
 namespace {
+
+/// Runs `f`; in a traced run, as part "<what>:<name>" of the pair of `ctx`
+/// (the stage that handed it over, on whichever thread runs it).
+template <typename F>
+void as_part(const TraceContext& ctx, const char* what, std::string_view name, F&& f) {
+    if (!ctx.trace) return f();
+    TraceIn in(ctx);
+    const double start = trace_clock();
+    f();
+    trace_part(std::string(what).append(":").append(name), start);
+}
 
 /// Routes an extractor's writes to collector slots. A group's extractor
 /// writes set k's output o as output k * outputs + o (ExtractorInfo::create_group).
@@ -170,10 +182,12 @@ void Extractors::compute(Token& t, bool parallel, BackendSession* session, unsig
         }
     } release{staged ? session : nullptr, t.index};
     t.states.resize(list_.size());
+    const TraceContext ctx = trace_context();
     auto one = [&](std::size_t k) {
         const Instance& inst = list_[k];
         if (inst.extractor && runs_on(inst, t.index, subsample))
-            t.states[k] = inst.extractor->compute(t.index, t.ref, t.dist);
+            as_part(ctx, "compute", inst.info->name,
+                    [&] { t.states[k] = inst.extractor->compute(t.index, t.ref, t.dist); });
     };
     const double computing = trace_clock();
     if (parallel && list_.size() > 1)
@@ -200,11 +214,12 @@ void Extractors::release(std::size_t inst) {
 }
 
 void Extractors::finish(Token& t) {
+    const TraceContext ctx = trace_context();
     for (std::size_t k = 0; k < list_.size(); ++k) {
         release(k);
         if (!t.states[k]) continue;
         GroupWriter w(fc_, list_, k, held_);
-        list_[k].extractor->finish(t.index, *t.states[k], w);
+        as_part(ctx, "finish", list_[k].info->name, [&] { list_[k].extractor->finish(t.index, *t.states[k], w); });
     }
     for (std::size_t k = 0; k < list_.size() && !held_.empty(); ++k) release(k);
     t.ref = Picture();

@@ -30,7 +30,7 @@ public:
         if (!f) return;  // a diagnostic: never fails the run
         std::fprintf(f, "pair,stage,thread,start_us,end_us\n");
         for (const Span& x : spans_)
-            std::fprintf(f, "%u,%s,%zu,%.1f,%.1f\n", x.pair, x.stage, x.thread, x.start, x.end);
+            std::fprintf(f, "%u,%s,%zu,%.1f,%.1f\n", x.pair, x.stage.c_str(), x.thread, x.start, x.end);
         std::fclose(f);
     }
     bool on() const { return !path_.empty(); }
@@ -38,19 +38,19 @@ public:
     double now() const {
         return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0_).count();
     }
-    /// Stage `stage` of pair `pair` ran on this thread from `start` until now.
-    void add(unsigned pair, const char* stage, double start) {
+    /// Stage (or part) `stage` of pair `pair` ran on this thread from `start` until now.
+    void add(unsigned pair, std::string_view stage, double start) {
         const double end = now();
         std::lock_guard lk(m_);
         // Threads numbered 0, 1, ... in the order they first finish a stage.
         const std::size_t thread = threads_.try_emplace(std::this_thread::get_id(), threads_.size()).first->second;
-        spans_.push_back({pair, stage, thread, start, end});
+        spans_.push_back({pair, std::string(stage), thread, start, end});
     }
 
 private:
     struct Span {
         unsigned pair;
-        const char* stage;
+        std::string stage;
         std::size_t thread;
         double start, end;
     };
@@ -61,23 +61,18 @@ private:
     std::map<std::thread::id, std::size_t> threads_;
 };
 
-/// The traced stage running on this thread, for trace_part().
-struct CurrentStage {
-    StageTrace* trace = nullptr;
-    unsigned pair = 0;
-};
-thread_local CurrentStage t_current;
+/// The traced stage running on this thread, for trace_part() (its trace is a StageTrace).
+thread_local TraceContext t_current;
+
+StageTrace* trace_of(const TraceContext& c) { return static_cast<StageTrace*>(c.trace); }
 
 /// Makes (trace, pair) this thread's current stage while alive.
 class InStage {
 public:
-    InStage(StageTrace& trace, unsigned pair) : saved_(t_current) { t_current = {&trace, pair}; }
-    ~InStage() { t_current = saved_; }
-    InStage(const InStage&) = delete;
-    InStage& operator=(const InStage&) = delete;
+    InStage(StageTrace& trace, unsigned pair) : in_(TraceContext{&trace, pair}) {}
 
 private:
-    CurrentStage saved_;
+    TraceIn in_;
 };
 
 /// `s` with each stage timed into `trace`.
@@ -105,7 +100,10 @@ Stages traced(const Stages& s, StageTrace& trace) {
     };
     t.collect = [&s, &trace](Token& k) {
         const double a = trace.now();
-        s.collect(k);
+        {
+            InStage in(trace, k.index);
+            s.collect(k);
+        }
         trace.add(k.index, "collect", a);
     };
     return t;
@@ -147,11 +145,16 @@ void run_untraced(const Stages& s, unsigned threads, unsigned in_flight) {
 
 }  // namespace
 
-double trace_clock() { return t_current.trace ? t_current.trace->now() : 0.0; }
+double trace_clock() { return t_current.trace ? trace_of(t_current)->now() : 0.0; }
 
-void trace_part(const char* part, double start) {
-    if (t_current.trace) t_current.trace->add(t_current.pair, part, start);
+void trace_part(std::string_view part, double start) {
+    if (t_current.trace) trace_of(t_current)->add(t_current.pair, part, start);
 }
+
+TraceContext trace_context() { return t_current; }
+
+TraceIn::TraceIn(TraceContext c) : saved_(t_current) { t_current = c; }
+TraceIn::~TraceIn() { t_current = saved_; }
 
 void run_stages(const Stages& s, unsigned threads, unsigned in_flight) {
     StageTrace trace;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 
 #include "core/extractors.hpp"
 #include "vmaf/picture.hpp"
@@ -25,7 +26,8 @@ struct Stages {
 /// pair is timed and FILE gets one CSV line per stage when the run ends
 /// (pair, stage, worker thread, start and end in microseconds from the run's
 /// start): where workers wait. bench/pipeline_trace.py summarises it. Parts
-/// of a stage that its code marks with trace_part() get lines of their own.
+/// of a stage that its code marks with trace_part() get lines of their own
+/// (Extractors marks each extractor's compute and finish).
 void run_stages(const Stages& s, unsigned threads, unsigned in_flight);
 
 /// Inside a stage of a traced run, on the stage's own thread: the time now,
@@ -35,7 +37,26 @@ double trace_clock();
 /// `start` (trace_clock()) to now is part `part` of the stage's pair, e.g.
 /// "stage" (the backend staging the pictures) within "work". Does nothing
 /// elsewhere; costs a thread-local read when no trace is on.
-void trace_part(const char* part, double start);
+void trace_part(std::string_view part, double start);
+
+/// The traced stage running on this thread (empty outside one), for work
+/// the stage hands to other threads: a TraceIn of it there makes
+/// trace_clock() and trace_part() record into the same run and pair.
+struct TraceContext {
+    void* trace = nullptr;
+    unsigned pair = 0;
+};
+TraceContext trace_context();
+class TraceIn {
+public:
+    explicit TraceIn(TraceContext c);
+    ~TraceIn();
+    TraceIn(const TraceIn&) = delete;
+    TraceIn& operator=(const TraceIn&) = delete;
+
+private:
+    TraceContext saved_;
+};
 
 /// Pairs in flight for frames of `g` read on `threads` workers. The CPU: two
 /// per worker, plus one. A GPU backend keeps them in page-locked memory,

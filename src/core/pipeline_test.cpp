@@ -1,6 +1,7 @@
 #include "core/pipeline.hpp"
 
 #include <gtest/gtest.h>
+#include <tbb/parallel_for.h>
 
 #include <atomic>
 #include <cstdio>
@@ -111,6 +112,26 @@ TEST(RunStages, TraceFileHasEveryStageOfEveryPair) {
     EXPECT_EQ(count["collect"], 7u);
 }
 
+/// A trace file's spans: stage (or part) -> pair -> every (start, end).
+std::map<std::string, std::map<unsigned, std::vector<std::pair<double, double>>>> read_spans(const std::string& path) {
+    std::map<std::string, std::map<unsigned, std::vector<std::pair<double, double>>>> spans;
+    std::ifstream f(path);
+    std::string line;
+    EXPECT_TRUE(std::getline(f, line));
+    while (std::getline(f, line)) {
+        std::vector<std::string> c;
+        for (std::size_t from = 0;;) {
+            const std::size_t to = line.find(',', from);
+            c.push_back(line.substr(from, to - from));
+            if (to == std::string::npos) break;
+            from = to + 1;
+        }
+        EXPECT_EQ(c.size(), 5u) << line;
+        if (c.size() == 5) spans[c[1]][static_cast<unsigned>(std::stoul(c[0]))].push_back({std::stod(c[3]), std::stod(c[4])});
+    }
+    return spans;
+}
+
 TEST(RunStages, TracePartsLieWithinTheirPairsWork) {
     const std::string path = ::testing::TempDir() + "pipeline_trace_parts.csv";
     std::remove(path.c_str());
@@ -126,27 +147,14 @@ TEST(RunStages, TracePartsLieWithinTheirPairsWork) {
     ::setenv("VMAF_PIPELINE_TRACE", path.c_str(), 1);
     run_stages(s, 3, 4);
     ::unsetenv("VMAF_PIPELINE_TRACE");
-    std::ifstream f(path);
-    std::string line;
-    ASSERT_TRUE(std::getline(f, line));
-    std::map<std::string, std::map<unsigned, std::pair<double, double>>> spans;  // stage -> pair -> (start, end)
-    while (std::getline(f, line)) {
-        std::vector<std::string> c;
-        for (std::size_t from = 0;;) {
-            const std::size_t to = line.find(',', from);
-            c.push_back(line.substr(from, to - from));
-            if (to == std::string::npos) break;
-            from = to + 1;
-        }
-        ASSERT_EQ(c.size(), 5u) << line;
-        spans[c[1]][static_cast<unsigned>(std::stoul(c[0]))] = {std::stod(c[3]), std::stod(c[4])};
-    }
+    const auto spans = read_spans(path);
     EXPECT_EQ(spans.count("outside"), 0u);
-    ASSERT_EQ(spans["part"].size(), 9u);
-    for (const auto& [pair, part] : spans["part"]) {
-        const auto& w = spans["work"].at(pair);
-        EXPECT_GE(part.first, w.first) << "pair " << pair;
-        EXPECT_LE(part.second, w.second) << "pair " << pair;
+    ASSERT_EQ(spans.at("part").size(), 9u);
+    for (const auto& [pair, parts] : spans.at("part")) {
+        ASSERT_EQ(parts.size(), 1u);
+        const auto& w = spans.at("work").at(pair).at(0);
+        EXPECT_GE(parts[0].first, w.first) << "pair " << pair;
+        EXPECT_LE(parts[0].second, w.second) << "pair " << pair;
     }
     // Untraced: parts are no-ops.
     Recorder plain{3};
@@ -159,6 +167,45 @@ TEST(RunStages, TracePartsLieWithinTheirPairsWork) {
     };
     run_stages(u, 2, 2);
     EXPECT_EQ(plain.collected.size(), 3u);
+}
+
+// Work a stage hands to other threads records into the stage's pair through
+// its TraceContext, and the collect stage takes parts too.
+TEST(RunStages, TracePartsFromHelperThreadsAndCollect) {
+    const std::string path = ::testing::TempDir() + "pipeline_trace_helpers.csv";
+    std::remove(path.c_str());
+    Recorder r{6};
+    Stages s = r.stages();
+    const auto work = s.work;
+    s.work = [work](Token& t, bool parallel) {
+        work(t, parallel);
+        const TraceContext ctx = trace_context();
+        ASSERT_NE(ctx.trace, nullptr);
+        tbb::parallel_for(0, 4, [&](int) {
+            TraceIn in(ctx);
+            trace_part("inner", trace_clock());
+        });
+    };
+    const auto collect = s.collect;
+    s.collect = [collect](Token& t) {
+        const double a = trace_clock();
+        collect(t);
+        trace_part("collected", a);
+    };
+    ::setenv("VMAF_PIPELINE_TRACE", path.c_str(), 1);
+    run_stages(s, 3, 4);
+    ::unsetenv("VMAF_PIPELINE_TRACE");
+    const auto spans = read_spans(path);
+    ASSERT_EQ(spans.at("inner").size(), 6u);
+    ASSERT_EQ(spans.at("collected").size(), 6u);
+    for (unsigned pair = 0; pair < 6; ++pair) {
+        EXPECT_EQ(spans.at("inner").at(pair).size(), 4u) << "pair " << pair;
+        const auto& c = spans.at("collect").at(pair).at(0);
+        const auto& part = spans.at("collected").at(pair).at(0);
+        EXPECT_GE(part.first, c.first) << "pair " << pair;
+        EXPECT_LE(part.second, c.second) << "pair " << pair;
+    }
+    EXPECT_EQ(trace_context().trace, nullptr);  // outside the run
 }
 
 }  // namespace
