@@ -49,9 +49,16 @@ void tridiagonalize(float* a, int n, float* d, float* sd) {
         a[(i + 1) * n + i] = v[i + 1];
         v[i + 1] = 1.0f;
         const int s = i + 1;
-        for (int r = s; r < n; ++r) {  // x = tau A v
-            x[r] = 0.0f;
-            for (int c = s; c < n; ++c) x[r] += tau * a[r * n + c] * v[c];
+        // x = tau A v, each x[r] summed over ascending c; A's trailing block
+        // is symmetric (the input is, and the rank-2 updates below keep it
+        // exactly so: x[r] v[c] + v[r] x[c] and x[c] v[r] + v[c] x[r] are the
+        // same two products), so a[r][c] is read as a[c][r], a row at a time.
+        float* __restrict xs = x.data();
+        for (int r = s; r < n; ++r) xs[r] = 0.0f;
+        for (int c = s; c < n; ++c) {
+            const float* __restrict row = a + c * n;
+            const float vc = v[c];
+            for (int r = s; r < n; ++r) xs[r] += tau * row[r] * vc;
         }
         float xv = 0;
         for (int r = s; r < n; ++r) xv += x[r] * v[r];
