@@ -649,14 +649,22 @@ bool fp64_mma_here() {
 #else
     // VMAF_CUDA_FP64_MMA=0 keeps statistic_tile (the parity suite tests both kernels on one device).
     if (const char* v = std::getenv("VMAF_CUDA_FP64_MMA"); v && std::string_view(v) == "0") return false;
-    int dev = 0, major = 0, minor = 0;
+    int dev = 0, major = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
         cudaGetLastError();
         return false;
     }
-    return major == 9 || major == 10;
+    if (major != 9 && major != 10) return false;
+    // The code this device would run must itself be sm_90 or later: a build
+    // without sm_90 code runs older PTX here (JIT-compiled), where the MMA
+    // is compiled out (mma1684 traps).
+    cudaFuncAttributes a{};
+    if (cudaFuncGetAttributes(&a, statistic_mma<std::uint16_t, 0>) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return a.ptxVersion >= 90;
 #endif
 }
 

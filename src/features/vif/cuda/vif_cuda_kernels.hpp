@@ -19,7 +19,7 @@ struct Scratch {
 /// Whether the current device runs statistic_mma: FP64 matrix multiply-
 /// accumulate in the m16n8k4 shape at full rate (compute capability 9.x and
 /// 10.x: H100/H200, B200; not sm_80, which lacks the shape, nor the parts whose
-/// FP64 is a fraction). False on HIP.
+/// FP64 is a fraction), in code built for sm_90 or later. False on HIP.
 bool fp64_mma_here();
 
 /// Bytes of device memory Scratch needs (without the table), and its layout.
