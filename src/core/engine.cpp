@@ -18,9 +18,11 @@ namespace engine_detail {
 
 bool split_pinned(const std::string& name, std::string& kind, std::string& backend) {
     for (std::string_view b : kGpuBackendNames) {
-        const std::string suffix = "_" + std::string(b);
-        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-            kind = name.substr(0, name.size() - suffix.size());
+        // name ends in "_" + b, with something before it
+        if (name.size() <= b.size() + 1) continue;
+        const std::size_t underscore = name.size() - b.size() - 1;
+        if (name[underscore] == '_' && std::string_view(name).substr(underscore + 1) == b) {
+            kind = name.substr(0, underscore);
             backend = b;
             return true;
         }

@@ -50,6 +50,7 @@ TEST(PairsInFlight, GpuBudgetCountsThePlanesAPairHolds) {
 
 /// Stages over `n` pairs recording what happened to each.
 struct Recorder {
+    explicit Recorder(unsigned count) : n(count) {}
     unsigned n, next = 0;
     std::mutex m;
     std::map<unsigned, std::string> steps;  // per pair: the stages in the order they ran
