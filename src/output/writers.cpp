@@ -271,7 +271,10 @@ void write_report_file(const std::string& path, OutputFormat fmt, const ReportCo
     const fs::path target(path);
     fs::path dir = target.parent_path();
     if (dir.empty()) dir = ".";
-    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    std::string hidden = ".";  // ".NAME.tmp-XXXXXX" (appended: GCC 12 misreports "." + string as -Wrestrict)
+    hidden += target.filename().string();
+    hidden += ".tmp-XXXXXX";
+    std::string tmpl = (dir / hidden).string();
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
     const int fd = ::mkstemp(name.data());

@@ -45,7 +45,7 @@ void expand(const std::string& preset, const std::string& version, Options& out)
     if (preset == "--aom_ctc") {
         if (version == "proposed") throw UsageError{"`--aom_ctc proposed` is deprecated"};
         for (int major = 1; major <= 7; ++major)
-            if (version == "v" + std::to_string(major) + ".0") return aom_ctc(out, major);
+            if (version == std::string("v") + std::to_string(major) + ".0") return aom_ctc(out, major);
         throw UsageError{"bad aom_ctc version \"" + version + "\" (expected v1.0 ... v7.0)"};
     }
     if (version == "v1.0") return nflx_ctc(out);

@@ -26,7 +26,9 @@ std::vector<bench::PicturePair> frames(unsigned bpc) {
 
 void register_kernel(const std::string& variant, xpsnr::XpsnrKernels k) {
     for (unsigned bpc : {8u, 10u}) {
-        const std::string suffix = "/" + std::to_string(bpc) + "bit/" + variant + "/1920x1080";
+        std::string suffix = "/";  // "/<bpc>bit/<variant>/1920x1080" (appended: GCC 12's -Wrestrict false positive)
+        suffix += std::to_string(bpc);
+        suffix += "bit/" + variant + "/1920x1080";
         benchmark::RegisterBenchmark(("spatial_plain" + suffix).c_str(), [k, bpc](benchmark::State& st) {
             const Picture a = noise(bpc, 1);
             std::vector<std::uint32_t> col(kWidth);
