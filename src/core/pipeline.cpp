@@ -66,15 +66,6 @@ thread_local TraceContext t_current;
 
 StageTrace* trace_of(const TraceContext& c) { return static_cast<StageTrace*>(c.trace); }
 
-/// Makes (trace, pair) this thread's current stage while alive.
-class InStage {
-public:
-    InStage(StageTrace& trace, unsigned pair) : in_(TraceContext{&trace, pair}) {}
-
-private:
-    TraceIn in_;
-};
-
 /// `s` with each stage timed into `trace`.
 Stages traced(const Stages& s, StageTrace& trace) {
     Stages t;
@@ -93,7 +84,7 @@ Stages traced(const Stages& s, StageTrace& trace) {
     t.work = [&s, &trace](Token& k, bool parallel) {
         const double a = trace.now();
         {
-            InStage in(trace, k.index);
+            TraceIn in(TraceContext{&trace, k.index});
             s.work(k, parallel);
         }
         trace.add(k.index, "work", a);
@@ -101,7 +92,7 @@ Stages traced(const Stages& s, StageTrace& trace) {
     t.collect = [&s, &trace](Token& k) {
         const double a = trace.now();
         {
-            InStage in(trace, k.index);
+            TraceIn in(TraceContext{&trace, k.index});
             s.collect(k);
         }
         trace.add(k.index, "collect", a);

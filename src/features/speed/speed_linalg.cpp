@@ -203,7 +203,7 @@ void qr(const float* a, int n, Mat& q, Mat& r, const SpeedKernels& kern, bool fu
     std::vector<float> v(n);
     q.assign(n * n, 0.0f);
     for (int i = 0; i < n; ++i) q[i * n + i] = 1;
-    bool finite = !full;
+    bool skip_identity = !full;
     for (int k = 0; k + 1 < n; ++k) {
         for (int i = 0; i < n; ++i)  // minor: identity in the first k rows/columns
             for (int j = 0; j < n; ++j)
@@ -213,8 +213,8 @@ void qr(const float* a, int n, Mat& q, Mat& r, const SpeedKernels& kern, bool fu
         v[k] += sign_of(a[k * n + k]) * nv;
         const float len = norm(v.data(), n);
         for (int i = 0; i < n; ++i) v[i] = v[i] / len;
-        for (int i = 0; i < n && finite; ++i) finite = std::isfinite(v[i]);
-        if (!finite) {
+        for (int i = 0; i < n && skip_identity; ++i) skip_identity = std::isfinite(v[i]);
+        if (!skip_identity) {
             h.resize(static_cast<std::size_t>(n) * n);
             for (int i = 0; i < n; ++i)  // h = I - 2 v v'
                 for (int j = 0; j < n; ++j) h[i * n + j] = -2 * v[i] * v[j];
