@@ -476,9 +476,9 @@ __global__ void __launch_bounds__(kMmaThreads, 5) statistic_mma(const unsigned c
 #pragma unroll
         for (int st = 0; st < kHSteps; ++st) {
             const int k = c0 + 4 * st + q;  // A[g][4 st + q] and A[g + 8][4 st + q]
-            const double b = band[4 * st];
-            mma1684(d[0], static_cast<double>(v_mu1[g][k]), static_cast<double>(v_mu1[g + 8][k]), b);
-            mma1684(d[1], static_cast<double>(v_mu2[g][k]), static_cast<double>(v_mu2[g + 8][k]), b);
+            const double tap = band[4 * st];
+            mma1684(d[0], static_cast<double>(v_mu1[g][k]), static_cast<double>(v_mu1[g + 8][k]), tap);
+            mma1684(d[1], static_cast<double>(v_mu2[g][k]), static_cast<double>(v_mu2[g + 8][k]), tap);
         }
         unsigned mu1[4], mu2[4];
 #pragma unroll
@@ -489,10 +489,10 @@ __global__ void __launch_bounds__(kMmaThreads, 5) statistic_mma(const unsigned c
 #pragma unroll
         for (int st = 0; st < kHSteps; ++st) {
             const int k = c0 + 4 * st + q;
-            const double b = band[4 * st];
-            mma1684(d[0], static_cast<double>(v_xx[g][k]), static_cast<double>(v_xx[g + 8][k]), b);
-            mma1684(d[1], static_cast<double>(v_yy[g][k]), static_cast<double>(v_yy[g + 8][k]), b);
-            mma1684(d[2], static_cast<double>(v_xy[g][k]), static_cast<double>(v_xy[g + 8][k]), b);
+            const double tap = band[4 * st];
+            mma1684(d[0], static_cast<double>(v_xx[g][k]), static_cast<double>(v_xx[g + 8][k]), tap);
+            mma1684(d[1], static_cast<double>(v_yy[g][k]), static_cast<double>(v_yy[g + 8][k]), tap);
+            mma1684(d[2], static_cast<double>(v_xy[g][k]), static_cast<double>(v_xy[g + 8][k]), tap);
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
