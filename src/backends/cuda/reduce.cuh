@@ -14,6 +14,19 @@ __device__ __forceinline__ U warp_sum(U v) {
     return v;
 }
 
+/// Sum modulo 2^32 over each aligned group of 32 lanes, valid in every lane
+/// (one redux instruction on sm_80 and later; shuffles elsewhere, valid in
+/// the group's first lane). Every lane of the warp must call it.
+__device__ __forceinline__ unsigned group32_sum(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && !defined(__HIP_PLATFORM_AMD__)
+    static_assert(gpu::kWarpSize == 32, "a group is the warp");
+    return __reduce_add_sync(0xffffffffu, v);
+#else
+    for (int o = 16; o > 0; o >>= 1) v += gpu::shfl_down(v, static_cast<unsigned>(o), 32);
+    return v;
+#endif
+}
+
 /// Sum of one value per thread over a block of `Threads` threads (a multiple
 /// of the warp width, at most its square); valid in thread 0. Every thread
 /// of the block must call it.
