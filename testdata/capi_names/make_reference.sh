@@ -13,7 +13,10 @@
 #               Its libvmaf is built in UPSTREAM_SRC/libvmaf/build (meson, ninja,
 #               nasm; Debian 12 packages) with the float features enabled.
 # CLIPS         the test corpus (build/release/clips, made by ctest's corpus_setup).
-# OUT           default: upstream_names.txt beside this script.
+# OUT           default: upstream_names.txt beside this script. Upstream's float
+#               ADM (rcpss) gives other last bits on Intel than on AMD: the
+#               reference made on an Intel CPU is upstream_names_intel.txt, which
+#               names_test.py reads there (upstream_names.txt was made on AMD).
 #
 # Fails when a collector entry of upstream's XML report is not answered by a
 # candidate name (the candidate table in capi_names.c missed a name).

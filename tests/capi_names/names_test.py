@@ -5,7 +5,10 @@
 
 CAPI_NAMES is tests/capi_names/capi_names.c built against our libvmaf; REFERENCE
 is its output against Netflix's libvmaf (testdata/capi_names/, made by
-make_reference.sh). Both runs try the same candidate names; ours must:
+make_reference.sh); on an Intel CPU, REFERENCE's `_intel` sibling where there
+is one: upstream's float ADM divides with the CPU's rcpss estimate, whose bits
+differ between Intel and AMD (testdata/golden-full-intel/README.md), so its
+float ADM values, and the float models', are upstream's on that vendor. Both runs try the same candidate names; ours must:
   - answer every name upstream answers, with the same per-frame values and
     the same vmaf_feature_score_pooled values (all four methods) at %.17g, and
     after the models are scored exactly at the frames upstream answers;
@@ -147,10 +150,26 @@ def check_refused(name, codes, bad):
         bad(f"'{name}' (absent upstream) refused with {codes}, not -EINVAL")
 
 
+def intel_host():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(l.startswith("vendor_id") and "GenuineIntel" in l for l in f)
+    except OSError:
+        return False
+
+
+def host_reference(reference):
+    """REFERENCE, or on an Intel CPU its `<stem>_intel<ext>` sibling where there is one."""
+    stem, ext = os.path.splitext(reference)
+    intel = f"{stem}_intel{ext}"
+    return intel if intel_host() and os.path.exists(intel) else reference
+
+
 def main():
     if len(sys.argv) != 4:
         raise SystemExit(__doc__)
     exe, clips, reference = sys.argv[1:]
+    reference = host_reference(reference)
     mismatch = os.path.join(clips, "MISMATCH")
     if os.path.exists(mismatch):
         for line in open(mismatch):
