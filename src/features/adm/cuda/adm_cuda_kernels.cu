@@ -449,12 +449,30 @@ __device__ __forceinline__ i64 masked(i32 target, u32 thr, const ScaleParams& sp
     }
 }
 
-/// Sum over each aligned group of 32 lanes (valid in the group's first lane),
-/// whatever the hardware's warp width.
-template <typename U>
-__device__ __forceinline__ U sum32(U v) {
-    for (int o = 16; o > 0; o >>= 1) v += gpu::shfl_down(v, o, 32);
-    return v;
+/// Sums each of N values (N a power of two, at most 32) over an aligned
+/// group of 32 lanes by halving exchanges: a lane gives away half of the
+/// values it still holds and adds the other half's partner values, so N
+/// values take N - 1 + 32 / N exchanges, not 5 N. Afterwards every lane holds
+/// the group's sum of value `lane / (32 / N)`; its result is v[0].
+template <int C, int N>
+__device__ __forceinline__ void reduce_scatter32_step(u64 (&v)[N], int lane) {
+    if constexpr (C > 1) {
+        constexpr int kMask = 16 * C / N;  // the lane bit that picks the half kept
+        const bool upper = lane & kMask;   // keeps values [C/2, C) of those it holds
+#pragma unroll
+        for (int i = 0; i < C / 2; ++i) {
+            const u64 keep = upper ? v[i + C / 2] : v[i], give = upper ? v[i] : v[i + C / 2];
+            v[i] = keep + gpu::shfl_xor(give, kMask, 32);
+        }
+        reduce_scatter32_step<C / 2>(v, lane);
+    }
+}
+template <int N>
+__device__ __forceinline__ void reduce_scatter32(u64 (&v)[N], int lane) {
+    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "a power of two, at most 32");
+    reduce_scatter32_step<N>(v, lane);
+#pragma unroll
+    for (int m = 32 / N / 2; m > 0; m /= 2) v[0] += gpu::shfl_xor(v[0], m, 32);
 }
 
 // A strip of kStripCols scored columns and `strip_rows` rows, for up to
@@ -472,7 +490,7 @@ static_assert(kStripThreads == 256 && kRingW == 64, "one ring sample a thread; t
 static_assert(kBuf >= kStep + 2 && (kBuf & (kBuf - 1)) == 0, "a step's rows and their two neighbours");
 
 template <bool Scale0>
-__global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const i32* lut, int strip_rows) {
+__global__ void __launch_bounds__(kStripThreads, 4) decouple_mask(MaskArgs g, const i32* lut, int strip_rows) {
     using P = std::conditional_t<Scale0, i16, i32>;
     const ScaleParams& sp = g.sp;
     constexpr int L = kLimitsPerBlock;
@@ -572,22 +590,27 @@ __global__ void __launch_bounds__(kStripThreads) decouple_mask(MaskArgs g, const
                     }
                 }
             }
-            const std::size_t row = static_cast<std::size_t>(i - sp.score.top);
+            // A row's sums over the group: den (with the first limit), then each limit's dlm and aim.
+            constexpr int kVals = 3 + 6 * L, kN = kVals <= 8 ? 8 : (kVals <= 16 ? 16 : 32);
+            static_assert(kVals <= 32, "one group exchange");
+            u64 v[kN];
 #pragma unroll
-            for (int l = 0; l < L; ++l) {
-                if (l >= nl) break;
-                u64* out = g.rows + (static_cast<std::size_t>(l0 + l) * g.band_h + row) * kSumsPerScale;
-                u64 v[kSumsPerScale];
+            for (int t = 0; t < 3; ++t) v[t] = den[t];
+#pragma unroll
+            for (int l = 0; l < L; ++l)
+#pragma unroll
                 for (int t = 0; t < 3; ++t) {
-                    v[t] = l == 0 ? den[t] : 0;
-                    v[3 + t] = static_cast<u64>(dlm[l][t]);
-                    v[6 + t] = static_cast<u64>(aim[l][t]);
+                    v[3 + 6 * l + t] = static_cast<u64>(dlm[l][t]);
+                    v[6 + 6 * l + t] = static_cast<u64>(aim[l][t]);
                 }
 #pragma unroll
-                for (int k = 0; k < static_cast<int>(kSumsPerScale); ++k) {
-                    const u64 sum = sum32(v[k]);
-                    if (lane == 0 && sum) atomicAdd(out + k, sum);
-                }
+            for (int k = kVals; k < kN; ++k) v[k] = 0;
+            reduce_scatter32(v, lane);
+            const int idx = lane / (32 / kN);
+            const int l = idx < 3 ? 0 : (idx - 3) / 6, k = idx < 3 ? idx : 3 + (idx - 3) % 6;
+            if (lane % (32 / kN) == 0 && idx < kVals && l < nl && v[0]) {
+                const std::size_t row = static_cast<std::size_t>(i - sp.score.top);
+                atomicAdd(g.rows + (static_cast<std::size_t>(l0 + l) * g.band_h + row) * kSumsPerScale + k, v[0]);
             }
         }
         if (more) gather_rcp<Scale0>(next, lut);
