@@ -19,11 +19,6 @@ constexpr std::size_t kStdioBuffer = std::size_t{1} << 20;
 
 std::string errno_text(int err) { return err ? std::strerror(err) : "unknown error"; }
 
-void swap_bytes16(void* data, std::size_t count) {
-    auto* p = static_cast<std::uint16_t*>(data);
-    for (std::size_t i = 0; i < count; ++i) p[i] = static_cast<std::uint16_t>((p[i] >> 8) | (p[i] << 8));
-}
-
 }  // namespace
 
 InputFile::InputFile(const std::string& path) : path_(path) {
@@ -176,7 +171,11 @@ std::size_t fill_plane(const Plane& pl, unsigned bytes_per_sample, Read&& read) 
     }
     if constexpr (std::endian::native == std::endian::big) {
         if (bytes_per_sample == 2) {
-            for (unsigned y = 0; y < pl.height; ++y) swap_bytes16(pl.row<std::uint16_t>(y), pl.width);
+            // Samples are little-endian in the file.
+            for (unsigned y = 0; y < pl.height; ++y) {
+                std::uint16_t* p = pl.row<std::uint16_t>(y);
+                for (unsigned x = 0; x < pl.width; ++x) p[x] = static_cast<std::uint16_t>((p[x] >> 8) | (p[x] << 8));
+            }
         }
     }
     return got;

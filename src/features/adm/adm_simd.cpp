@@ -560,7 +560,9 @@ void Decouple0IntGain(const i16* const o[3], const i16* const t[3], int n_px, i3
     }
 }
 
-void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3], i16* const a[3]) {
+// Registered where vectors hold 32 bytes or more (FillAdmKernels): unused on SSE4 and NEON.
+[[maybe_unused]] void Decouple0(const i16* const o[3], const i16* const t[3], int n_px, double egl, i16* const r[3],
+                                i16* const a[3]) {
     if (egl >= 1.0 && egl <= 32767.0 && egl == static_cast<double>(static_cast<i32>(egl)))
         Decouple0IntGain(o, t, n_px, static_cast<i32>(egl), r, a);
     else
