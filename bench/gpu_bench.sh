@@ -29,7 +29,9 @@ for s in ref crf35; do
     IFS=: read -r tag W H n <<< "$spec"
     for b in 8 10; do
       f=$tmp/$s-$tag-$b.yuv
-      [ -s "$f" ] || python3 "$here/upscale.py" "$C/p01_576x324_yuv420p_$s.yuv" 576 324 "$f" "$W" "$H" "$n" "$b" &
+      # A clip left by an earlier run is reused only at this run's length.
+      [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" = $((W * H * 3 / 2 * n * (b > 8 ? 2 : 1))) ] ||
+        python3 "$here/upscale.py" "$C/p01_576x324_yuv420p_$s.yuv" 576 324 "$f" "$W" "$H" "$n" "$b" &
     done
   done
 done
@@ -76,7 +78,7 @@ echo "== VMAF+NEG 10-bit 4K from Y4M x$((N4 / 2)): engine fps (--threads $TH), r
 for s in ref crf35; do
   for kind in bare params; do
     y=$tmp/$s-4k-10-$kind.y4m
-    [ -s "$y" ] || python3 - "$tmp/$s-4k-10.yuv" "$y" $((N4 / 2)) "$kind" <<'PY'
+    { [ -s "$y" ] && [ "$y" -nt "$tmp/$s-4k-10.yuv" ]; } || python3 - "$tmp/$s-4k-10.yuv" "$y" $((N4 / 2)) "$kind" <<'PY'
 import sys
 src, dst, n, kind = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 size = 3840 * 2160 * 3  # 10-bit 4:2:0: 1.5 samples a pixel, 2 bytes each
