@@ -5,6 +5,7 @@
 // frame's one readback (batched).
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -46,11 +47,26 @@ public:
     }
 
 protected:
+    /// Lanes (stream + scratch) at most: a lane is held only while a frame's
+    /// kernels are enqueued, and its scratch is the twin's largest memory
+    /// (4K: ADM about 60 MiB, ssimulacra2 0.9 GB). One a worker made memory
+    /// grow with --threads: 4K ssimulacra2 took 7.3 GB at 8 threads and
+    /// 10.4 GB at 16 on an H100, 4.0 and 4.9 GB with 4 lanes, at the same speed.
+    static constexpr std::size_t kLanes = 4;
+    /// Lanes for a twin whose scratch takes `scratch_bytes` a lane: 2 to
+    /// kLanes, within kLaneBudget. 4K VMAF+NEG (H200, session 18): ADM's
+    /// 60 MiB lanes at 2, 3 or 4 gave the same GPU-side and engine fps; its
+    /// peak device memory at 8 threads went 1066 -> 802 MiB at 2.
+    static constexpr std::size_t kLaneBudget = std::size_t{128} << 20;
+    static constexpr std::size_t lanes_within_budget(std::size_t scratch_bytes) {
+        return std::clamp<std::size_t>(kLaneBudget / std::max<std::size_t>(scratch_bytes, 1), 2, kLanes);
+    }
+
     /// `kind`: the CPU kind's name (for VMAF_CUDA_DISPATCH); `sum_bytes`: the
     /// twin's part of each frame's results area; `make_scratch` runs with the
     /// session's device current.
     SumsTwin(Session& s, std::string_view kind, const VideoGeometry& g, std::size_t sum_bytes,
-             std::function<Scratch()> make_scratch)
+             std::function<Scratch()> make_scratch, std::size_t lanes = kLanes)
         : session_(s),
           mode_(dispatch_for(std::getenv("VMAF_CUDA_DISPATCH"), kind, g.width, g.height)),
           area_(s.reserve_results(sum_bytes)),
@@ -61,7 +77,7 @@ protected:
                   lane->scratch = make();
                   return lane;
               },
-              kLanes) {}
+              lanes) {}
 
     /// Enqueues the frame's kernels on `s`; they add to `sums` (device, zeroed).
     /// May note per-frame facts the scoring needs in `st`.
@@ -74,12 +90,6 @@ protected:
     Session& session_;
 
 private:
-    /// Lanes (stream + scratch) at most: a lane is held only while a frame's
-    /// kernels are enqueued, and its scratch is the twin's largest memory
-    /// (4K: ADM about 88 MB, ssimulacra2 0.9 GB). One a worker made memory
-    /// grow with --threads: 4K ssimulacra2 took 7.3 GB at 8 threads and
-    /// 10.4 GB at 16 on an H100, 4.0 and 4.9 GB with 4 lanes, at the same speed.
-    static constexpr std::size_t kLanes = 4;
     struct Lane {
         Stream stream;
         Event done;

@@ -32,7 +32,8 @@ public:
                        check(cudaMemsetAsync(b.get(), 0, b.size(), nullptr), "adm scratch");
                        check(cudaStreamSynchronize(nullptr), "adm scratch");
                        return b;
-                   }),
+                   },
+                   lanes_within_budget(adm::cuda::scratch_bytes(g.width, g.height))),
           w_(g.width),
           h_(g.height),
           outputs_(static_cast<unsigned>(kind.outputs.size())) {
