@@ -51,6 +51,8 @@ std::string no_device_reason(hipError_t e) {
 
 void require_device() {
 #if defined(VMAF_HIP_LOADER)
+    // Opening the runtime takes 10-25 ms: not on a machine without the driver.
+    if (::access(kDriverNode, F_OK) != 0) throw BackendError(VMAF_GPU_NAME, -ENODEV, no_device_reason(hipErrorNoDevice));
     if (!gpu::hip_runtime_loaded())
         throw BackendError(VMAF_GPU_NAME, -ENODEV,
                            std::string("the HIP runtime (") + gpu::kHipRuntimeLibrary + ") is not installed");
