@@ -29,6 +29,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from cpu_vendor import intel_host  # noqa: E402
+
 PAIR = ("p01_576x324_yuv420p_ref.yuv", "p01_576x324_yuv420p_crf35.yuv", "576", "324", "8")
 
 
@@ -148,14 +151,6 @@ def check_refused(name, codes, bad):
     """After scoring, a name that is not there: -EINVAL, as upstream."""
     if set(codes) != {"I"}:
         bad(f"'{name}' (absent upstream) refused with {codes}, not -EINVAL")
-
-
-def intel_host():
-    try:
-        with open("/proc/cpuinfo") as f:
-            return any(l.startswith("vendor_id") and "GenuineIntel" in l for l in f)
-    except OSError:
-        return False
 
 
 def host_reference(reference):

@@ -26,6 +26,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+# On Intel, goldens with float ADM come from upstream run on Intel (testdata/golden-full-intel/,
+# generated/intel/); the others serve every host.
+from cpu_vendor import intel_host  # noqa: E402
+
 # Extractors not implemented yet, and the report keys they produce.
 NOT_YET = {
 }
@@ -35,17 +40,6 @@ CHROMA_KEYS = {"psnr_cb", "psnr_cr"}
 
 
 WRAPPER = []
-
-
-def intel_host():
-    """Upstream's float ADM divides with the CPU's rcpss estimate, whose bits differ between
-    Intel and AMD: on Intel, goldens with float ADM come from upstream run on Intel
-    (testdata/golden-full-intel/, generated/intel/); the others serve every host."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            return any(l.startswith("vendor_id") and "GenuineIntel" in l for l in f)
-    except OSError:
-        return False
 
 
 INTEL = intel_host()
