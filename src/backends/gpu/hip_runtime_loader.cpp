@@ -20,8 +20,8 @@
 #include <type_traits>
 #include <vector>
 
-/// The API the backend calls, bound when the library opens; the registration
-/// entry points (VMAF_HIP_REGISTRATION) are this file's own functions.
+/// The API the backend calls, bound when the library opens (the registration
+/// entry points are this file's own functions, at its end).
 #define VMAF_HIP_FUNCTIONS(X)                                                                                     \
     X(__hipPushCallConfiguration) X(__hipPopCallConfiguration) X(hipLaunchKernel) X(hipGetLastError)              \
     X(hipGetDeviceCount) X(hipGetDevice) X(hipSetDevice) X(hipMalloc) X(hipMallocPitch) X(hipFree)                \
