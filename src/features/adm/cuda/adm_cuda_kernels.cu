@@ -452,7 +452,7 @@ __device__ __forceinline__ i64 masked(i32 target, u32 thr, const ScaleParams& sp
 /// Sums each of N values (N a power of two, at most 32) over an aligned
 /// group of 32 lanes by halving exchanges: a lane gives away half of the
 /// values it still holds and adds the other half's partner values, so N
-/// values take N - 1 + 32 / N exchanges, not 5 N. Afterwards every lane holds
+/// values take N - 1 + log2(32 / N) exchanges, not 5 N. Afterwards every lane holds
 /// the group's sum of value `lane / (32 / N)`; its result is v[0].
 template <int C, int N>
 __device__ __forceinline__ void reduce_scatter32_step(u64 (&v)[N], int lane) {
